@@ -1,0 +1,15 @@
+package io.nemolens.consumer.error;
+
+/** The body exceeds {@code lens.consumer.max-message-size}. Permanent. */
+public class MessageTooLargeException extends LensException {
+    private static final long serialVersionUID = 1L;
+
+    public MessageTooLargeException(long size, long limit) {
+        super("message body of " + size + " bytes exceeds lens.consumer.max-message-size of " + limit + " bytes", null);
+    }
+
+    @Override
+    public FailureCategory category() {
+        return FailureCategory.OVERSIZED;
+    }
+}

@@ -1,0 +1,34 @@
+package io.nemolens.handlers;
+
+/** The three OTLP signals, each published by the collector under its own routing key. */
+public enum Signal {
+    SPANS("otlp_spans"),
+    METRICS("otlp_metrics"),
+    LOGS("otlp_logs");
+
+    private final String routingKey;
+
+    Signal(String routingKey) {
+        this.routingKey = routingKey;
+    }
+
+    /** The routing key the collector's {@code rabbitmq} exporter uses for this signal by default. */
+    public String routingKey() {
+        return routingKey;
+    }
+
+    /** The signal a default routing key names, or {@code null} for any other key. */
+    public static Signal forRoutingKey(String routingKey) {
+        for (Signal s : values()) {
+            if (s.routingKey.equals(routingKey)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Lower-case name for tags and headers ({@code spans}, {@code metrics}, {@code logs}). */
+    public String tag() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

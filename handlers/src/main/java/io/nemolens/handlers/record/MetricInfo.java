@@ -1,0 +1,25 @@
+package io.nemolens.handlers.record;
+
+import java.util.Objects;
+
+/**
+ * What a metric's points share: its name, type and unit. Every point of one metric shares one instance.
+ *
+ * @param name the metric name, verbatim (Prometheus names keep their {@code _total})
+ * @param description the description, or {@code ""}
+ * @param unit the unit, or {@code ""}
+ * @param type the data kind
+ * @param monotonic for sums: whether the sum only grows; {@code false} for other kinds
+ * @param aggregationTemporality OTLP {@code AggregationTemporality} number (1 delta, 2 cumulative, 0 for gauges and summaries)
+ * @param metadata the metric's {@code metadata} key-values (newer OTLP), usually empty
+ */
+public record MetricInfo(String name, String description, String unit, MetricType type, boolean monotonic,
+        int aggregationTemporality, Attributes metadata) {
+    public MetricInfo {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(metadata, "metadata");
+    }
+}
