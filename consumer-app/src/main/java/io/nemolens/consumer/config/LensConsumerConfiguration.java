@@ -1,0 +1,106 @@
+package io.nemolens.consumer.config;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.dispatch.BatchDispatcher;
+import io.nemolens.consumer.dispatch.HandlerRegistry;
+import io.nemolens.consumer.health.ListenerHealthIndicator;
+import io.nemolens.consumer.listener.LensMessageListener;
+import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.handlers.LogHandler;
+import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.SpanHandler;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.core.AcknowledgeMode;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.ContextClosedEvent;
+
+/** Wires the consumer: decoder, handlers, dispatcher, poison publisher, listener container, health. */
+@Configuration(proxyBeanMethods = false)
+public class LensConsumerConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(LensConsumerConfiguration.class);
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock lensClock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OtlpDecoder otlpDecoder() {
+        return new OtlpDecoder();
+    }
+
+    @Bean
+    LensMetrics lensMetrics(MeterRegistry registry) {
+        return new LensMetrics(registry);
+    }
+
+    @Bean
+    HandlerRegistry handlerRegistry(ObjectProvider<SpanHandler> spans, ObjectProvider<MetricPointHandler> metrics,
+            ObjectProvider<LogHandler> logs) {
+        HandlerRegistry registry = new HandlerRegistry(spans.orderedStream().toList(), metrics.orderedStream().toList(),
+                logs.orderedStream().toList());
+        log.info("handlers: {} for spans, {} for metric points, {} for logs", registry.spanHandlers().size(),
+                registry.metricPointHandlers().size(), registry.logHandlers().size());
+        return registry;
+    }
+
+    @Bean
+    BatchDispatcher batchDispatcher(HandlerRegistry handlers, LensConsumerProperties properties, LensMetrics metrics) {
+        return new BatchDispatcher(handlers, properties, metrics);
+    }
+
+    /** At shutdown, waiting retries give up first so the container's graceful stop finishes quickly. */
+    @Bean
+    ApplicationListener<ContextClosedEvent> lensDispatcherStopper(BatchDispatcher dispatcher) {
+        return event -> dispatcher.stop();
+    }
+
+    @Bean(destroyMethod = "close")
+    PoisonPublisher poisonPublisher(ConnectionFactory connectionFactory, LensTopologyProperties topology,
+            LensPoisonProperties properties, Clock clock) {
+        return new PoisonPublisher(connectionFactory, topology.poisonQueue(), properties, clock);
+    }
+
+    @Bean
+    LensMessageListener lensMessageListener(OtlpDecoder decoder, BatchDispatcher dispatcher, PoisonPublisher poison,
+            LensMetrics metrics, LensConsumerProperties properties, Clock clock) {
+        return new LensMessageListener(decoder, dispatcher, poison, metrics, properties.maxMessageSize().toBytes(), clock);
+    }
+
+    @Bean
+    SimpleMessageListenerContainer lensListenerContainer(ConnectionFactory connectionFactory, LensMessageListener listener,
+            LensConsumerProperties properties, LensTopologyProperties topology) {
+        SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
+        container.setQueueNames(topology.queue());
+        container.setMessageListener(listener);
+        container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
+        container.setPrefetchCount(properties.prefetch());
+        container.setConcurrentConsumers(properties.concurrency());
+        container.setShutdownTimeout(properties.shutdownTimeout().toMillis());
+        // a queue that is missing for a moment (broker restart, declaration race) is retried, not fatal
+        container.setMissingQueuesFatal(false);
+        container.setRecoveryInterval(2000);
+        container.setDeBatchingEnabled(false);
+        container.setErrorHandler(t -> log.warn("listener error (the message is redelivered): {}", t.toString()));
+        return container;
+    }
+
+    @Bean
+    ListenerHealthIndicator lensListenerHealthIndicator(SimpleMessageListenerContainer lensListenerContainer,
+            LensMessageListener listener, LensTopologyProperties topology) {
+        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queue());
+    }
+}

@@ -1,0 +1,31 @@
+package io.nemolens.consumer.error;
+
+/**
+ * A handler failed on a batch past its retries, or rejected it. Permanent for this delivery: the
+ * message goes to the poison queue, to be replayed once the handler is fixed.
+ */
+public class HandlerFailedException extends LensException {
+    private static final long serialVersionUID = 1L;
+
+    private final boolean rejected;
+
+    private HandlerFailedException(String message, Throwable cause, boolean rejected) {
+        super(message, cause);
+        this.rejected = rejected;
+    }
+
+    /** A handler kept throwing for {@code attempts} attempts. */
+    public static HandlerFailedException failed(Throwable cause, int attempts) {
+        return new HandlerFailedException("handler failed after " + attempts + " attempt(s): " + cause, cause, false);
+    }
+
+    /** A handler rejected the batch as impossible. */
+    public static HandlerFailedException rejected(Throwable cause) {
+        return new HandlerFailedException("handler rejected the batch: " + cause.getMessage(), cause, true);
+    }
+
+    @Override
+    public FailureCategory category() {
+        return rejected ? FailureCategory.HANDLER_REJECTED : FailureCategory.HANDLER;
+    }
+}

@@ -1,0 +1,143 @@
+package io.nemolens.consumer.listener;
+
+import com.rabbitmq.client.Channel;
+import io.nemolens.consumer.decode.DecodedMessage;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.dispatch.BatchDispatcher;
+import io.nemolens.consumer.dispatch.DispatchOutcome;
+import io.nemolens.consumer.error.DecodeException;
+import io.nemolens.consumer.error.HandlerFailedException;
+import io.nemolens.consumer.error.LensException;
+import io.nemolens.consumer.error.MessageTooLargeException;
+import io.nemolens.consumer.error.UnknownSignalException;
+import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.metrics.LensMetrics.Outcome;
+import io.nemolens.consumer.poison.DeadLetter;
+import io.nemolens.consumer.poison.PoisonPublishException;
+import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.Signal;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.rabbit.listener.api.ChannelAwareMessageListener;
+
+/**
+ * Takes one message from the processing queue to one acknowledgement decision: acknowledged once
+ * every handler has succeeded; republished to the poison queue (confirmed, then acknowledged) when it
+ * cannot be processed; rejected to the queue's dead-letter exchange if that republish fails; or
+ * requeued when the consumer stops during a transient failure. It never throws for bad input.
+ */
+public final class LensMessageListener implements ChannelAwareMessageListener {
+
+    private static final Logger log = LoggerFactory.getLogger(LensMessageListener.class);
+
+    private final OtlpDecoder decoder;
+    private final BatchDispatcher dispatcher;
+    private final PoisonPublisher poison;
+    private final LensMetrics metrics;
+    private final long maxMessageSize;
+    private final Clock clock;
+    private final AtomicReference<Instant> lastProcessed = new AtomicReference<>();
+
+    public LensMessageListener(OtlpDecoder decoder, BatchDispatcher dispatcher, PoisonPublisher poison, LensMetrics metrics,
+            long maxMessageSize, Clock clock) {
+        this.decoder = decoder;
+        this.dispatcher = dispatcher;
+        this.poison = poison;
+        this.metrics = metrics;
+        this.maxMessageSize = maxMessageSize;
+        this.clock = clock;
+    }
+
+    /** When a message was last acknowledged after its handlers succeeded, or {@code null} if never. */
+    public Instant lastProcessed() {
+        return lastProcessed.get();
+    }
+
+    @Override
+    public void onMessage(Message message, Channel channel) throws IOException {
+        MessageProperties props = message.getMessageProperties();
+        long tag = props.getDeliveryTag();
+        String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
+        byte[] body = message.getBody();
+        Signal signal = Signal.forRoutingKey(routingKey);
+        metrics.bytes(signal, body.length);
+
+        if (signal == null) {
+            deadLetter(message, channel, new UnknownSignalException(routingKey), null, null, 0);
+            return;
+        }
+        if (body.length > maxMessageSize) {
+            deadLetter(message, channel, new MessageTooLargeException(body.length, maxMessageSize), signal, null, 0);
+            return;
+        }
+
+        DecodedMessage decoded;
+        long start = System.nanoTime();
+        try {
+            decoded = decoder.decode(signal, body, props.getContentType());
+        } catch (DecodeException e) {
+            deadLetter(message, channel, e, signal, e.encoding(), 0);
+            return;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a decoder bug, or input that breaks it: the message can't be read, so it is poisoned
+            // (and can be replayed once the decoder is fixed)
+            DecodeException wrapped = new DecodeException("decoder failed unexpectedly: " + e, null, e);
+            deadLetter(message, channel, wrapped, signal, null, 0);
+            return;
+        }
+        metrics.decodeTime(signal, System.nanoTime() - start);
+
+        MessageInfo info = new MessageInfo(MessageIds.of(body), signal, decoded.encoding(),
+                props.getReceivedExchange() == null ? "" : props.getReceivedExchange(), routingKey, body.length,
+                Boolean.TRUE.equals(props.isRedelivered()), decoded.request());
+        long handleStart = System.nanoTime();
+        DispatchOutcome outcome = dispatcher.dispatch(decoded, info);
+        metrics.handleTime(signal, System.nanoTime() - handleStart);
+
+        switch (outcome.status()) {
+            case SUCCEEDED -> {
+                channel.basicAck(tag, false);
+                lastProcessed.set(clock.instant());
+                metrics.message(signal, decoded.encoding(), Outcome.ACKED);
+                metrics.records(signal, "span", decoded.spans().size());
+                metrics.records(signal, "metric_point", decoded.metricPoints().size());
+                metrics.records(signal, "log", decoded.logs().size());
+            }
+            case FAILED -> deadLetter(message, channel, HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
+                    signal, decoded.encoding(), outcome.attempts());
+            case REJECTED -> deadLetter(message, channel, HandlerFailedException.rejected(outcome.failure()),
+                    signal, decoded.encoding(), outcome.attempts());
+            case ABANDONED -> {
+                log.info("consumer stopping: message {} left for redelivery", info.messageId());
+                channel.basicNack(tag, false, true);
+                metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
+            }
+        }
+    }
+
+    private void deadLetter(Message message, Channel channel, LensException failure, Signal signal, Encoding encoding,
+            int attempts) throws IOException {
+        long tag = message.getMessageProperties().getDeliveryTag();
+        log.warn("poisoning message (routing key '{}', {} bytes): {}: {}", message.getMessageProperties().getReceivedRoutingKey(),
+                message.getBody().length, failure.category().tag(), failure.getMessage());
+        try {
+            poison.publish(message, new DeadLetter(failure.category(), failure, signal, encoding, attempts));
+        } catch (PoisonPublishException e) {
+            log.error("dead letter was not confirmed ({}); rejecting the message to the queue's dead-letter exchange instead",
+                    e.getMessage());
+            channel.basicReject(tag, false);
+            metrics.message(signal, encoding, Outcome.DEAD_LETTERED);
+            return;
+        }
+        channel.basicAck(tag, false);
+        metrics.message(signal, encoding, Outcome.POISONED);
+    }
+}

@@ -1,0 +1,54 @@
+package io.nemolens.consumer.testing;
+
+import io.nemolens.consumer.LensConsumerApplication;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The consumer application started in this JVM against the test broker, with a test's own topology. */
+public final class RunningConsumer implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+
+    private RunningConsumer(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    /**
+     * Starts the app with these extra configuration classes (handlers) and properties.
+     * Web server on a random port; broker from {@link TestBroker}.
+     */
+    public static RunningConsumer start(TestTopology topology, Map<String, Object> properties, Class<?>... configuration) {
+        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
+        props.putAll(topology.properties());
+        props.put("server.port", "0");
+        props.put("spring.main.banner-mode", "off");
+        props.putAll(properties);
+        Class<?>[] sources = new Class<?>[configuration.length + 1];
+        sources[0] = LensConsumerApplication.class;
+        System.arraycopy(configuration, 0, sources, 1, configuration.length);
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
+                .properties(props)
+                .run();
+        return new RunningConsumer(ctx);
+    }
+
+    public ConfigurableApplicationContext context() {
+        return context;
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    /** The port of the HTTP server (actuator). */
+    public int port() {
+        return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "-1"));
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
