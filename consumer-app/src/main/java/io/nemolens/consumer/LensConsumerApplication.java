@@ -2,11 +2,9 @@ package io.nemolens.consumer;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /** Consumes OTLP telemetry from RabbitMQ and hands decoded records to {@code SignalHandler} beans. */
 @SpringBootApplication
-@ConfigurationPropertiesScan
 public class LensConsumerApplication {
 
     public static void main(String[] args) {

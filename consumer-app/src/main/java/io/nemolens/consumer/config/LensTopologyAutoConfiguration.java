@@ -10,19 +10,24 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
  * The broker topology from {@code lens.topology.*}: declared at start-up (and again after every
  * reconnect, by Spring's {@code RabbitAdmin}) unless {@code lens.topology.declare=false}, in which
  * case it is only checked and what is missing is logged.
  */
-@Configuration(proxyBeanMethods = false)
-public class LensTopologyConfiguration {
+@AutoConfiguration(after = RabbitAutoConfiguration.class)
+@EnableConfigurationProperties(LensTopologyProperties.class)
+public class LensTopologyAutoConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(LensTopologyConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(LensTopologyAutoConfiguration.class);
 
     @Bean
+    @ConditionalOnMissingBean
     LensTopology lensTopology(LensTopologyProperties properties) {
         return LensTopology.builder()
                 .exchange(properties.exchange())

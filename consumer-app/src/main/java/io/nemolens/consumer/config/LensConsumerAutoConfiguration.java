@@ -21,14 +21,23 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.event.ContextClosedEvent;
 
-/** Wires the consumer: decoder, handlers, dispatcher, poison publisher, listener container, health. */
-@Configuration(proxyBeanMethods = false)
-public class LensConsumerConfiguration {
+/**
+ * Wires the consumer: decoder, handlers, dispatcher, poison publisher, listener container, health.
+ * An auto-configuration: an application that has this jar on its class path and a RabbitMQ
+ * connection gets the consumer, and its own {@code SpanHandler}/{@code MetricPointHandler}/
+ * {@code LogHandler} beans are called. Beans marked {@code @ConditionalOnMissingBean} back off when
+ * the application defines its own.
+ */
+@AutoConfiguration(after = {RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class})
+@EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class})
+public class LensConsumerAutoConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(LensConsumerConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(LensConsumerAutoConfiguration.class);
 
     @Bean
     @ConditionalOnMissingBean
