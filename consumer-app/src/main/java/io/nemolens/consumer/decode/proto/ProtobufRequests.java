@@ -1,0 +1,45 @@
+package io.nemolens.consumer.decode.proto;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.nemolens.consumer.error.DecodeException;
+import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.Signal;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+
+/** Parses binary OTLP request bodies. Thread-safe. */
+public final class ProtobufRequests {
+
+    private ProtobufRequests() {
+    }
+
+    /**
+     * Parses {@code length} bytes at {@code offset} as the request type of {@code signal}.
+     *
+     * @throws DecodeException when the bytes are not a valid protobuf message (truncated, a bad tag, a bad length)
+     */
+    public static Message parse(Signal signal, byte[] body, int offset, int length) {
+        try {
+            return switch (signal) {
+                case SPANS -> ExportTraceServiceRequest.parser().parseFrom(body, offset, length);
+                case METRICS -> ExportMetricsServiceRequest.parser().parseFrom(body, offset, length);
+                case LOGS -> ExportLogsServiceRequest.parser().parseFrom(body, offset, length);
+            };
+        } catch (InvalidProtocolBufferException e) {
+            String what = e.getMessage() != null && e.getMessage().contains("truncated")
+                    ? "truncated protobuf: " : "invalid protobuf: ";
+            throw new DecodeException(what + e.getMessage() + " (" + length + " bytes parsed as "
+                    + requestType(signal) + ")", Encoding.PROTOBUF, e);
+        }
+    }
+
+    private static String requestType(Signal signal) {
+        return switch (signal) {
+            case SPANS -> "ExportTraceServiceRequest";
+            case METRICS -> "ExportMetricsServiceRequest";
+            case LOGS -> "ExportLogsServiceRequest";
+        };
+    }
+}

@@ -1,0 +1,379 @@
+package io.nemolens.topology;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import org.springframework.amqp.core.Binding;
+import org.springframework.amqp.core.Declarables;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.TopicExchange;
+
+/**
+ * The RabbitMQ topology NeMo Lens consumes from, in one place: the names, the queue
+ * arguments and the Spring AMQP {@link Declarables} that create them.
+ *
+ * <pre>
+ *   collector ──► nemo_lens.otel.raw (topic, durable)
+ *                   │ binding "#"
+ *                   ▼
+ *                 nemo_lens-processing (quorum) ── dead letters ──► nemo_lens-poison (quorum)
+ *                                                                   nemo_lens-poison.parking-lot (quorum)
+ * </pre>
+ *
+ * <p>All three queues are durable quorum queues. The processing queue dead-letters through
+ * the default exchange ({@code ""}) with the poison queue's name as routing key, using the
+ * {@code at-least-once} dead-letter strategy, which keeps a message in the processing queue
+ * until the poison queue has confirmed it; that strategy requires {@code x-overflow:
+ * reject-publish}. The poison and parking-lot queues do not dead-letter.
+ *
+ * <p>Every queue carries an explicit {@code x-delivery-limit} ({@link #DEFAULT_DELIVERY_LIMIT}
+ * unless configured). RabbitMQ 3.x quorum queues have no limit by default, RabbitMQ 4.x
+ * quorum queues default to 20; an explicit value makes both behave alike. The consumer never
+ * requeues a message in a loop (it retries in-process and then rejects without requeue), so
+ * the broker's delivery count only grows when a consumer crashes or loses its connection with
+ * the message unacknowledged. During a broker or network outage that can happen many times
+ * to a perfectly good message, which is why 20 is far too low; a message that takes down
+ * consumers {@value #DEFAULT_DELIVERY_LIMIT} times, on the other hand, is better off in the
+ * poison queue. On the poison and parking-lot queues, which have no dead-letter target, the
+ * limit is the number of returns (for example by a tool that inspects them with
+ * {@code basic.get} and closes its channel) after which RabbitMQ <em>drops</em> a message:
+ * 4.x's default of 20 would lose dead letters there.
+ *
+ * <p>RabbitMQ refuses to re-declare a queue with different arguments
+ * ({@code PRECONDITION_FAILED - inequivalent arg}); to change the delivery limit of an existing
+ * queue, use a policy ({@code delivery-limit}) or delete and re-create the queue.
+ *
+ * <p>Instances are immutable and thread-safe. The methods that return Spring AMQP objects
+ * return a new object on every call, since those types are mutable.
+ *
+ * <p>{@code observability/rabbitmq/definitions.json} describes the default topology for
+ * brokers that import definitions at boot; a unit test keeps the two in step.
+ */
+public final class LensTopology {
+
+    /** Default name of the topic exchange the collector publishes to. */
+    public static final String DEFAULT_EXCHANGE = "nemo_lens.otel.raw";
+
+    /** Default name of the queue the consumer reads. */
+    public static final String DEFAULT_QUEUE = "nemo_lens-processing";
+
+    /** Default name of the queue that receives messages the consumer rejected. */
+    public static final String DEFAULT_POISON_QUEUE = "nemo_lens-poison";
+
+    /** Appended to the poison queue's name to make the default parking-lot queue name. */
+    public static final String PARKING_LOT_SUFFIX = ".parking-lot";
+
+    /** Default name of the parking-lot queue: {@link #DEFAULT_POISON_QUEUE} + {@link #PARKING_LOT_SUFFIX}. */
+    public static final String DEFAULT_PARKING_LOT_QUEUE = DEFAULT_POISON_QUEUE + PARKING_LOT_SUFFIX;
+
+    /**
+     * Default {@code x-delivery-limit} of every queue: how many times RabbitMQ delivers a message
+     * before it dead-letters it (processing queue) or drops it (poison and parking-lot queues).
+     */
+    public static final int DEFAULT_DELIVERY_LIMIT = 1000;
+
+    /** Routing key of the binding from the exchange to the processing queue: every message. */
+    public static final String BINDING_KEY = "#";
+
+    /** Queue argument: the queue type. */
+    public static final String X_QUEUE_TYPE = "x-queue-type";
+
+    /** Queue argument: the exchange dead letters are published to. */
+    public static final String X_DEAD_LETTER_EXCHANGE = "x-dead-letter-exchange";
+
+    /** Queue argument: the routing key dead letters are published with. */
+    public static final String X_DEAD_LETTER_ROUTING_KEY = "x-dead-letter-routing-key";
+
+    /** Queue argument: {@code at-most-once} (the default) or {@code at-least-once}. */
+    public static final String X_DEAD_LETTER_STRATEGY = "x-dead-letter-strategy";
+
+    /** Queue argument: what a full queue does with new messages. */
+    public static final String X_OVERFLOW = "x-overflow";
+
+    /** Queue argument: deliveries after which a quorum queue dead-letters or drops a message. */
+    public static final String X_DELIVERY_LIMIT = "x-delivery-limit";
+
+    private static final int MAX_NAME_BYTES = 255;
+
+    private final String exchangeName;
+
+    private final String queueName;
+
+    private final String poisonQueueName;
+
+    private final String parkingLotQueueName;
+
+    private final int deliveryLimit;
+
+    /** The default topology: {@link #DEFAULT_EXCHANGE}, {@link #DEFAULT_QUEUE} and so on. */
+    public LensTopology() {
+        this(DEFAULT_EXCHANGE, DEFAULT_QUEUE, DEFAULT_POISON_QUEUE, DEFAULT_PARKING_LOT_QUEUE,
+                DEFAULT_DELIVERY_LIMIT);
+    }
+
+    /**
+     * A topology with the given names.
+     * @param exchangeName the topic exchange the collector publishes to
+     * @param queueName the queue the consumer reads
+     * @param poisonQueueName the queue rejected messages are dead-lettered to
+     * @param parkingLotQueueName the queue for messages replayed too often
+     * @param deliveryLimit the {@code x-delivery-limit} of every queue, at least 1
+     * @throws IllegalArgumentException if a name is blank, longer than 255 UTF-8 bytes, starts
+     * with the reserved prefix {@code amq.}, or two queue names are equal; or if the delivery
+     * limit is less than 1
+     */
+    public LensTopology(String exchangeName, String queueName, String poisonQueueName,
+            String parkingLotQueueName, int deliveryLimit) {
+        this.exchangeName = checkName("exchange", exchangeName);
+        this.queueName = checkName("queue", queueName);
+        this.poisonQueueName = checkName("poison queue", poisonQueueName);
+        this.parkingLotQueueName = checkName("parking-lot queue", parkingLotQueueName);
+        if (queueName.equals(poisonQueueName) || queueName.equals(parkingLotQueueName)
+                || poisonQueueName.equals(parkingLotQueueName)) {
+            throw new IllegalArgumentException("queue, poison queue and parking-lot queue need three different names, got '"
+                    + queueName + "', '" + poisonQueueName + "', '" + parkingLotQueueName + "'");
+        }
+        if (deliveryLimit < 1) {
+            throw new IllegalArgumentException("delivery limit must be at least 1, got " + deliveryLimit);
+        }
+        this.deliveryLimit = deliveryLimit;
+    }
+
+    /**
+     * A builder that starts from the defaults.
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the name of the topic exchange the collector publishes to */
+    public String exchangeName() {
+        return this.exchangeName;
+    }
+
+    /** @return the name of the queue the consumer reads */
+    public String queueName() {
+        return this.queueName;
+    }
+
+    /** @return the name of the queue rejected messages are dead-lettered to */
+    public String poisonQueueName() {
+        return this.poisonQueueName;
+    }
+
+    /** @return the name of the queue for messages replayed too often */
+    public String parkingLotQueueName() {
+        return this.parkingLotQueueName;
+    }
+
+    /** @return the {@code x-delivery-limit} of every queue */
+    public int deliveryLimit() {
+        return this.deliveryLimit;
+    }
+
+    /** @return the durable, non-auto-delete topic exchange the collector publishes to */
+    public TopicExchange exchange() {
+        return new TopicExchange(this.exchangeName, true, false);
+    }
+
+    /** @return the durable quorum queue the consumer reads, dead-lettering to the poison queue */
+    public Queue processingQueue() {
+        return quorumQueue(this.queueName, processingQueueArguments());
+    }
+
+    /** @return the durable quorum queue rejected messages are dead-lettered to */
+    public Queue poisonQueue() {
+        return quorumQueue(this.poisonQueueName, poisonQueueArguments());
+    }
+
+    /** @return the durable quorum queue for messages replayed too often */
+    public Queue parkingLotQueue() {
+        return quorumQueue(this.parkingLotQueueName, parkingLotQueueArguments());
+    }
+
+    /** @return the binding of the processing queue to the exchange with {@link #BINDING_KEY} */
+    public Binding binding() {
+        return new Binding(this.queueName, Binding.DestinationType.QUEUE, this.exchangeName, BINDING_KEY, null);
+    }
+
+    /**
+     * Everything to declare, in a workable order: the exchange, the poison and parking-lot
+     * queues, the processing queue, the binding.
+     * @return the declarables of this topology
+     */
+    public Declarables declarables() {
+        return new Declarables(exchange(), poisonQueue(), parkingLotQueue(), processingQueue(), binding());
+    }
+
+    /**
+     * The processing queue's arguments: quorum, at-least-once dead-lettering to the poison
+     * queue through the default exchange, {@code reject-publish} overflow, the delivery limit.
+     * @return an unmodifiable map, in a stable order
+     */
+    public Map<String, Object> processingQueueArguments() {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put(X_QUEUE_TYPE, "quorum");
+        arguments.put(X_DEAD_LETTER_EXCHANGE, "");
+        arguments.put(X_DEAD_LETTER_ROUTING_KEY, this.poisonQueueName);
+        arguments.put(X_DEAD_LETTER_STRATEGY, "at-least-once");
+        arguments.put(X_OVERFLOW, "reject-publish");
+        arguments.put(X_DELIVERY_LIMIT, this.deliveryLimit);
+        return Collections.unmodifiableMap(arguments);
+    }
+
+    /**
+     * The poison queue's arguments: quorum, the delivery limit, no dead-lettering.
+     * @return an unmodifiable map, in a stable order
+     */
+    public Map<String, Object> poisonQueueArguments() {
+        return terminalQueueArguments();
+    }
+
+    /**
+     * The parking-lot queue's arguments: quorum, the delivery limit, no dead-lettering.
+     * @return an unmodifiable map, in a stable order
+     */
+    public Map<String, Object> parkingLotQueueArguments() {
+        return terminalQueueArguments();
+    }
+
+    private Map<String, Object> terminalQueueArguments() {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put(X_QUEUE_TYPE, "quorum");
+        arguments.put(X_DELIVERY_LIMIT, this.deliveryLimit);
+        return Collections.unmodifiableMap(arguments);
+    }
+
+    private static Queue quorumQueue(String name, Map<String, Object> arguments) {
+        // Queue keeps the map it is given and Queue#addArgument writes to it: hand it a copy.
+        return new Queue(name, true, false, false, new LinkedHashMap<>(arguments));
+    }
+
+    private static String checkName(String what, String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException(what + " name must not be blank");
+        }
+        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+            throw new IllegalArgumentException(what + " name must be at most " + MAX_NAME_BYTES
+                    + " bytes in UTF-8: '" + name + "'");
+        }
+        if (name.startsWith("amq.")) {
+            throw new IllegalArgumentException(what + " name must not start with the reserved prefix 'amq.': '" + name + "'");
+        }
+        return name;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof LensTopology that)) {
+            return false;
+        }
+        return this.deliveryLimit == that.deliveryLimit && this.exchangeName.equals(that.exchangeName)
+                && this.queueName.equals(that.queueName) && this.poisonQueueName.equals(that.poisonQueueName)
+                && this.parkingLotQueueName.equals(that.parkingLotQueueName);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(this.exchangeName, this.queueName, this.poisonQueueName, this.parkingLotQueueName,
+                this.deliveryLimit);
+    }
+
+    @Override
+    public String toString() {
+        return "LensTopology[exchange=" + this.exchangeName + ", queue=" + this.queueName + ", poisonQueue="
+                + this.poisonQueueName + ", parkingLotQueue=" + this.parkingLotQueueName + ", deliveryLimit="
+                + this.deliveryLimit + "]";
+    }
+
+    /**
+     * Builds a {@link LensTopology}, starting from the defaults. A {@code null} name means "the
+     * default", so a configuration class can pass its properties through unchanged; the
+     * parking-lot queue defaults to the poison queue's name + {@link #PARKING_LOT_SUFFIX}.
+     * Not thread-safe.
+     */
+    public static final class Builder {
+
+        private String exchangeName;
+
+        private String queueName;
+
+        private String poisonQueueName;
+
+        private String parkingLotQueueName;
+
+        private Integer deliveryLimit;
+
+        private Builder() {
+        }
+
+        /**
+         * @param exchangeName the exchange name, or {@code null} for {@link #DEFAULT_EXCHANGE}
+         * @return this builder
+         */
+        public Builder exchange(String exchangeName) {
+            this.exchangeName = exchangeName;
+            return this;
+        }
+
+        /**
+         * @param queueName the processing queue name, or {@code null} for {@link #DEFAULT_QUEUE}
+         * @return this builder
+         */
+        public Builder queue(String queueName) {
+            this.queueName = queueName;
+            return this;
+        }
+
+        /**
+         * @param poisonQueueName the poison queue name, or {@code null} for {@link #DEFAULT_POISON_QUEUE}
+         * @return this builder
+         */
+        public Builder poisonQueue(String poisonQueueName) {
+            this.poisonQueueName = poisonQueueName;
+            return this;
+        }
+
+        /**
+         * @param parkingLotQueueName the parking-lot queue name, or {@code null} for the poison
+         * queue's name + {@link #PARKING_LOT_SUFFIX}
+         * @return this builder
+         */
+        public Builder parkingLotQueue(String parkingLotQueueName) {
+            this.parkingLotQueueName = parkingLotQueueName;
+            return this;
+        }
+
+        /**
+         * @param deliveryLimit the delivery limit, or {@code null} for {@link #DEFAULT_DELIVERY_LIMIT}
+         * @return this builder
+         */
+        public Builder deliveryLimit(Integer deliveryLimit) {
+            this.deliveryLimit = deliveryLimit;
+            return this;
+        }
+
+        /**
+         * @return the topology
+         * @throws IllegalArgumentException as {@link LensTopology#LensTopology(String, String, String, String, int)}
+         */
+        public LensTopology build() {
+            String poison = (this.poisonQueueName != null) ? this.poisonQueueName : DEFAULT_POISON_QUEUE;
+            return new LensTopology(
+                    (this.exchangeName != null) ? this.exchangeName : DEFAULT_EXCHANGE,
+                    (this.queueName != null) ? this.queueName : DEFAULT_QUEUE,
+                    poison,
+                    (this.parkingLotQueueName != null) ? this.parkingLotQueueName : poison + PARKING_LOT_SUFFIX,
+                    (this.deliveryLimit != null) ? this.deliveryLimit : DEFAULT_DELIVERY_LIMIT);
+        }
+
+    }
+
+}
