@@ -20,14 +20,19 @@ public final class RunningConsumer implements AutoCloseable {
      * Web server on a random port; broker from {@link TestBroker}.
      */
     public static RunningConsumer start(TestTopology topology, Map<String, Object> properties, Class<?>... configuration) {
+        Class<?>[] sources = new Class<?>[configuration.length + 1];
+        sources[0] = LensConsumerApplication.class;
+        System.arraycopy(configuration, 0, sources, 1, configuration.length);
+        return startSources(topology, properties, sources);
+    }
+
+    /** Starts an application made of exactly these sources (a user's own {@code @SpringBootApplication}). */
+    public static RunningConsumer startSources(TestTopology topology, Map<String, Object> properties, Class<?>... sources) {
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
         props.putAll(topology.properties());
         props.put("server.port", "0");
         props.put("spring.main.banner-mode", "off");
         props.putAll(properties);
-        Class<?>[] sources = new Class<?>[configuration.length + 1];
-        sources[0] = LensConsumerApplication.class;
-        System.arraycopy(configuration, 0, sources, 1, configuration.length);
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
                 .properties(props)
                 .run();
