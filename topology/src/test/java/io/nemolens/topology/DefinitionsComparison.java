@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Exchange;
@@ -149,7 +150,7 @@ final class DefinitionsComparison {
     }
 
     private Map<String, Map<String, Object>> index(Map<String, Object> definitions, String section, String kind,
-            java.util.function.Function<Map<String, Object>, String> keyOf) {
+            Function<Map<String, Object>, String> keyOf) {
         Map<String, Map<String, Object>> index = new LinkedHashMap<>();
         for (Map<String, Object> entry : list(definitions, section)) {
             String key = keyOf.apply(entry);

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -113,7 +114,7 @@ class DefinitionsJsonTest {
         Map<String, Object> definitions = load();
         List<Map<String, Object>> queues = section(definitions, "queues");
         queues.remove(queue(definitions, LensTopology.DEFAULT_POISON_QUEUE));
-        Map<String, Object> extra = new java.util.LinkedHashMap<>(queue(definitions, LensTopology.DEFAULT_QUEUE));
+        Map<String, Object> extra = new LinkedHashMap<>(queue(definitions, LensTopology.DEFAULT_QUEUE));
         extra.put("name", "nemo_lens-other");
         queues.add(extra);
         assertThat(DefinitionsComparison.differences(definitions, this.topology, USER)).containsExactlyInAnyOrder(
