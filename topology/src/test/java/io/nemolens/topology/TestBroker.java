@@ -38,7 +38,7 @@ final class TestBroker {
                     ? "the broker in " + URI_VARIABLE + " (" + redact(uri) + ") did not answer"
                     : URI_VARIABLE + " is not set and no broker answered at " + redact(uri);
             fail("These integration tests need a RabbitMQ broker (3.10 or later, for quorum queues), but " + where
-                    + ": " + rootCause(ex) + ". Start RabbitMQ on 127.0.0.1:5672 with user guest/guest, or set "
+                    + ": " + rootCause(ex).replaceFirst("\\.*$", "") + ". Start RabbitMQ on 127.0.0.1:5672 with user guest/guest, or set "
                     + URI_VARIABLE + "=amqp://USER:PASSWORD@HOST:5672 (vhost \"/\"; another vhost as a URL-encoded path, "
                     + "e.g. amqp://USER:PASSWORD@HOST:5672/lens; the user needs configure, write and "
                     + "read permissions on the vhost).", ex);
