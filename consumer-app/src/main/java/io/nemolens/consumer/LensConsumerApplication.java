@@ -1,5 +1,6 @@
 package io.nemolens.consumer;
 
+import io.nemolens.consumer.cli.LensCommandLine;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -8,6 +9,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class LensConsumerApplication {
 
     public static void main(String[] args) {
+        if (LensCommandLine.isCommand(args)) {
+            System.exit(LensCommandLine.run(LensConsumerApplication.class, args, System.out));
+        }
         SpringApplication.run(LensConsumerApplication.class, args);
     }
 }

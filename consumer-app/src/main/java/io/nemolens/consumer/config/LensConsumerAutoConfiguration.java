@@ -18,7 +18,9 @@ import org.springframework.amqp.core.AcknowledgeMode;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
@@ -90,6 +92,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     SimpleMessageListenerContainer lensListenerContainer(ConnectionFactory connectionFactory, LensMessageListener listener,
             LensConsumerProperties properties, LensTopologyProperties topology) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
@@ -108,6 +111,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnBean(name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(SimpleMessageListenerContainer lensListenerContainer,
             LensMessageListener listener, LensTopologyProperties topology) {
         return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queue());
