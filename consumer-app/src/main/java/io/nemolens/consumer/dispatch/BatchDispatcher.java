@@ -3,6 +3,7 @@ package io.nemolens.consumer.dispatch;
 import io.nemolens.consumer.config.LensConsumerProperties;
 import io.nemolens.consumer.decode.DecodedMessage;
 import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.handlers.Completion;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SignalBatch;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,11 +46,11 @@ public final class BatchDispatcher {
     }
 
     /** Runs the handlers for one message. Never throws for a handler's failure: the outcome says it. */
-    public DispatchOutcome dispatch(DecodedMessage decoded, MessageInfo message) {
+    public DispatchOutcome dispatch(DecodedMessage decoded, MessageInfo message, Supplier<Completion> deferrer) {
         List<Call<?>> pending = new ArrayList<>();
-        addCalls(pending, handlers.spanHandlers(), decoded.spans(), message);
-        addCalls(pending, handlers.metricPointHandlers(), decoded.metricPoints(), message);
-        addCalls(pending, handlers.logHandlers(), decoded.logs(), message);
+        addCalls(pending, handlers.spanHandlers(), decoded.spans(), message, deferrer);
+        addCalls(pending, handlers.metricPointHandlers(), decoded.metricPoints(), message, deferrer);
+        addCalls(pending, handlers.logHandlers(), decoded.logs(), message, deferrer);
 
         int attempts = 0;
         int transientAttempts = 0;
@@ -106,11 +108,11 @@ public final class BatchDispatcher {
     }
 
     private static <T extends TelemetryRecord> void addCalls(List<Call<?>> calls, List<? extends SignalHandler<T>> handlers,
-            List<T> records, MessageInfo message) {
+            List<T> records, MessageInfo message, Supplier<Completion> deferrer) {
         if (records.isEmpty() || handlers.isEmpty()) {
             return;
         }
-        SignalBatch<T> batch = new SignalBatch<>(records, message);
+        SignalBatch<T> batch = new SignalBatch<>(records, message, deferrer);
         for (SignalHandler<T> handler : handlers) {
             calls.add(new Call<>(handler, batch));
         }

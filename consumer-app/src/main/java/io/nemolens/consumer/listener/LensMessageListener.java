@@ -64,18 +64,18 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     @Override
     public void onMessage(Message message, Channel channel) throws IOException {
         MessageProperties props = message.getMessageProperties();
-        long tag = props.getDeliveryTag();
+        DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(channel, props.getDeliveryTag());
         String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
         byte[] body = message.getBody();
         Signal signal = Signal.forRoutingKey(routingKey);
         metrics.bytes(signal, body.length);
 
         if (signal == null) {
-            deadLetter(message, channel, new UnknownSignalException(routingKey), null, null, 0);
+            deadLetter(message, delivery, new UnknownSignalException(routingKey), null, null, 0);
             return;
         }
         if (body.length > maxMessageSize) {
-            deadLetter(message, channel, new MessageTooLargeException(body.length, maxMessageSize), signal, null, 0);
+            deadLetter(message, delivery, new MessageTooLargeException(body.length, maxMessageSize), signal, null, 0);
             return;
         }
 
@@ -84,13 +84,13 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         try {
             decoded = decoder.decode(signal, body, props.getContentType());
         } catch (DecodeException e) {
-            deadLetter(message, channel, e, signal, e.encoding(), 0);
+            deadLetter(message, delivery, e, signal, e.encoding(), 0);
             return;
         } catch (RuntimeException | StackOverflowError e) {
             // a decoder bug, or input that breaks it: the message can't be read, so it is poisoned
             // (and can be replayed once the decoder is fixed)
             DecodeException wrapped = new DecodeException("decoder failed unexpectedly: " + e, null, e);
-            deadLetter(message, channel, wrapped, signal, null, 0);
+            deadLetter(message, delivery, wrapped, signal, null, 0);
             return;
         }
         metrics.decodeTime(signal, System.nanoTime() - start);
@@ -99,33 +99,58 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 props.getReceivedExchange() == null ? "" : props.getReceivedExchange(), routingKey, body.length,
                 Boolean.TRUE.equals(props.isRedelivered()), decoded.request());
         long handleStart = System.nanoTime();
-        DispatchOutcome outcome = dispatcher.dispatch(decoded, info);
+        DispatchOutcome outcome = dispatcher.dispatch(decoded, info, delivery::defer);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
 
         switch (outcome.status()) {
             case SUCCEEDED -> {
-                channel.basicAck(tag, false);
-                lastProcessed.set(clock.instant());
-                metrics.message(signal, decoded.encoding(), Outcome.ACKED);
-                metrics.records(signal, "span", decoded.spans().size());
-                metrics.records(signal, "metric_point", decoded.metricPoints().size());
-                metrics.records(signal, "log", decoded.logs().size());
+                if (!delivery.hasDeferred()) {
+                    delivery.ack();
+                    acknowledged(decoded);
+                } else {
+                    // a buffering handler (the archive) acknowledges once its rows are durable
+                    delivery.allDurable().whenComplete((ok, failure) -> {
+                        if (failure == null) {
+                            delivery.quietly(() -> {
+                                if (delivery.ack()) {
+                                    acknowledged(decoded);
+                                }
+                            }, "acknowledge");
+                        } else {
+                            log.warn("message {} was not made durable ({}); returning it to the queue", info.messageId(),
+                                    failure.toString());
+                            delivery.quietly(() -> {
+                                if (delivery.requeue()) {
+                                    metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
+                                }
+                            }, "requeue");
+                        }
+                    });
+                }
             }
-            case FAILED -> deadLetter(message, channel, HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
+            case FAILED -> deadLetter(message, delivery, HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
                     signal, decoded.encoding(), outcome.attempts());
-            case REJECTED -> deadLetter(message, channel, HandlerFailedException.rejected(outcome.failure()),
+            case REJECTED -> deadLetter(message, delivery, HandlerFailedException.rejected(outcome.failure()),
                     signal, decoded.encoding(), outcome.attempts());
             case ABANDONED -> {
                 log.info("consumer stopping: message {} left for redelivery", info.messageId());
-                channel.basicNack(tag, false, true);
-                metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
+                if (delivery.requeue()) {
+                    metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
+                }
             }
         }
     }
 
-    private void deadLetter(Message message, Channel channel, LensException failure, Signal signal, Encoding encoding,
-            int attempts) throws IOException {
-        long tag = message.getMessageProperties().getDeliveryTag();
+    private void acknowledged(DecodedMessage decoded) {
+        lastProcessed.set(clock.instant());
+        metrics.message(decoded.signal(), decoded.encoding(), Outcome.ACKED);
+        metrics.records(decoded.signal(), "span", decoded.spans().size());
+        metrics.records(decoded.signal(), "metric_point", decoded.metricPoints().size());
+        metrics.records(decoded.signal(), "log", decoded.logs().size());
+    }
+
+    private void deadLetter(Message message, DeliveryAcknowledgement delivery, LensException failure, Signal signal,
+            Encoding encoding, int attempts) throws IOException {
         log.warn("poisoning message (routing key '{}', {} bytes): {}: {}", message.getMessageProperties().getReceivedRoutingKey(),
                 message.getBody().length, failure.category().tag(), failure.getMessage());
         try {
@@ -133,11 +158,14 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         } catch (PoisonPublishException e) {
             log.error("dead letter was not confirmed ({}); rejecting the message to the queue's dead-letter exchange instead",
                     e.getMessage());
-            channel.basicReject(tag, false);
-            metrics.message(signal, encoding, Outcome.DEAD_LETTERED);
+            if (delivery.reject()) {
+                metrics.message(signal, encoding, Outcome.DEAD_LETTERED);
+            }
             return;
         }
-        channel.basicAck(tag, false);
-        metrics.message(signal, encoding, Outcome.POISONED);
+        // the dead letter is confirmed: the original goes, even if a buffering handler still holds rows of it
+        if (delivery.ack()) {
+            metrics.message(signal, encoding, Outcome.POISONED);
+        }
     }
 }

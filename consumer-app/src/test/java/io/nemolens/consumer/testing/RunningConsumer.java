@@ -32,6 +32,7 @@ public final class RunningConsumer implements AutoCloseable {
         props.putAll(topology.properties());
         props.put("server.port", "0");
         props.put("spring.main.banner-mode", "off");
+        props.put("lens.archive.path", "target/test-archives/" + topology.queue());
         props.putAll(properties);
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
                 .properties(props)

@@ -1,0 +1,65 @@
+package io.nemolens.consumer.config;
+
+import io.nemolens.consumer.archive.ArchiveHealthIndicator;
+import io.nemolens.consumer.archive.ArchiveMetrics;
+import io.nemolens.handlers.LogHandler;
+import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.archive.ParquetArchive;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+/**
+ * The built-in Parquet archive, on unless {@code lens.archive.enabled=false}. Its handlers run first
+ * for every batch (so a failing user handler cannot keep records out of the archive), and a message
+ * is acknowledged only once its rows are in committed files.
+ */
+@AutoConfiguration(before = LensConsumerAutoConfiguration.class)
+@EnableConfigurationProperties({LensArchiveProperties.class, LensConsumerProperties.class})
+@ConditionalOnProperty(prefix = "lens.archive", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class LensArchiveAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    ParquetArchive parquetArchive(LensArchiveProperties archive, LensConsumerProperties consumer) {
+        return new ParquetArchive(archive.toOptions(consumer.prefetch()), Clock.systemUTC());
+    }
+
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    MetricPointHandler archiveMetricPointHandler(ParquetArchive archive) {
+        return archive.metricPointHandler();
+    }
+
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    LogHandler archiveLogHandler(ParquetArchive archive) {
+        return archive.logHandler();
+    }
+
+    /**
+     * At shutdown, commit before the listener's channels close, so the acknowledgements of archived
+     * messages still reach the broker (what is handled after this is committed at close, and if its
+     * acknowledgement no longer can be sent, redelivered: duplicates, never loss).
+     */
+    @Bean
+    ApplicationListener<ContextClosedEvent> archiveCommitOnShutdown(ParquetArchive archive) {
+        return event -> archive.commitNow();
+    }
+
+    @Bean
+    ArchiveHealthIndicator archiveHealthIndicator(ParquetArchive archive, LensArchiveProperties properties) {
+        return new ArchiveHealthIndicator(archive, properties.minFreeSpace().toBytes());
+    }
+
+    @Bean
+    ArchiveMetrics archiveMetrics(ParquetArchive archive) {
+        return new ArchiveMetrics(archive);
+    }
+}
