@@ -173,9 +173,11 @@ class SignalsEndToEndIT {
         assertThat(health.body()).contains("\"lensListener\"").contains("\"rabbit\"").contains(topology.queue());
 
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
-        assertThat(meters.get("lens.messages").tag("signal", "spans").tag("outcome", "acked").counters())
-                .isNotEmpty();
-        assertThat(meters.get("lens.records").tag("kind", "span").counter().count()).isPositive();
+        // acknowledged (and counted) once the archive has committed the message's rows
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(meters.find("lens.messages").tag("signal", "spans").tag("outcome", "acked").counters()).isNotEmpty();
+            assertThat(meters.get("lens.records").tag("kind", "span").counter().count()).isPositive();
+        });
         HttpResponse<String> prometheus = http.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.statusCode()).isEqualTo(200);

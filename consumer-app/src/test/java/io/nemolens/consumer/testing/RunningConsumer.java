@@ -33,6 +33,8 @@ public final class RunningConsumer implements AutoCloseable {
         props.put("server.port", "0");
         props.put("spring.main.banner-mode", "off");
         props.put("lens.archive.path", "target/test-archives/" + topology.queue());
+        // archived messages are acknowledged at the latest when their file is this old
+        props.put("lens.archive.max-age", "1s");
         props.putAll(properties);
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
                 .properties(props)
