@@ -2,15 +2,9 @@ package io.nemolens.consumer.generate;
 
 import static io.nemolens.consumer.generate.Otlp.kv;
 
-import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import io.opentelemetry.proto.trace.v1.Span;
-import io.opentelemetry.proto.trace.v1.Status;
-import java.util.SplittableRandom;
 
 /**
  * Realistic NeMo Lens telemetry as the collector receives it from a Megatron training run: one
@@ -27,8 +21,6 @@ public final class NemoLensRequests {
     /** The scope Megatron's tracer reports under. */
     public static final InstrumentationScope MEGATRON_SCOPE = InstrumentationScope.newBuilder()
             .setName("megatron.core.telemetry").setVersion("0.14.0").build();
-
-    private static final long STEP_NANOS = 1_850_000_000L;
 
     private NemoLensRequests() {
     }
@@ -72,67 +64,6 @@ public final class NemoLensRequests {
      * @param seed the random seed (ids, losses, durations)
      */
     public static ExportTraceServiceRequest spans(int spanCount, String runId, int rank, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        ScopeSpans.Builder scope = ScopeSpans.newBuilder().setScope(MEGATRON_SCOPE);
-        ByteString trainSpanId = Otlp.randomId(random, 8);
-        long iteration = 1000;
-        long stepStart = START_NANOS;
-        while (scope.getSpansCount() < spanCount) {
-            ByteString traceId = Otlp.randomId(random, 16);
-            ByteString stepId = Otlp.randomId(random, 8);
-            long forwardBackward = 1_200_000_000L + random.nextInt(300_000_000);
-            long optimizer = 150_000_000L + random.nextInt(50_000_000);
-            double loss = 2.0 + 3.0 * Math.exp(-iteration / 5000.0) + random.nextDouble() * 0.05;
-            double gradNorm = 0.5 + random.nextDouble();
-            Span step = Span.newBuilder()
-                    .setTraceId(traceId).setSpanId(stepId).setParentSpanId(trainSpanId).setFlags(0x101)
-                    .setName("megatron.train_step").setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
-                    .setStartTimeUnixNano(stepStart).setEndTimeUnixNano(stepStart + forwardBackward + optimizer + 2_000_000)
-                    .addAttributes(kv("megatron.iteration", iteration))
-                    .addAttributes(kv("megatron.loss", loss))
-                    .addAttributes(kv("megatron.grad_norm", gradNorm))
-                    .addAttributes(kv("megatron.num_microbatches", 8L))
-                    .addAttributes(kv("megatron.update_successful", true))
-                    .addAttributes(kv("megatron.learning_rate", 3.0e-4 * Math.min(1.0, iteration / 2000.0)))
-                    .addAttributes(kv("dl.iteration", iteration))
-                    .addAttributes(kv("nemo.run.id", runId))
-                    .setStatus(Status.newBuilder())
-                    .build();
-            scope.addSpans(step);
-            if (scope.getSpansCount() < spanCount) {
-                scope.addSpans(child(random, step, "megatron.forward_backward", stepStart + 1_000_000,
-                        forwardBackward, iteration, loss, gradNorm, runId));
-            }
-            if (scope.getSpansCount() < spanCount) {
-                scope.addSpans(child(random, step, "megatron.optimizer_step", stepStart + 1_000_000 + forwardBackward,
-                        optimizer, iteration, loss, gradNorm, runId));
-            }
-            iteration++;
-            stepStart += STEP_NANOS + forwardBackward + optimizer;
-        }
-        return ExportTraceServiceRequest.newBuilder()
-                .addResourceSpans(ResourceSpans.newBuilder()
-                        .setResource(rankResource(runId, rank, 64, "dgx-a100-" + String.format(java.util.Locale.ROOT, "%03d", rank / 8)))
-                        .addScopeSpans(scope)
-                        .setSchemaUrl("https://opentelemetry.io/schemas/1.26.0"))
-                .build();
-    }
-
-    private static Span child(SplittableRandom random, Span parent, String name, long start, long duration,
-            long iteration, double loss, double gradNorm, String runId) {
-        return Span.newBuilder()
-                .setTraceId(parent.getTraceId()).setSpanId(Otlp.randomId(random, 8)).setParentSpanId(parent.getSpanId())
-                .setFlags(0x101).setName(name).setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
-                .setStartTimeUnixNano(start).setEndTimeUnixNano(start + duration)
-                .addAttributes(kv("megatron.iteration", iteration))
-                .addAttributes(kv("megatron.microbatch_id", (long) random.nextInt(8)))
-                .addAttributes(kv("megatron.num_microbatches", 8L))
-                .addAttributes(kv("megatron.loss", loss))
-                .addAttributes(kv("megatron.grad_norm", gradNorm))
-                .addAttributes(kv("dl.pipeline_parallel.rank", (long) random.nextInt(2)))
-                .addAttributes(kv("dl.iteration", iteration))
-                .addAttributes(kv("nemo.run.id", runId))
-                .setStatus(Status.newBuilder())
-                .build();
+        return new TrainingRank(runId, rank, 64, seed, 1000, START_NANOS).spans(spanCount);
     }
 }

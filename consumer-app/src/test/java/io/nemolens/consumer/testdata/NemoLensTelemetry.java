@@ -3,6 +3,12 @@ package io.nemolens.consumer.testdata;
 import static io.nemolens.consumer.generate.Otlp.kv;
 
 import com.google.protobuf.ByteString;
+import io.nemolens.consumer.generate.InfraRequests;
+import io.nemolens.consumer.generate.InfraRequests.DcgmGpu;
+import io.nemolens.consumer.generate.InfraRequests.InfinibandInfo;
+import io.nemolens.consumer.generate.InfraRequests.InfinibandPort;
+import io.nemolens.consumer.generate.InfraRequests.NetworkDevice;
+import io.nemolens.consumer.generate.InfraRequests.ScrapeStats;
 import io.nemolens.consumer.generate.NemoLensRequests;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -291,121 +297,40 @@ public final class NemoLensTelemetry {
 
     /** The scope the Prometheus receiver reports under. */
     public static InstrumentationScope prometheusScope() {
-        return InstrumentationScope.newBuilder().setName("github.com/open-telemetry/opentelemetry-collector-contrib/receiver/prometheusreceiver")
-                .setVersion("0.141.0").build();
+        return InfraRequests.PROMETHEUS_SCOPE;
     }
 
     /** A resource as the Prometheus receiver makes it for one scrape target. */
     public static Resource scrapeTarget(String job, String host, String port) {
-        return Resource.newBuilder()
-                .addAttributes(kv("service.name", job))
-                .addAttributes(kv("service.instance.id", host + ":" + port))
-                .addAttributes(kv("server.address", host))
-                .addAttributes(kv("server.port", port))
-                .addAttributes(kv("url.scheme", "http"))
-                .build();
+        return InfraRequests.scrapeTarget(job, host, port);
     }
 
     /** One dcgm-exporter scrape of two GPUs: gauges, a counter, a staleness marker and the scrape gauges. */
     public static ExportMetricsServiceRequest dcgmBatch() {
-        long t = T0 + 15_000_000_000L;
-        ScopeMetrics.Builder scope = ScopeMetrics.newBuilder().setScope(prometheusScope());
-        String[][] gpus = {
-                {"0", "GPU-6b1d4c6e-0e4f-9a7e-2f8c-5d3e2a1b0c9d", "00000000:07:00.0", "nvidia0"},
-                {"1", "GPU-0c9d8e7f-1a2b-3c4d-5e6f-7a8b9c0d1e2f", "00000000:0F:00.0", "nvidia1"}};
-        double[][] values = {{1410, 1593, 42, 61, 312.45, 98, 37, 0, 0, 0, 1024, 80_000, 512, 0.97, 0.62, 0.55, 1.2e9},
-                {1410, 1593, 44, 63, 305.0, 97, 36, 0, 0, 0, 2048, 79_000, 512, 0.95, 0.60, 0.51, 1.1e9}};
-        String[] gauges = {"DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_MEMORY_TEMP", "DCGM_FI_DEV_GPU_TEMP",
-                "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_MEM_COPY_UTIL", "DCGM_FI_DEV_ENC_UTIL",
-                "DCGM_FI_DEV_DEC_UTIL", "DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_USED",
-                "DCGM_FI_DEV_FB_RESERVED", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
-                "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_PROF_PCIE_TX_BYTES"};
-        for (int m = 0; m < gauges.length; m++) {
-            Gauge.Builder gauge = Gauge.newBuilder();
-            for (int g = 0; g < gpus.length; g++) {
-                gauge.addDataPoints(NumberDataPoint.newBuilder().addAllAttributes(gpuLabels(gpus[g]))
-                        .setTimeUnixNano(t).setAsDouble(values[g][m]));
-            }
-            scope.addMetrics(Metric.newBuilder().setName(gauges[m]).setDescription(gauges[m] + " (from dcgm-exporter)").setGauge(gauge));
-        }
-        // GPU 1 disappeared from the last scrape: a staleness marker, flags=1 and no value
-        Gauge.Builder rx = Gauge.newBuilder()
-                .addDataPoints(NumberDataPoint.newBuilder().addAllAttributes(gpuLabels(gpus[0])).setTimeUnixNano(t).setAsDouble(9.5e8))
-                .addDataPoints(NumberDataPoint.newBuilder().addAllAttributes(gpuLabels(gpus[1])).setTimeUnixNano(t).setFlags(1));
-        scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_PROF_PCIE_RX_BYTES").setDescription("PCIe rx bytes/s").setGauge(rx));
-        Sum.Builder energy = Sum.newBuilder().setIsMonotonic(true)
-                .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
-        for (String[] gpu : gpus) {
-            energy.addDataPoints(NumberDataPoint.newBuilder().addAllAttributes(gpuLabels(gpu)).setTimeUnixNano(t).setAsDouble(8.123456789e9));
-        }
-        scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").setUnit("mJ").setSum(energy));
-        scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_DEV_PCIE_REPLAY_COUNTER")
-                .setSum(Sum.newBuilder().setIsMonotonic(true).setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                        .addDataPoints(NumberDataPoint.newBuilder().addAllAttributes(gpuLabels(gpus[0])).setTimeUnixNano(t).setAsDouble(0))));
-        scrapeGauges(scope, t, 0.0123, 40, 40, 0);
-        return ExportMetricsServiceRequest.newBuilder()
-                .addResourceMetrics(ResourceMetrics.newBuilder().setResource(scrapeTarget("dcgm-exporter", "dgx-a100-000", "9400"))
-                        .addScopeMetrics(scope))
-                .build();
-    }
-
-    private static List<KeyValue> gpuLabels(String[] gpu) {
-        return List.of(kv("gpu", gpu[0]), kv("UUID", gpu[1]), kv("pci_bus_id", gpu[2]), kv("device", gpu[3]),
-                kv("modelName", "NVIDIA A100-SXM4-80GB"), kv("Hostname", "dgx-a100-000"),
-                kv("DCGM_FI_DRIVER_VERSION", "550.54.15"));
-    }
-
-    private static void scrapeGauges(ScopeMetrics.Builder scope, long t, double duration, double scraped, double post,
-            double added) {
-        String[] names = {"up", "scrape_duration_seconds", "scrape_samples_scraped", "scrape_samples_post_metric_relabeling",
-                "scrape_series_added"};
-        double[] values = {1, duration, scraped, post, added};
-        for (int i = 0; i < names.length; i++) {
-            scope.addMetrics(Metric.newBuilder().setName(names[i])
-                    .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(t).setAsDouble(values[i]))));
-        }
+        DcgmGpu gpu0 = new DcgmGpu("0", "GPU-6b1d4c6e-0e4f-9a7e-2f8c-5d3e2a1b0c9d", "00000000:07:00.0", "nvidia0",
+                "NVIDIA A100-SXM4-80GB", "dgx-a100-000", "550.54.15",
+                new double[] {1410, 1593, 42, 61, 312.45, 98, 37, 0, 0, 0, 1024, 80_000, 512, 0.97, 0.62, 0.55, 1.2e9},
+                9.5e8, 8.123456789e9, 0);
+        // GPU 1 disappeared from the last scrape: a staleness marker (NaN), flags=1 and no value
+        DcgmGpu gpu1 = new DcgmGpu("1", "GPU-0c9d8e7f-1a2b-3c4d-5e6f-7a8b9c0d1e2f", "00000000:0F:00.0", "nvidia1",
+                "NVIDIA A100-SXM4-80GB", "dgx-a100-000", "550.54.15",
+                new double[] {1410, 1593, 44, 63, 305.0, 97, 36, 0, 0, 0, 2048, 79_000, 512, 0.95, 0.60, 0.51, 1.1e9},
+                Double.NaN, 8.123456789e9, Double.NaN);
+        return InfraRequests.dcgmScrape("dgx-a100-000", T0 + 15_000_000_000L, List.of(gpu0, gpu1),
+                new ScrapeStats(0.0123, 40, 40, 0));
     }
 
     /** One node-exporter scrape: InfiniBand and network counters, untyped netstat, a staleness marker, the scrape gauges. */
     public static ExportMetricsServiceRequest nodeExporterBatch() {
-        long t = T0 + 15_000_000_000L;
-        ScopeMetrics.Builder scope = ScopeMetrics.newBuilder().setScope(prometheusScope());
-        String[] ibCounters = {"node_infiniband_port_data_received_bytes_total", "node_infiniband_port_data_transmitted_bytes_total",
-                "node_infiniband_port_packets_received_total", "node_infiniband_link_downed_total",
-                "node_infiniband_port_errors_received_total", "node_infiniband_symbol_error_total"};
-        for (int i = 0; i < ibCounters.length; i++) {
-            Sum.Builder sum = Sum.newBuilder().setIsMonotonic(true)
-                    .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
-            for (int hca = 0; hca < 2; hca++) {
-                sum.addDataPoints(NumberDataPoint.newBuilder()
-                        .addAttributes(kv("device", "mlx5_" + hca)).addAttributes(kv("port", "1"))
-                        .setTimeUnixNano(t).setAsDouble(i == 0 ? 1.8446744073709552e19 : 1234567.0 * (i + hca)));
-            }
-            scope.addMetrics(Metric.newBuilder().setName(ibCounters[i]).setSum(sum));
-        }
-        scope.addMetrics(Metric.newBuilder().setName("node_infiniband_rate_bytes_per_second")
-                .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder()
-                        .addAttributes(kv("device", "mlx5_0")).addAttributes(kv("port", "1")).setTimeUnixNano(t).setAsDouble(2.5e10))));
-        scope.addMetrics(Metric.newBuilder().setName("node_infiniband_info")
-                .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder()
-                        .addAttributes(kv("device", "mlx5_0")).addAttributes(kv("board_id", "MT_0000000223"))
-                        .addAttributes(kv("firmware_version", "28.39.1002")).addAttributes(kv("hca_type", "MT4123"))
-                        .setTimeUnixNano(t).setAsDouble(1))));
-        scope.addMetrics(Metric.newBuilder().setName("node_netstat_Tcp_RetransSegs")
-                .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(t).setAsDouble(48213))));
-        Sum.Builder rx = Sum.newBuilder().setIsMonotonic(true)
-                .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                .addDataPoints(NumberDataPoint.newBuilder().addAttributes(kv("device", "eth0")).setTimeUnixNano(t).setAsDouble(9.87654321e11))
-                .addDataPoints(NumberDataPoint.newBuilder().addAttributes(kv("device", "veth1a2b3c")).setTimeUnixNano(t).setFlags(1));
-        scope.addMetrics(Metric.newBuilder().setName("node_network_receive_bytes_total").setSum(rx));
-        scope.addMetrics(Metric.newBuilder().setName("node_network_up")
-                .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().addAttributes(kv("device", "eth0"))
-                        .setTimeUnixNano(t).setAsDouble(1))));
-        scrapeGauges(scope, t, 0.231, 2210, 2210, 3);
-        return ExportMetricsServiceRequest.newBuilder()
-                .addResourceMetrics(ResourceMetrics.newBuilder().setResource(scrapeTarget("node-exporter", "dgx-a100-000", "9100"))
-                        .addScopeMetrics(scope))
-                .build();
+        List<InfinibandPort> ports = List.of(
+                new InfinibandPort("mlx5_0", "1", new double[] {1.8446744073709552e19, 1234567.0, 2469134.0, 3703701.0,
+                        4938268.0, 6172835.0}, 2.5e10, new InfinibandInfo("MT_0000000223", "28.39.1002", "MT4123")),
+                new InfinibandPort("mlx5_1", "1", new double[] {1.8446744073709552e19, 2469134.0, 3703701.0, 4938268.0,
+                        6172835.0, 7407402.0}, Double.NaN, null));
+        List<NetworkDevice> devices = List.of(new NetworkDevice("eth0", 9.87654321e11, 1),
+                new NetworkDevice("veth1a2b3c", Double.NaN, Double.NaN));
+        return InfraRequests.nodeExporterScrape("dgx-a100-000", T0 + 15_000_000_000L, ports, 48213, devices,
+                new ScrapeStats(0.231, 2210, 2210, 3));
     }
 
     /** All metric fixtures in one request: Megatron, dcgm-exporter and node-exporter resources. */

@@ -1,0 +1,26 @@
+# The NeMo Lens consumer (and its jar commands, e.g. "generate"), built from this repository.
+#   docker build -t nemo-lens/consumer:0.1.0-SNAPSHOT .
+# Used by docker-compose.rabbitmq.yml and docker-compose.rabbitmq+infra.yml.
+
+FROM eclipse-temurin:17.0.17_10-jdk AS build
+WORKDIR /src
+# the whole reactor (every module's pom must be there); .dockerignore keeps build output and .git out
+COPY . .
+RUN ./mvnw -B -q -DskipTests -pl consumer-app -am package \
+ && cp consumer-app/target/lens-consumer-app-*-exec.jar /src/lens-consumer.jar
+
+FROM eclipse-temurin:17.0.17_10-jre
+# curl for the compose health check (the temurin images do not promise one)
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system lens && useradd --system --gid lens --home-dir /app --shell /usr/sbin/nologin lens \
+ && mkdir -p /app /var/lib/nemo-lens/archive && chown -R lens:lens /var/lib/nemo-lens
+WORKDIR /app
+COPY --from=build /src/lens-consumer.jar /app/lens-consumer.jar
+USER lens
+EXPOSE 8080
+VOLUME ["/var/lib/nemo-lens/archive"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=12 \
+  CMD curl -fsS http://localhost:8080/actuator/health || exit 1
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/lens-consumer.jar"]
