@@ -57,8 +57,17 @@ public final class BrokerClient implements AutoCloseable {
         return channel;
     }
 
+    /** The number of consumers of a queue, or 0 when the queue does not exist (yet). */
+    public int consumerCount(String queue) throws java.io.IOException {
+        try (Channel ch = connection.createChannel()) {
+            return ch.queueDeclarePassive(queue).getConsumerCount();
+        } catch (java.io.IOException | java.util.concurrent.TimeoutException e) {
+            return 0;
+        }
+    }
+
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
         connection.close();
     }
 }

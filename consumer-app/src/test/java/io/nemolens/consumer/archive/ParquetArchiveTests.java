@@ -1,0 +1,392 @@
+package io.nemolens.consumer.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Message;
+import io.nemolens.consumer.decode.DecodedMessage;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.generate.NemoLensRequests;
+import io.nemolens.consumer.listener.MessageIds;
+import io.nemolens.consumer.testdata.NemoLensTelemetry;
+import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.SignalBatch;
+import io.nemolens.handlers.TransientHandlerException;
+import io.nemolens.handlers.archive.ArchiveOptions;
+import io.nemolens.handlers.archive.ParquetArchive;
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.PointValue;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.TelemetryRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Array;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The archive writes what it is given, read back with DuckDB; it commits before it acknowledges. */
+class ParquetArchiveTests {
+
+    @TempDir
+    Path dir;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
+    private final List<String> completed = new CopyOnWriteArrayList<>();
+    private final List<String> failed = new CopyOnWriteArrayList<>();
+    private ParquetArchive archive;
+
+    private ParquetArchive open(ArchiveOptions options) {
+        archive = new ParquetArchive(options, Clock.systemUTC());
+        return archive;
+    }
+
+    @AfterEach
+    void close() {
+        if (archive != null) {
+            archive.close();
+        }
+    }
+
+    private <T extends TelemetryRecord> SignalBatch<T> batch(List<T> records, Signal signal, Message request) {
+        byte[] body = request.toByteArray();
+        String id = MessageIds.of(body);
+        MessageInfo info = new MessageInfo(id, signal, Encoding.PROTOBUF, "x", signal.routingKey(), body.length, false, request);
+        return new SignalBatch<>(records, info, () -> new Completion() {
+            @Override
+            public void complete() {
+                completed.add(id);
+            }
+
+            @Override
+            public void fail(Throwable cause) {
+                failed.add(id);
+            }
+        });
+    }
+
+    @Test
+    void spansAreArchivedWithEveryFieldAndAcknowledgedOnlyAfterTheCommit() throws Exception {
+        open(ArchiveOptions.defaults(dir));
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
+        archive.handle(batch);
+
+        assertThat(completed).isEmpty();
+        assertThat(parquetFiles()).as("no file is visible before its commit").isEmpty();
+        assertThat(temporaryFiles()).isNotEmpty();
+        archive.commitNow();
+        assertThat(completed).containsExactly(batch.message().messageId());
+        assertThat(temporaryFiles()).isEmpty();
+
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            List<Map<String, Object>> rows = reader.query("""
+                    SELECT trace_id, span_id, parent_span_id, trace_state, name, kind, start_time_unix_nano,
+                           end_time_unix_nano, duration_nanos, status_code, status_message, flags, service_name, run_id,
+                           dl_rank, megatron_iteration, host_name, scope_name, scope_version, dropped_attributes_count,
+                           dropped_events_count, dropped_links_count, _message_id, _row,
+                           len(events) AS event_count, len(links) AS link_count, cardinality(attributes) AS attribute_count
+                    FROM %s ORDER BY _row""", "spans");
+            List<Span> spans = decoded.spans();
+            assertThat(rows).hasSize(spans.size());
+            for (int i = 0; i < spans.size(); i++) {
+                Span s = spans.get(i);
+                Map<String, Object> r = rows.get(i);
+                assertThat(r.get("trace_id")).isEqualTo(s.traceId());
+                assertThat(r.get("span_id")).isEqualTo(s.spanId());
+                assertThat(r.get("parent_span_id")).isEqualTo(s.parentSpanId().isEmpty() ? null : s.parentSpanId());
+                assertThat(r.get("trace_state")).isEqualTo(s.traceState().isEmpty() ? null : s.traceState());
+                assertThat(r.get("name")).isEqualTo(s.name());
+                assertThat(r.get("kind")).isEqualTo(s.kind());
+                assertThat(r.get("start_time_unix_nano")).isEqualTo(s.startTimeUnixNano());
+                assertThat(r.get("end_time_unix_nano")).isEqualTo(s.endTimeUnixNano());
+                assertThat(r.get("duration_nanos")).isEqualTo(s.durationNanos());
+                assertThat(r.get("status_code")).isEqualTo(s.statusCode());
+                assertThat(r.get("flags")).isEqualTo(Integer.toUnsignedLong(s.flags()));
+                assertThat(r.get("service_name")).isEqualTo(s.resource().serviceName());
+                assertThat(r.get("run_id")).isEqualTo(NemoLensTelemetry.RUN_ID);
+                assertThat(r.get("dl_rank")).isEqualTo(s.resource().attributes().getLong("dl.rank"));
+                assertThat(r.get("megatron_iteration")).isEqualTo(s.attributes().getLong("megatron.iteration"));
+                assertThat(r.get("host_name")).isEqualTo(s.resource().attributes().getText("host.name", null));
+                assertThat(r.get("scope_name")).isEqualTo(s.scope().name().isEmpty() ? null : s.scope().name());
+                assertThat(r.get("dropped_attributes_count")).isEqualTo(s.droppedAttributesCount());
+                assertThat(r.get("dropped_events_count")).isEqualTo(s.droppedEventsCount());
+                assertThat(r.get("dropped_links_count")).isEqualTo(s.droppedLinksCount());
+                assertThat(r.get("_message_id")).isEqualTo(batch.message().messageId());
+                assertThat(r.get("_row")).isEqualTo(i);
+                assertThat(((Number) r.get("event_count")).intValue()).isEqualTo(s.events().size());
+                assertThat(((Number) r.get("link_count")).intValue()).isEqualTo(s.links().size());
+                assertThat(((Number) r.get("attribute_count")).intValue()).isEqualTo(s.attributes().size());
+            }
+
+            Span step = spans.get(0);
+            Map<String, Object> events = reader.query("""
+                    SELECT events[1].name AS first_name, events[1].time_unix_nano AS first_time,
+                           events[2].attributes['grad_norm'].double_value AS nan_value,
+                           events[2].dropped_attributes_count AS dropped,
+                           links[1].trace_id AS link_trace, links[1].span_id AS link_span, links[1].trace_state AS link_state,
+                           links[1].attributes['link.reason'].string_value AS link_reason, links[1].flags AS link_flags
+                    FROM %s WHERE _row = 0""", "spans").get(0);
+            assertThat(events.get("first_name")).isEqualTo(step.events().get(0).name());
+            assertThat(events.get("first_time")).isEqualTo(step.events().get(0).timeUnixNano());
+            assertThat((Double) events.get("nan_value")).isNaN();
+            assertThat(events.get("dropped")).isEqualTo(1);
+            assertThat(events.get("link_trace")).isEqualTo(NemoLensTelemetry.LINKED_TRACE_ID_HEX);
+            assertThat(events.get("link_span")).isEqualTo(NemoLensTelemetry.LINKED_SPAN_ID_HEX);
+            assertThat(events.get("link_state")).isEqualTo("rojo=00f067aa0ba902b7");
+            assertThat(events.get("link_reason")).isEqualTo("grad_sync");
+            assertThat(events.get("link_flags")).isEqualTo(0x301L);
+        }
+    }
+
+    @Test
+    void attributeValuesOfEveryTypeKeepTheirType() throws Exception {
+        open(ArchiveOptions.defaults(dir));
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+        archive.commitNow();
+        Span forward = decoded.spans().stream().filter(s -> s.name().equals("megatron.forward_backward")).findFirst().orElseThrow();
+
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            List<Map<String, Object>> entries = reader.query("""
+                    SELECT e.key AS key, e.value.type AS type, e.value.string_value AS s, e.value.int_value AS i,
+                           e.value.double_value AS d, e.value.bool_value AS b
+                    FROM (SELECT unnest(map_entries(attributes)) AS e FROM %s WHERE name = 'megatron.forward_backward')""",
+                    "spans");
+            assertThat(entries).hasSize(forward.attributes().size());
+            for (int i = 0; i < entries.size(); i++) {
+                Map<String, Object> e = entries.get(i);
+                AnyValue expected = forward.attributes().valueAt(i);
+                assertThat(e.get("key")).isEqualTo(forward.attributes().keyAt(i));
+                assertThat(e.get("type")).isEqualTo(expected.type().name().toLowerCase());
+                switch (expected.type()) {
+                    case STRING -> assertThat(e.get("s")).isEqualTo(((AnyValue.StringValue) expected).value());
+                    case INT -> assertThat(e.get("i")).isEqualTo(((AnyValue.IntValue) expected).value());
+                    case DOUBLE -> assertThat(e.get("d")).isEqualTo(Double.valueOf(((AnyValue.DoubleValue) expected).value()));
+                    case BOOL -> assertThat(e.get("b")).isEqualTo(((AnyValue.BoolValue) expected).value());
+                    case BYTES -> assertThat(Base64.getDecoder().decode((String) e.get("s")))
+                            .isEqualTo(((AnyValue.BytesValue) expected).value());
+                    case ARRAY, KVLIST -> assertThat((String) e.get("s")).startsWith("[");
+                    case EMPTY -> assertThat(e.get("s")).isNull();
+                }
+            }
+            // one attribute of each type, as the README shows it
+            Map<String, Object> typed = reader.query("""
+                    SELECT attributes['str'].string_value AS s, attributes['int'].int_value AS i,
+                           attributes['double'].double_value AS d, attributes['bool'].bool_value AS b,
+                           from_base64(attributes['bytes'].string_value) AS bytes,
+                           json_extract_string(attributes['array'].string_value, '$[1].arrayValue.values[0].stringValue') AS nested,
+                           json_extract_string(attributes['kvlist'].string_value, '$[1].value.kvlistValue.values[0].value.intValue') AS depth
+                    FROM %s WHERE name = 'megatron.forward_backward'""", "spans").get(0);
+            assertThat(typed.get("s")).isEqualTo("täst \"quoted\"\n\ttab \u0001 ✓");
+            assertThat(typed.get("i")).isEqualTo(-42L);
+            assertThat(typed.get("d")).isEqualTo(0.1);
+            assertThat(typed.get("b")).isEqualTo(true);
+            java.sql.Blob blob = (java.sql.Blob) typed.get("bytes");
+            assertThat(blob.getBytes(1, (int) blob.length())).isEqualTo("\u00ff\u00fe raw".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertThat(typed.get("nested")).isEqualTo("deep");
+            assertThat(typed.get("depth")).isEqualTo("2");
+        }
+    }
+
+    @Test
+    void metricPointsOfAllKindsAreArchived() throws Exception {
+        open(ArchiveOptions.defaults(dir));
+        DecodedMessage decoded = decoder.decode(Signal.METRICS, NemoLensTelemetry.metrics().toByteArray(), null);
+        archive.metricPointHandler().handle(batch(decoded.metricPoints(), Signal.METRICS, decoded.request()));
+        archive.commitNow();
+        List<MetricPoint> points = decoded.metricPoints();
+
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            List<Map<String, Object>> rows = reader.query("""
+                    SELECT metric_name, metric_type, unit, start_time_unix_nano, time_unix_nano, value, int_value, count, sum,
+                           min, max, bucket_counts, explicit_bounds, exp_scale, exp_zero_count, exp_positive_offset,
+                           exp_positive_bucket_counts, exp_negative_bucket_counts, quantiles, len(exemplars) AS exemplar_count,
+                           exemplars[1].trace_id AS exemplar_trace, exemplars[1].value AS exemplar_value, flags, no_recorded_value, _row
+                    FROM %s ORDER BY _row""", "metrics");
+            assertThat(rows).hasSize(points.size());
+            assertThat(rows).extracting(r -> r.get("metric_type")).contains("gauge", "sum", "histogram",
+                    "exponential_histogram", "summary");
+            for (int i = 0; i < points.size(); i++) {
+                MetricPoint p = points.get(i);
+                Map<String, Object> r = rows.get(i);
+                assertThat(r.get("metric_name")).isEqualTo(p.name());
+                assertThat(r.get("metric_type")).isEqualTo(p.metric().type().archiveName());
+                assertThat(r.get("time_unix_nano")).isEqualTo(p.timeUnixNano());
+                assertThat(r.get("start_time_unix_nano")).isEqualTo(p.startTimeUnixNano() == 0 ? null : p.startTimeUnixNano());
+                assertThat(r.get("no_recorded_value")).isEqualTo(p.noRecordedValue());
+                assertThat(r.get("exemplar_count")).isEqualTo((long) p.exemplars().size());
+                if (!p.exemplars().isEmpty()) {
+                    assertThat(r.get("exemplar_trace")).isEqualTo(p.exemplars().get(0).traceId().isEmpty() ? null
+                            : p.exemplars().get(0).traceId());
+                }
+                PointValue v = p.value();
+                if (v instanceof PointValue.Number n) {
+                    if (n.value().isPresent()) {
+                        assertThat(r.get("value")).isEqualTo(Double.valueOf(n.value().asDouble()));
+                    } else {
+                        assertThat(r.get("value")).isNull();
+                        assertThat(r.get("int_value")).isNull();
+                    }
+                    if (n.value().kind() == io.nemolens.handlers.record.NumberValue.Kind.INT) {
+                        assertThat(r.get("int_value")).isEqualTo(n.value().asLong());
+                    }
+                } else if (v instanceof PointValue.Histogram h) {
+                    assertThat(r.get("count")).isEqualTo(h.count());
+                    assertThat(longs(r.get("bucket_counts"))).isEqualTo(h.bucketCounts());
+                    assertThat(doubles(r.get("explicit_bounds"))).isEqualTo(h.explicitBounds());
+                    assertThat(r.get("sum")).isEqualTo(h.sum().isPresent() ? h.sum().getAsDouble() : null);
+                    assertThat(r.get("min")).isEqualTo(h.min().isPresent() ? h.min().getAsDouble() : null);
+                } else if (v instanceof PointValue.ExponentialHistogram e) {
+                    assertThat(r.get("count")).isEqualTo(e.count());
+                    assertThat(r.get("exp_scale")).isEqualTo(e.scale());
+                    assertThat(r.get("exp_zero_count")).isEqualTo(e.zeroCount());
+                    assertThat(r.get("exp_positive_offset")).isEqualTo(e.positive().offset());
+                    assertThat(longs(r.get("exp_positive_bucket_counts"))).isEqualTo(e.positive().bucketCounts());
+                    assertThat(longs(r.get("exp_negative_bucket_counts"))).isEqualTo(e.negative().bucketCounts());
+                } else if (v instanceof PointValue.Summary s) {
+                    assertThat(r.get("count")).isEqualTo(s.count());
+                    assertThat(r.get("sum")).isEqualTo(s.sum());
+                    assertThat(((Object[]) ((Array) r.get("quantiles")).getArray())).hasSize(s.quantileValues().size());
+                }
+            }
+        }
+    }
+
+    @Test
+    void logsAreArchivedWithTypedBodies() throws Exception {
+        open(ArchiveOptions.defaults(dir));
+        DecodedMessage decoded = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
+        archive.logHandler().handle(batch(decoded.logs(), Signal.LOGS, decoded.request()));
+        archive.commitNow();
+
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            List<Map<String, Object>> rows = reader.query("""
+                    SELECT time_unix_nano, observed_time_unix_nano, severity_number, severity_text, body.type AS body_type,
+                           body.string_value AS body_string, body.int_value AS body_int, event_name, trace_id, span_id, flags, run_id
+                    FROM %s ORDER BY _row""", "logs");
+            List<LogEntry> logs = decoded.logs();
+            assertThat(rows).hasSize(logs.size());
+            for (int i = 0; i < logs.size(); i++) {
+                LogEntry l = logs.get(i);
+                Map<String, Object> r = rows.get(i);
+                assertThat(r.get("time_unix_nano")).isEqualTo(l.timeUnixNano() == 0 ? null : l.timeUnixNano());
+                assertThat(r.get("severity_number")).isEqualTo(l.severityNumber());
+                assertThat(r.get("body_type")).isEqualTo(l.body().type().name().toLowerCase());
+                if (l.body() instanceof AnyValue.StringValue s) {
+                    assertThat(r.get("body_string")).isEqualTo(s.value());
+                }
+                assertThat(r.get("trace_id")).isEqualTo(l.traceId().isEmpty() ? null : l.traceId());
+                assertThat(r.get("span_id")).isEqualTo(l.spanId().isEmpty() ? null : l.spanId());
+                assertThat(r.get("event_name")).isEqualTo(l.eventName().isEmpty() ? null : l.eventName());
+            }
+        }
+    }
+
+    @Test
+    void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
+        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 3, 16, ArchiveOptions.Compression.ZSTD, 64L << 20));
+        for (int i = 0; i < 2; i++) {
+            DecodedMessage decoded = decoder.decode(Signal.SPANS,
+                    NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(), null);
+            archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+        }
+        // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
+        assertThat(completed).hasSize(2);
+        DecodedMessage third = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
+        archive.logHandler().handle(batch(third.logs(), Signal.LOGS, third.request()));
+        assertThat(completed).hasSize(2);
+        List<Path> files = parquetFiles();
+        assertThat(files).isNotEmpty().allSatisfy(f -> {
+            assertThat(dir.relativize(f).toString()).matches("spans/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-[^/]+\\.parquet");
+        });
+        assertThat(files.get(0).getParent().getFileName().toString()).isEqualTo("run_id=" + NemoLensTelemetry.RUN_ID);
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(2048L);
+            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void aRegularFileWhereAFolderMustBeRefusesBatchesUntilRemoved() throws Exception {
+        open(ArchiveOptions.defaults(dir));
+        Files.writeString(dir.resolve("spans"), "not a folder");
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
+
+        assertThatThrownBy(() -> archive.handle(batch)).isInstanceOf(TransientHandlerException.class);
+        assertThat(archive.status().writable()).isFalse();
+        assertThat(archive.status().lastError()).contains("spans");
+        assertThatThrownBy(() -> archive.handle(batch)).isInstanceOf(TransientHandlerException.class);
+
+        Files.delete(dir.resolve("spans"));
+        archive.handle(batch);
+        assertThat(archive.status().writable()).isTrue();
+        archive.commitNow();
+        assertThat(completed).hasSize(1);
+        assertThat(failed).isEmpty();
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) decoded.spans().size());
+        }
+    }
+
+    @Test
+    void temporaryFilesOfStoppedInstancesAreRemovedAtStartAndThoseOfLiveOnesKept() throws Exception {
+        ParquetArchive live = new ParquetArchive(ArchiveOptions.defaults(dir), Clock.systemUTC());
+        try {
+            Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
+            Files.createDirectories(dir.resolve(".instances"));
+            Files.writeString(dir.resolve(".instances/deadbeef0000.lock"), "");
+            Path dead = Files.writeString(partition.resolve(".part-20261129T000000-deadbeef0000-000001.parquet.tmp"), "x");
+            Path alive = Files.writeString(partition.resolve(".part-20261129T000000-" + live.instanceId() + "-000009.parquet.tmp"), "x");
+
+            open(ArchiveOptions.defaults(dir));
+            assertThat(dead).doesNotExist();
+            assertThat(alive).exists();
+            assertThat(dir.resolve(".instances/deadbeef0000.lock")).doesNotExist();
+        } finally {
+            live.close();
+        }
+    }
+
+    private List<Path> parquetFiles() throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
+        }
+    }
+
+    private List<Path> temporaryFiles() throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        }
+    }
+
+    private static List<Long> longs(Object array) throws Exception {
+        List<Long> out = new ArrayList<>();
+        for (Object o : (Object[]) ((Array) array).getArray()) {
+            out.add(((Number) o).longValue());
+        }
+        return out;
+    }
+
+    private static List<Double> doubles(Object array) throws Exception {
+        List<Double> out = new ArrayList<>();
+        for (Object o : (Object[]) ((Array) array).getArray()) {
+            out.add(((Number) o).doubleValue());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,143 @@
+package io.nemolens.handlers.archive;
+
+import io.nemolens.handlers.record.Attributes;
+import io.nemolens.handlers.record.ResourceInfo;
+import io.nemolens.handlers.record.ScopeInfo;
+import io.nemolens.handlers.record.TelemetryRecord;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+
+/**
+ * One archive table: its Parquet schema, how a record becomes a row, and which time places the row in
+ * a date partition. Every table ends with the same columns: the record's origin (service, run, rank,
+ * host, scope, resource) and {@code _message_id}, {@code _row}.
+ *
+ * @param <T> the record type
+ */
+abstract class ArchiveTable<T extends TelemetryRecord> {
+
+    /** Columns every table has, after its own. */
+    static final String COMMON_FIELDS = """
+              optional binary service_name (STRING);
+              optional binary run_id (STRING);
+              optional int64 dl_rank;
+              optional binary host_name (STRING);
+              optional binary scope_name (STRING);
+              optional binary scope_version (STRING);
+              %s;
+              %s;
+              %s;
+              required int32 dropped_attributes_count;
+              required int32 resource_dropped_attributes_count;
+              optional binary resource_schema_url (STRING);
+              optional binary scope_schema_url (STRING);
+              required binary _message_id (STRING);
+              required int32 _row;
+            """.formatted(RowWriter.attributeMap("required", "resource_attributes"),
+            RowWriter.attributeMap("required", "scope_attributes"), RowWriter.attributeMap("required", "attributes"));
+
+    private final String name;
+    private final MessageType schema;
+    private final int serviceName;
+    private final int runId;
+    private final int dlRank;
+    private final int hostName;
+    private final int scopeName;
+    private final int scopeVersion;
+    private final int resourceAttributes;
+    private final int scopeAttributes;
+    private final int attributes;
+    private final int droppedAttributesCount;
+    private final int resourceDropped;
+    private final int resourceSchemaUrl;
+    private final int scopeSchemaUrl;
+    private final int messageId;
+    private final int row;
+
+    /**
+     * @param name the table name, also its folder
+     * @param ownFields the table's own column definitions, before the common ones
+     */
+    ArchiveTable(String name, String ownFields) {
+        this.name = name;
+        // group definitions take no ';' in Parquet's schema language; the templates write one after every column
+        String text = ("message " + name + " {\n" + ownFields + COMMON_FIELDS + "}").replaceAll("}\\s*;", "}");
+        this.schema = MessageTypeParser.parseMessageType(text);
+        serviceName = index("service_name");
+        runId = index("run_id");
+        dlRank = index("dl_rank");
+        hostName = index("host_name");
+        scopeName = index("scope_name");
+        scopeVersion = index("scope_version");
+        resourceAttributes = index("resource_attributes");
+        scopeAttributes = index("scope_attributes");
+        attributes = index("attributes");
+        droppedAttributesCount = index("dropped_attributes_count");
+        resourceDropped = index("resource_dropped_attributes_count");
+        resourceSchemaUrl = index("resource_schema_url");
+        scopeSchemaUrl = index("scope_schema_url");
+        messageId = index("_message_id");
+        row = index("_row");
+    }
+
+    final String name() {
+        return name;
+    }
+
+    final MessageType schema() {
+        return schema;
+    }
+
+    final int index(String field) {
+        return schema.getFieldIndex(field);
+    }
+
+    /** The record's own time, which picks its date partition; 0 when it has none. */
+    abstract long timeUnixNano(T record);
+
+    /** Writes the record's own columns. */
+    abstract void writeOwn(RowWriter w, T record);
+
+    /** The record's dropped-attributes count. */
+    abstract int droppedAttributesCount(T record);
+
+    /** Writes one whole row. */
+    final void write(RowWriter w, T record, String messageIdValue, int rowIndex) {
+        w.startRow();
+        writeOwn(w, record);
+        ResourceInfo resource = record.resource();
+        ScopeInfo scope = record.scope();
+        w.optionalRepeatedString("service_name", serviceName, resource.serviceName());
+        w.optionalRepeatedString("run_id", runId, record.runId());
+        w.optionalInt64("dl_rank", dlRank, rank(record));
+        w.optionalRepeatedString("host_name", hostName, resource.attributes().getText("host.name", null));
+        w.optionalRepeatedString("scope_name", scopeName, scope.name());
+        w.optionalRepeatedString("scope_version", scopeVersion, scope.version());
+        w.attributes("resource_attributes", resourceAttributes, resource.attributes());
+        w.attributes("scope_attributes", scopeAttributes, scope.attributes());
+        w.attributes("attributes", attributes, record.attributes());
+        w.int32("dropped_attributes_count", droppedAttributesCount, droppedAttributesCount(record));
+        w.int32("resource_dropped_attributes_count", resourceDropped, resource.droppedAttributesCount());
+        w.optionalRepeatedString("resource_schema_url", resourceSchemaUrl, resource.schemaUrl());
+        w.optionalRepeatedString("scope_schema_url", scopeSchemaUrl, scope.schemaUrl());
+        w.repeatedString("_message_id", messageId, messageIdValue);
+        w.int32("_row", row, rowIndex);
+        w.endRow();
+    }
+
+    /** {@code dl.rank} from the resource, else from the record (an int, or a string of digits). */
+    static Long rank(TelemetryRecord record) {
+        Long fromResource = record.resource().attributes().getLong("dl.rank");
+        return fromResource != null ? fromResource : record.attributes().getLong("dl.rank");
+    }
+
+    /** An attribute or {@code null}. */
+    static Long longAttribute(Attributes attributes, String key) {
+        return attributes.getLong(key);
+    }
+
+    /** OTLP flags are unsigned 32-bit. */
+    static long unsigned(int flags) {
+        return Integer.toUnsignedLong(flags);
+    }
+}

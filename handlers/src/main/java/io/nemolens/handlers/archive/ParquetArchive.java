@@ -1,0 +1,481 @@
+package io.nemolens.handlers.archive;
+
+import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.LogHandler;
+import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.SignalBatch;
+import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.TransientHandlerException;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.TelemetryRecord;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The built-in handler that archives every span, metric point and log as Parquet, one table per kind:
+ * {@code <path>/<table>/date=YYYY-MM-DD/run_id=<run>/part-....parquet}.
+ *
+ * <p>Durability: rows go into an open file under a hidden temporary name; the file is committed (closed,
+ * fsynced, renamed, folder fsynced) when it reaches {@code maxRows} or {@code maxFileSizeBytes}, when it
+ * is {@code maxAge} old, when {@code maxPendingMessages} messages wait, or when more than
+ * {@code maxOpenWriters} files are open. A message's {@link Completion} completes only once every file
+ * holding its rows is committed, so the consumer acknowledges nothing that a crash could lose. A write
+ * failure loses the open file: its messages' completions fail (they are redelivered), and until a write
+ * probe succeeds every batch is refused with a {@link TransientHandlerException}, which pauses the
+ * consumer without poisoning anything.
+ *
+ * <p>Several instances may share one folder: file names carry a per-process instance id, and at start
+ * only the temporary files of instances that no longer hold their lock file are removed.
+ */
+public final class ParquetArchive implements SpanHandler, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final int PROBE_BYTES = 64 * 1024;
+
+    private final ArchiveOptions options;
+    private final Clock clock;
+    private final String instanceId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final AtomicLong sequence = new AtomicLong();
+    private final SpanTable spans = new SpanTable();
+    private final MetricTable metrics = new MetricTable();
+    private final LogTable logs = new LogTable();
+    private final LinkedHashMap<PartitionKey, PartitionFile<?>> open = new LinkedHashMap<>(16, 0.75f, true);
+    private final Set<MessageHold> pending = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Long, String> dates = new HashMap<>();
+    private final ScheduledExecutorService timer;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+
+    /** Tables whose last write failed, with the reason; consumption of their records pauses until a probe succeeds. */
+    private final Map<String, String> unwritable = new LinkedHashMap<>();
+    private String lastError;
+    private Instant lastErrorAt;
+    private Instant lastCommitAt;
+    private long committedFiles;
+    private long committedRows;
+    private long committedBytes;
+    private long failedFiles;
+    private long commitNanos;
+    private boolean closed;
+
+    /**
+     * Opens the archive: creates its folder, takes this instance's lock, removes temporary files left
+     * by crashed instances, and starts the timer that commits old files.
+     *
+     * @throws UncheckedIOException when the folder cannot be created or locked (fail fast at start-up)
+     */
+    public ParquetArchive(ArchiveOptions options, Clock clock) {
+        this.options = options;
+        this.clock = clock;
+        try {
+            Path instances = options.path().resolve(".instances");
+            Files.createDirectories(instances);
+            lockChannel = FileChannel.open(instances.resolve(instanceId + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            lock = lockChannel.tryLock();
+            removeLeftovers(options.path(), instances);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the archive at " + options.path().toAbsolutePath() + ": " + e, e);
+        }
+        long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 4));
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lens-archive-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::commitOldFiles, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** The id that names this process's files. */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** A handler of metric points writing into this archive. */
+    public MetricPointHandler metricPointHandler() {
+        return batch -> append(metrics, batch);
+    }
+
+    /** A handler of logs writing into this archive. */
+    public LogHandler logHandler() {
+        return batch -> append(logs, batch);
+    }
+
+    @Override
+    public void handle(SignalBatch<Span> batch) {
+        append(spans, batch);
+    }
+
+    private <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
+        List<Completion> toComplete = new ArrayList<>();
+        List<Completion> toFail = new ArrayList<>();
+        Exception failure = null;
+        synchronized (this) {
+            if (closed) {
+                throw new TransientHandlerException("the archive is closed (shutting down)");
+            }
+            if (unwritable.containsKey(table.name())) {
+                probe(table, batch.records());
+            }
+            MessageHold hold = new MessageHold();
+            String messageId = batch.message().messageId();
+            List<T> records = batch.records();
+            List<PartitionFile<?>> touched = new ArrayList<>();
+            try {
+                for (int row = 0; row < records.size(); row++) {
+                    T record = records.get(row);
+                    PartitionFile<T> file = fileFor(table, record, toComplete, toFail);
+                    if (!touched.contains(file)) {
+                        touched.add(file);
+                    }
+                    file.hold(hold);
+                    file.write(record, messageId, row);
+                }
+                hold.attach(batch.defer());
+                pending.add(hold);
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+                // the files this batch wrote into may be broken: give them up (their messages come back)
+                for (PartitionFile<?> file : touched) {
+                    open.values().remove(file);
+                    lose(file, e, toFail);
+                }
+                markUnwritable(table.name(), e);
+            }
+            if (failure == null) {
+                rollIfDue(toComplete, toFail);
+            }
+        }
+        finish(toComplete, toFail);
+        if (failure != null) {
+            throw new TransientHandlerException("archive cannot write " + table.name() + ": " + failure, failure);
+        }
+    }
+
+    private <T extends TelemetryRecord> PartitionKey partitionKey(ArchiveTable<T> table, T record) {
+        long time = table.timeUnixNano(record);
+        String date = date(time != 0 ? time : clock.millis() * 1_000_000L);
+        return new PartitionKey(table.name(), date, runFolder(record.runId()));
+    }
+
+    private Path partitionDirectory(PartitionKey key) {
+        return options.path().resolve(key.table()).resolve("date=" + key.date()).resolve("run_id=" + key.run());
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record, List<Completion> toComplete,
+            List<Completion> toFail) throws IOException {
+        PartitionKey key = partitionKey(table, record);
+        PartitionFile<T> file = (PartitionFile<T>) open.get(key);
+        if (file == null) {
+            while (open.size() >= options.maxOpenWriters()) {
+                Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest = open.entrySet().iterator();
+                Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
+                eldest.remove();
+                commit(e.getValue(), toComplete, toFail);
+            }
+            Path dir = partitionDirectory(key);
+            Files.createDirectories(dir);
+            String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
+                    + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
+            file = new PartitionFile<>(table, dir, name, options);
+            open.put(key, file);
+        }
+        return file;
+    }
+
+    private void rollIfDue(List<Completion> toComplete, List<Completion> toFail) {
+        if (pending.size() >= options.maxPendingMessages()) {
+            commitAll(toComplete, toFail);
+            return;
+        }
+        for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
+            PartitionFile<?> file = it.next();
+            if (file.rows() >= options.maxRows() || file.dataSize() >= options.maxFileSizeBytes()) {
+                it.remove();
+                commit(file, toComplete, toFail);
+            }
+        }
+    }
+
+    private void commitAll(List<Completion> toComplete, List<Completion> toFail) {
+        List<PartitionFile<?>> files = new ArrayList<>(open.values());
+        open.clear();
+        for (PartitionFile<?> file : files) {
+            commit(file, toComplete, toFail);
+        }
+    }
+
+    private void commit(PartitionFile<?> file, List<Completion> toComplete, List<Completion> toFail) {
+        long size;
+        long start = System.nanoTime();
+        try {
+            size = file.commit();
+            commitNanos += System.nanoTime() - start;
+        } catch (IOException | RuntimeException e) {
+            lose(file, e, toFail);
+            return;
+        }
+        committedFiles++;
+        committedRows += file.rows();
+        committedBytes += size;
+        lastCommitAt = clock.instant();
+        for (MessageHold hold : file.holds()) {
+            Completion c = hold.fileCommitted();
+            if (c != null) {
+                pending.remove(hold);
+                toComplete.add(c);
+            }
+        }
+    }
+
+    private void lose(PartitionFile<?> file, Throwable cause, List<Completion> toFail) {
+        file.abort();
+        failedFiles++;
+        markUnwritable(file.table(), cause);
+        log.error("archive file {} lost ({}); its messages will be redelivered", file.committedPath(), cause.toString());
+        for (MessageHold hold : file.holds()) {
+            Completion c = hold.fileLost();
+            pending.remove(hold);
+            if (c != null) {
+                toFail.add(c);
+            }
+        }
+    }
+
+    private void markUnwritable(String table, Throwable cause) {
+        lastError = table + ": " + cause;
+        lastErrorAt = clock.instant();
+        unwritable.put(table, lastError);
+    }
+
+    /**
+     * While a table is unwritable: checks that the folders of this batch's partitions can be created and
+     * a probe file written and forced there; refuses the batch (transient) until then.
+     */
+    private <T extends TelemetryRecord> void probe(ArchiveTable<T> table, List<T> records) {
+        List<Path> dirs = new ArrayList<>();
+        for (T record : records) {
+            Path dir = partitionDirectory(partitionKey(table, record));
+            if (!dirs.contains(dir)) {
+                dirs.add(dir);
+            }
+        }
+        for (Path dir : dirs) {
+            Path probe = dir.resolve(".probe-" + instanceId);
+            try {
+                Files.createDirectories(dir);
+                try (OutputStream out = Files.newOutputStream(probe)) {
+                    out.write(new byte[PROBE_BYTES]);
+                }
+                try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.WRITE)) {
+                    ch.force(true);
+                }
+                Files.delete(probe);
+            } catch (IOException | RuntimeException e) {
+                try {
+                    Files.deleteIfExists(probe);
+                } catch (IOException | RuntimeException ignored) {
+                    // best effort; removed at the next start
+                }
+                markUnwritable(table.name(), e);
+                throw new TransientHandlerException("archive still cannot write " + table.name() + " (" + e + ")", e);
+            }
+        }
+        unwritable.remove(table.name());
+        log.info("archive can write {} again", table.name());
+    }
+
+    private void commitOldFiles() {
+        List<Completion> toComplete = new ArrayList<>();
+        List<Completion> toFail = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            long now = System.nanoTime();
+            long maxAge = options.maxAge().toNanos();
+            for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
+                PartitionFile<?> file = it.next();
+                if (file.ageNanos(now) >= maxAge) {
+                    it.remove();
+                    commit(file, toComplete, toFail);
+                }
+            }
+        }
+        finish(toComplete, toFail);
+    }
+
+    /** Commits every open file now (tests, shutdown). */
+    public void commitNow() {
+        List<Completion> toComplete = new ArrayList<>();
+        List<Completion> toFail = new ArrayList<>();
+        synchronized (this) {
+            commitAll(toComplete, toFail);
+        }
+        finish(toComplete, toFail);
+    }
+
+    private void finish(List<Completion> toComplete, List<Completion> toFail) {
+        for (Completion c : toComplete) {
+            try {
+                c.complete();
+            } catch (RuntimeException e) {
+                log.warn("acknowledging after a commit failed: {}", e.toString());
+            }
+        }
+        for (Completion c : toFail) {
+            try {
+                c.fail(new IOException("archive write failed: " + lastError));
+            } catch (RuntimeException e) {
+                log.warn("returning a message after a lost file failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** A snapshot for health and metrics. */
+    public synchronized ArchiveStatus status() {
+        return new ArchiveStatus(unwritable.isEmpty(), unwritable.isEmpty() ? null : String.join("; ", unwritable.values()), lastErrorAt, lastCommitAt, open.size(), pending.size(), committedFiles,
+                committedRows, committedBytes, failedFiles, commitNanos);
+    }
+
+    /** The archive's root folder. */
+    public Path path() {
+        return options.path();
+    }
+
+    /** Commits every open file, stops the timer and releases the instance lock. */
+    @Override
+    public void close() {
+        commitNow();
+        synchronized (this) {
+            closed = true;
+        }
+        timer.shutdownNow();
+        try {
+            if (lock != null) {
+                lock.release();
+            }
+            lockChannel.close();
+            Files.deleteIfExists(options.path().resolve(".instances").resolve(instanceId + ".lock"));
+        } catch (IOException e) {
+            log.debug("releasing the archive lock failed", e);
+        }
+    }
+
+    private String date(long unixNanos) {
+        long day = Math.floorDiv(unixNanos, NANOS_PER_DAY);
+        return dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
+    }
+
+    /** The run id as a folder name: {@code unknown} when absent; characters outside [A-Za-z0-9._-] %-escaped. */
+    static String runFolder(String runId) {
+        if (runId == null || runId.isEmpty()) {
+            return "unknown";
+        }
+        StringBuilder sb = null;
+        for (int i = 0; i < runId.length(); i++) {
+            char c = runId.charAt(i);
+            boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+                    || c == '-';
+            if (!safe && sb == null) {
+                sb = new StringBuilder(runId.substring(0, i));
+            }
+            if (sb != null) {
+                if (safe) {
+                    sb.append(c);
+                } else {
+                    for (byte b : String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                        sb.append('%').append(String.format("%02X", b & 0xFF));
+                    }
+                }
+            }
+        }
+        String folder = sb == null ? runId : sb.toString();
+        return folder.equals(".") || folder.equals("..") ? folder.replace(".", "%2E") : folder;
+    }
+
+    /** Removes temporary files of instances whose lock is free (they crashed or stopped). */
+    private void removeLeftovers(Path root, Path instances) throws IOException {
+        List<String> dead = new ArrayList<>();
+        try (Stream<Path> locks = Files.list(instances)) {
+            for (Path lockFile : locks.toList()) {
+                String name = lockFile.getFileName().toString();
+                if (!name.endsWith(".lock") || name.equals(instanceId + ".lock")) {
+                    continue;
+                }
+                try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+                    FileLock other = ch.tryLock();
+                    if (other != null) {
+                        other.release();
+                        dead.add(name.substring(0, name.length() - ".lock".length()));
+                    }
+                } catch (OverlappingFileLockException e) {
+                    // held by another archive in this JVM: alive
+                }
+            }
+        }
+        List<String> alive = new ArrayList<>();
+        try (Stream<Path> locks = Files.list(instances)) {
+            locks.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".lock"))
+                    .map(n -> n.substring(0, n.length() - ".lock".length()))
+                    .filter(id -> !dead.contains(id))
+                    .forEach(alive::add);
+        }
+        int removed = 0;
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(".") && (name.endsWith(".parquet.tmp") || name.startsWith(".probe-"))
+                        && alive.stream().noneMatch(name::contains)) {
+                    Files.deleteIfExists(p);
+                    removed++;
+                }
+            }
+        }
+        for (String id : dead) {
+            Files.deleteIfExists(instances.resolve(id + ".lock"));
+        }
+        if (removed > 0) {
+            log.info("removed {} temporary file(s) left by stopped archive instances (their messages were never acknowledged)",
+                    removed);
+        }
+    }
+
+    private record PartitionKey(String table, String date, String run) {
+    }
+}

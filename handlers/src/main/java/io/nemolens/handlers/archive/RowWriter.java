@@ -1,0 +1,259 @@
+package io.nemolens.handlers.archive;
+
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.Attributes;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+
+/**
+ * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
+ * typed attribute maps, lists. One instance per open file; not thread-safe.
+ *
+ * <p>An attribute map is {@code map<string, struct<type, string_value, int_value, double_value,
+ * bool_value>>}: the value's OTLP type in {@code type} and the value in the matching field; bytes are
+ * base64 in {@code string_value}; arrays and key-value lists are OTLP/JSON in {@code string_value}.
+ */
+final class RowWriter {
+
+    /** The Parquet definition of an attribute map column named {@code name}. */
+    static String attributeMap(String repetition, String name) {
+        return repetition + " group " + name + " (MAP) { repeated group key_value { required binary key (STRING); "
+                + "required group value { " + ANY_VALUE_FIELDS + " } } }";
+    }
+
+    /** The fields of a typed value struct. */
+    static final String ANY_VALUE_FIELDS = "required binary type (STRING); optional binary string_value (STRING); "
+            + "optional int64 int_value; optional double double_value; optional boolean bool_value;";
+
+    private static final Binary[] TYPE_NAMES;
+
+    static {
+        AnyValue.Type[] types = AnyValue.Type.values();
+        TYPE_NAMES = new Binary[types.length];
+        for (AnyValue.Type t : types) {
+            TYPE_NAMES[t.ordinal()] = Binary.fromConstantByteArray(
+                    t.name().toLowerCase(java.util.Locale.ROOT).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    private static final int STRING_CACHE_LIMIT = 4096;
+
+    private final RecordConsumer rc;
+    // attribute keys and other short repeated strings: encode each once per file
+    private final Map<String, Binary> stringCache = new HashMap<>();
+
+    RowWriter(RecordConsumer rc) {
+        this.rc = rc;
+    }
+
+    RecordConsumer consumer() {
+        return rc;
+    }
+
+    void startRow() {
+        rc.startMessage();
+    }
+
+    void endRow() {
+        rc.endMessage();
+    }
+
+    /** A string, even when empty. */
+    void string(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(Binary.fromString(value));
+        rc.endField(name, index);
+    }
+
+    /** A string that repeats across rows (names, keys, resource values): encoded once per file. */
+    void repeatedString(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(cached(value));
+        rc.endField(name, index);
+    }
+
+    /** A string, or null when {@code null} or empty. */
+    void optionalString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            string(name, index, value);
+        }
+    }
+
+    /** A repeating string, or null when {@code null} or empty. */
+    void optionalRepeatedString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            repeatedString(name, index, value);
+        }
+    }
+
+    void int32(String name, int index, int value) {
+        rc.startField(name, index);
+        rc.addInteger(value);
+        rc.endField(name, index);
+    }
+
+    void int64(String name, int index, long value) {
+        rc.startField(name, index);
+        rc.addLong(value);
+        rc.endField(name, index);
+    }
+
+    /** An int64, or null when {@code value} is null. */
+    void optionalInt64(String name, int index, Long value) {
+        if (value != null) {
+            int64(name, index, value);
+        }
+    }
+
+    /** An int64, or null when 0 (OTLP's "unknown" for times). */
+    void int64OrNullIfZero(String name, int index, long value) {
+        if (value != 0) {
+            int64(name, index, value);
+        }
+    }
+
+    void float64(String name, int index, double value) {
+        rc.startField(name, index);
+        rc.addDouble(value);
+        rc.endField(name, index);
+    }
+
+    void bool(String name, int index, boolean value) {
+        rc.startField(name, index);
+        rc.addBoolean(value);
+        rc.endField(name, index);
+    }
+
+    /** A list of int64 ({@code LIST} of required int64). */
+    void int64List(String name, int index, List<Long> values) {
+        rc.startField(name, index);
+        rc.startGroup();
+        if (!values.isEmpty()) {
+            rc.startField("list", 0);
+            for (Long v : values) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.addLong(v);
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    /** A list of doubles ({@code LIST} of required double). */
+    void doubleList(String name, int index, List<Double> values) {
+        rc.startField(name, index);
+        rc.startGroup();
+        if (!values.isEmpty()) {
+            rc.startField("list", 0);
+            for (Double v : values) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.addDouble(v);
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    /** An attribute map column (see the class comment). */
+    void attributes(String name, int index, Attributes attributes) {
+        rc.startField(name, index);
+        rc.startGroup();
+        int n = attributes.size();
+        if (n > 0) {
+            rc.startField("key_value", 0);
+            for (int i = 0; i < n; i++) {
+                rc.startGroup();
+                rc.startField("key", 0);
+                rc.addBinary(cached(attributes.keyAt(i)));
+                rc.endField("key", 0);
+                rc.startField("value", 1);
+                rc.startGroup();
+                anyValueFields(attributes.valueAt(i));
+                rc.endGroup();
+                rc.endField("value", 1);
+                rc.endGroup();
+            }
+            rc.endField("key_value", 0);
+        }
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    /** A typed value struct column (a log body). */
+    void anyValue(String name, int index, AnyValue value) {
+        rc.startField(name, index);
+        rc.startGroup();
+        anyValueFields(value);
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    private void anyValueFields(AnyValue value) {
+        rc.startField("type", 0);
+        rc.addBinary(TYPE_NAMES[value.type().ordinal()]);
+        rc.endField("type", 0);
+        switch (value.type()) {
+            case STRING -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(((AnyValue.StringValue) value).value()));
+                rc.endField("string_value", 1);
+            }
+            case BYTES -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(value.asText()));
+                rc.endField("string_value", 1);
+            }
+            case ARRAY -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(OtlpJson.array(((AnyValue.ArrayValue) value).values())));
+                rc.endField("string_value", 1);
+            }
+            case KVLIST -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(OtlpJson.kvList(((AnyValue.KvListValue) value).values())));
+                rc.endField("string_value", 1);
+            }
+            case INT -> {
+                rc.startField("int_value", 2);
+                rc.addLong(((AnyValue.IntValue) value).value());
+                rc.endField("int_value", 2);
+            }
+            case DOUBLE -> {
+                rc.startField("double_value", 3);
+                rc.addDouble(((AnyValue.DoubleValue) value).value());
+                rc.endField("double_value", 3);
+            }
+            case BOOL -> {
+                rc.startField("bool_value", 4);
+                rc.addBoolean(((AnyValue.BoolValue) value).value());
+                rc.endField("bool_value", 4);
+            }
+            case EMPTY -> {
+                // type only
+            }
+        }
+    }
+
+    private Binary cached(String s) {
+        Binary b = stringCache.get(s);
+        if (b == null) {
+            if (stringCache.size() >= STRING_CACHE_LIMIT) {
+                stringCache.clear();
+            }
+            b = Binary.fromConstantByteArray(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            stringCache.put(s, b);
+        }
+        return b;
+    }
+}

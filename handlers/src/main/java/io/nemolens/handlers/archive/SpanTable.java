@@ -1,0 +1,129 @@
+package io.nemolens.handlers.archive;
+
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.SpanEvent;
+import io.nemolens.handlers.record.SpanLink;
+import org.apache.parquet.io.api.RecordConsumer;
+
+/** The {@code spans} table: one row per span. */
+final class SpanTable extends ArchiveTable<Span> {
+
+    private final int traceId = index("trace_id");
+    private final int spanId = index("span_id");
+    private final int parentSpanId = index("parent_span_id");
+    private final int traceState = index("trace_state");
+    private final int name = index("name");
+    private final int kind = index("kind");
+    private final int start = index("start_time_unix_nano");
+    private final int end = index("end_time_unix_nano");
+    private final int duration = index("duration_nanos");
+    private final int statusCode = index("status_code");
+    private final int statusMessage = index("status_message");
+    private final int flags = index("flags");
+    private final int iteration = index("megatron_iteration");
+    private final int events = index("events");
+    private final int links = index("links");
+    private final int droppedEvents = index("dropped_events_count");
+    private final int droppedLinks = index("dropped_links_count");
+
+    SpanTable() {
+        super("spans", """
+                  required binary trace_id (STRING);
+                  required binary span_id (STRING);
+                  optional binary parent_span_id (STRING);
+                  optional binary trace_state (STRING);
+                  required binary name (STRING);
+                  required int32 kind;
+                  required int64 start_time_unix_nano;
+                  required int64 end_time_unix_nano;
+                  required int64 duration_nanos;
+                  required int32 status_code;
+                  optional binary status_message (STRING);
+                  required int64 flags;
+                  optional int64 megatron_iteration;
+                  required group events (LIST) { repeated group list { required group element {
+                    required int64 time_unix_nano; required binary name (STRING); %s;
+                    required int32 dropped_attributes_count; } } }
+                  required group links (LIST) { repeated group list { required group element {
+                    required binary trace_id (STRING); required binary span_id (STRING); optional binary trace_state (STRING);
+                    %s; required int32 dropped_attributes_count; required int64 flags; } } }
+                  required int32 dropped_events_count;
+                  required int32 dropped_links_count;
+                """.formatted(RowWriter.attributeMap("required", "attributes"), RowWriter.attributeMap("required", "attributes")));
+    }
+
+    @Override
+    long timeUnixNano(Span span) {
+        return span.startTimeUnixNano();
+    }
+
+    @Override
+    int droppedAttributesCount(Span span) {
+        return span.droppedAttributesCount();
+    }
+
+    @Override
+    void writeOwn(RowWriter w, Span s) {
+        w.string("trace_id", traceId, s.traceId());
+        w.string("span_id", spanId, s.spanId());
+        w.optionalString("parent_span_id", parentSpanId, s.parentSpanId());
+        w.optionalString("trace_state", traceState, s.traceState());
+        w.repeatedString("name", name, s.name());
+        w.int32("kind", kind, s.kind());
+        w.int64("start_time_unix_nano", start, s.startTimeUnixNano());
+        w.int64("end_time_unix_nano", end, s.endTimeUnixNano());
+        w.int64("duration_nanos", duration, s.durationNanos());
+        w.int32("status_code", statusCode, s.statusCode());
+        w.optionalString("status_message", statusMessage, s.statusMessage());
+        w.int64("flags", flags, unsigned(s.flags()));
+        w.optionalInt64("megatron_iteration", iteration, s.attributes().getLong("megatron.iteration"));
+
+        RecordConsumer rc = w.consumer();
+        rc.startField("events", events);
+        rc.startGroup();
+        if (!s.events().isEmpty()) {
+            rc.startField("list", 0);
+            for (SpanEvent e : s.events()) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.startGroup();
+                w.int64("time_unix_nano", 0, e.timeUnixNano());
+                w.repeatedString("name", 1, e.name());
+                w.attributes("attributes", 2, e.attributes());
+                w.int32("dropped_attributes_count", 3, e.droppedAttributesCount());
+                rc.endGroup();
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField("events", events);
+
+        rc.startField("links", links);
+        rc.startGroup();
+        if (!s.links().isEmpty()) {
+            rc.startField("list", 0);
+            for (SpanLink l : s.links()) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.startGroup();
+                w.string("trace_id", 0, l.traceId());
+                w.string("span_id", 1, l.spanId());
+                w.optionalString("trace_state", 2, l.traceState());
+                w.attributes("attributes", 3, l.attributes());
+                w.int32("dropped_attributes_count", 4, l.droppedAttributesCount());
+                w.int64("flags", 5, unsigned(l.flags()));
+                rc.endGroup();
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField("links", links);
+
+        w.int32("dropped_events_count", droppedEvents, s.droppedEventsCount());
+        w.int32("dropped_links_count", droppedLinks, s.droppedLinksCount());
+    }
+}
