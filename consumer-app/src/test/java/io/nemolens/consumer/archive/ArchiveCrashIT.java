@@ -83,7 +83,7 @@ class ArchiveCrashIT {
             assertThat(archivedIds).isEqualTo(publishedIds);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .isEqualTo((long) MESSAGES * SPANS_PER_MESSAGE);
-            assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id FROM %s GROUP BY _message_id HAVING count(*) % "
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id FROM %s GROUP BY _message_id HAVING count(*) %% "
                     + SPANS_PER_MESSAGE + " <> 0)", "spans")).as("messages with a partial set of rows").isEqualTo(0L);
         }
         try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
