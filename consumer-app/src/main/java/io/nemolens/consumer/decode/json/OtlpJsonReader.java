@@ -79,8 +79,9 @@ public final class OtlpJsonReader {
         try (JsonParser parser = FACTORY.createParser(body, offset, length)) {
             return new Cursor(parser, signal).request();
         } catch (JacksonException e) {
-            throw new DecodeException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation(), null),
-                    Encoding.JSON, e);
+            // Jackson points at where an unclosed array or object started with a source description we do not need
+            String what = e.getOriginalMessage().replaceAll("\\s*\\(for \\w+ starting at \\[Source: [^\\]]*\\]\\)", "");
+            throw new DecodeException("malformed JSON: " + what + where(e.getLocation(), null), Encoding.JSON, e);
         }
     }
 

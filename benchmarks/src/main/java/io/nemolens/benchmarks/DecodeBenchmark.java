@@ -1,0 +1,82 @@
+package io.nemolens.benchmarks;
+
+import io.nemolens.consumer.decode.DecodedMessage;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.generate.CollectorJsonWriter;
+import io.nemolens.consumer.generate.NemoLensRequests;
+import io.nemolens.handlers.Signal;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Decoding one NeMo Lens trace request ({@code spanCount} spans of about eight attributes each) into
+ * records with {@link OtlpDecoder}, from protobuf and from collector-shaped OTLP/JSON: parsing, mapping
+ * and record creation included. The score is requests per second; the {@code spans} secondary result
+ * is spans per second (score × {@code spanCount}).
+ *
+ * <pre>java -jar benchmarks/target/benchmarks.jar DecodeBenchmark -f 1 -wi 3 -i 5 -w 2s -r 3s -t 1</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class DecodeBenchmark {
+
+    /** Spans per request. */
+    @Param("1024")
+    public int spanCount;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
+    private byte[] protobuf;
+    private byte[] json;
+
+    /** Counts decoded spans, so JMH reports spans per second next to requests per second. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class SpanCounter {
+        /** Spans decoded in this iteration. */
+        public long spans;
+
+        /** Clears the count before each iteration. */
+        @Setup(Level.Iteration)
+        public void clear() {
+            spans = 0;
+        }
+    }
+
+    /** Builds the request and encodes it both ways. */
+    @Setup
+    public void setUp() {
+        ExportTraceServiceRequest request = NemoLensRequests.spans(spanCount);
+        protobuf = request.toByteArray();
+        json = CollectorJsonWriter.write(request);
+        if (!decoder.decode(Signal.SPANS, json, null).spans().equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
+            throw new IllegalStateException("protobuf and JSON decode differently");
+        }
+    }
+
+    /** Decodes the protobuf body. */
+    @Benchmark
+    public DecodedMessage protobuf(SpanCounter counter) {
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, protobuf, null);
+        counter.spans += decoded.recordCount();
+        return decoded;
+    }
+
+    /** Decodes the OTLP/JSON body. */
+    @Benchmark
+    public DecodedMessage otlpJson(SpanCounter counter) {
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, json, null);
+        counter.spans += decoded.recordCount();
+        return decoded;
+    }
+}
