@@ -2,8 +2,11 @@ package io.nemolens.benchmarks;
 
 import io.nemolens.consumer.decode.DecodedMessage;
 import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.decode.json.OtlpJsonReader;
+import io.nemolens.consumer.decode.proto.ProtobufRequests;
 import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.generate.NemoLensRequests;
+import com.google.protobuf.Message;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +73,18 @@ public class DecodeBenchmark {
         DecodedMessage decoded = decoder.decode(Signal.SPANS, protobuf, null);
         counter.spans += decoded.recordCount();
         return decoded;
+    }
+
+    /** Only parses the protobuf body into the request, for comparison: the floor of {@link #protobuf}. */
+    @Benchmark
+    public Message protobufParseOnly() {
+        return ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
+    }
+
+    /** Only reads the OTLP/JSON body into the request, for comparison: the floor of {@link #otlpJson}. */
+    @Benchmark
+    public Message otlpJsonReadOnly() {
+        return OtlpJsonReader.read(Signal.SPANS, json, 0, json.length);
     }
 
     /** Decodes the OTLP/JSON body. */

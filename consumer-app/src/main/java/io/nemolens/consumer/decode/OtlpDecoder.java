@@ -36,7 +36,7 @@ public final class OtlpDecoder {
      * Decodes {@code body} as a request of {@code signal}.
      *
      * @param signal the signal, from the routing key
-     * @param body the message body
+     * @param body the message body; the decoded request may share its bytes (ids), so do not modify it afterwards
      * @param contentTypeOrNull the message's content type, or {@code null}
      * @return the request and its records
      * @throws DecodeException when the body is empty or is not a valid request of that signal in its encoding

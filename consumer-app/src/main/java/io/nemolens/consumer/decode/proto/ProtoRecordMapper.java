@@ -67,8 +67,9 @@ public final class ProtoRecordMapper {
             ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
             for (ScopeSpans ss : rs.getScopeSpansList()) {
                 ScopeInfo scope = scope(ss.getScope(), ss.getSchemaUrl());
-                for (io.opentelemetry.proto.trace.v1.Span s : ss.getSpansList()) {
-                    out.add(span(s, resource, scope));
+                int n = ss.getSpansCount();
+                for (int i = 0; i < n; i++) {
+                    out.add(span(ss.getSpans(i), resource, scope));
                 }
             }
         }
