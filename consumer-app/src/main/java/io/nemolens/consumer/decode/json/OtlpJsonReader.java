@@ -69,6 +69,19 @@ public final class OtlpJsonReader {
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
+    /** The value of each ASCII hex digit, either case; -1 for any other character. */
+    private static final byte[] HEX_VALUES = new byte[128];
+
+    static {
+        java.util.Arrays.fill(HEX_VALUES, (byte) -1);
+        for (int i = 0; i < 10; i++) {
+            HEX_VALUES['0' + i] = (byte) i;
+        }
+        for (int i = 0; i < 6; i++) {
+            HEX_VALUES['a' + i] = (byte) (10 + i);
+            HEX_VALUES['A' + i] = (byte) (10 + i);
+        }
+    }
 
     private OtlpJsonReader() {
     }
@@ -1217,12 +1230,24 @@ public final class OtlpJsonReader {
                 i++;
             }
             int digits = end - i;
-            if (digits > 0 && digits <= 18) {
+            // up to 18 digits cannot overflow; nanosecond timestamps have 19 and fit when the value does
+            if (digits > 0 && digits <= 19) {
                 long v = 0;
-                for (; i < end; i++) {
+                int fastEnd = Math.min(end, i + 18);
+                for (; i < fastEnd; i++) {
                     int d = c[i] - '0';
                     if (d < 0 || d > 9) {
                         throw badInteger(c, off, len);
+                    }
+                    v = v * 10 + d;
+                }
+                if (i < end) {
+                    int d = c[i] - '0';
+                    if (d < 0 || d > 9) {
+                        throw badInteger(c, off, len);
+                    }
+                    if (v > (Long.MAX_VALUE - d) / 10) {
+                        return parseLarge(c, off, len, signed);
                     }
                     v = v * 10 + d;
                 }
@@ -1234,6 +1259,10 @@ public final class OtlpJsonReader {
                 }
                 return v;
             }
+            return parseLarge(c, off, len, signed);
+        }
+
+        private long parseLarge(char[] c, int off, int len, boolean signed) {
             String s = new String(c, off, len);
             try {
                 return signed ? Long.parseLong(s) : Long.parseUnsignedLong(s);
@@ -1327,16 +1356,7 @@ public final class OtlpJsonReader {
         }
 
         private static int hexDigit(char c) {
-            if (c >= '0' && c <= '9') {
-                return c - '0';
-            }
-            if (c >= 'a' && c <= 'f') {
-                return c - 'a' + 10;
-            }
-            if (c >= 'A' && c <= 'F') {
-                return c - 'A' + 10;
-            }
-            return -1;
+            return c < 128 ? HEX_VALUES[c] : -1;
         }
 
         private ByteString bytes(JsonToken t) {
