@@ -50,6 +50,16 @@ import java.util.OptionalDouble;
 public final class ProtoRecordMapper {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final AnyValue TRUE = new AnyValue.BoolValue(true);
+    private static final AnyValue FALSE = new AnyValue.BoolValue(false);
+    /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
+    private static final AnyValue[] SMALL_INTS = new AnyValue[1024];
+
+    static {
+        for (int i = 0; i < SMALL_INTS.length; i++) {
+            SMALL_INTS[i] = new AnyValue.IntValue(i);
+        }
+    }
 
     private ProtoRecordMapper() {
     }
@@ -63,13 +73,14 @@ public final class ProtoRecordMapper {
             }
         }
         List<Span> out = new ArrayList<>(total);
+        IdCache ids = new IdCache();
         for (ResourceSpans rs : request.getResourceSpansList()) {
             ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
             for (ScopeSpans ss : rs.getScopeSpansList()) {
                 ScopeInfo scope = scope(ss.getScope(), ss.getSchemaUrl());
                 int n = ss.getSpansCount();
                 for (int i = 0; i < n; i++) {
-                    out.add(span(ss.getSpans(i), resource, scope));
+                    out.add(span(ss.getSpans(i), resource, scope, ids));
                 }
             }
         }
@@ -137,6 +148,47 @@ public final class ProtoRecordMapper {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The hex of recently seen ids: spans of one trace arrive together, and a span's parent is usually
+     * a span just before it or the parent of its siblings, so most trace and parent ids need no new string.
+     */
+    private static final class IdCache {
+        private static final int SPANS = 8;
+        private ByteString traceId = ByteString.EMPTY;
+        private String traceHex = "";
+        private final ByteString[] spanIds = new ByteString[SPANS];
+        private final String[] spanHex = new String[SPANS];
+        private int next;
+
+        String trace(ByteString id) {
+            if (!id.equals(traceId)) {
+                traceHex = hex(id);
+                traceId = id;
+            }
+            return traceHex;
+        }
+
+        void rememberSpan(ByteString id, String hex) {
+            spanIds[next] = id;
+            spanHex[next] = hex;
+            next = (next + 1) % SPANS;
+        }
+
+        String parent(ByteString id) {
+            if (id.isEmpty()) {
+                return "";
+            }
+            for (int i = 0; i < SPANS; i++) {
+                if (id.equals(spanIds[i])) {
+                    return spanHex[i];
+                }
+            }
+            String hex = hex(id);
+            rememberSpan(id, hex);
+            return hex;
+        }
+    }
+
     static ResourceInfo resource(Resource r, String schemaUrl) {
         if (r.getAttributesCount() == 0 && r.getDroppedAttributesCount() == 0 && schemaUrl.isEmpty()) {
             return ResourceInfo.EMPTY;
@@ -153,7 +205,7 @@ public final class ProtoRecordMapper {
                 s.getDroppedAttributesCount(), schemaUrl);
     }
 
-    private static Span span(io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope) {
+    private static Span span(io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
         List<SpanEvent> events = List.of();
         int eventCount = s.getEventsCount();
         if (eventCount > 0) {
@@ -177,7 +229,9 @@ public final class ProtoRecordMapper {
             links = List.of(array);
         }
         io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
-        return new Span(hex(s.getTraceId()), hex(s.getSpanId()), hex(s.getParentSpanId()), s.getTraceState(),
+        String spanId = hex(s.getSpanId());
+        ids.rememberSpan(s.getSpanId(), spanId);
+        return new Span(ids.trace(s.getTraceId()), spanId, ids.parent(s.getParentSpanId()), s.getTraceState(),
                 s.getFlags(), s.getName(), s.getKindValue(), s.getStartTimeUnixNano(), s.getEndTimeUnixNano(),
                 attributes(s.getAttributesList()), s.getDroppedAttributesCount(), events, s.getDroppedEventsCount(),
                 links, s.getDroppedLinksCount(), status.getCodeValue(), status.getMessage(), resource, scope, s);
@@ -318,8 +372,11 @@ public final class ProtoRecordMapper {
     public static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
-            case BOOL_VALUE -> new AnyValue.BoolValue(v.getBoolValue());
-            case INT_VALUE -> new AnyValue.IntValue(v.getIntValue());
+            case BOOL_VALUE -> v.getBoolValue() ? TRUE : FALSE;
+            case INT_VALUE -> {
+                long i = v.getIntValue();
+                yield i >= 0 && i < SMALL_INTS.length ? SMALL_INTS[(int) i] : new AnyValue.IntValue(i);
+            }
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {

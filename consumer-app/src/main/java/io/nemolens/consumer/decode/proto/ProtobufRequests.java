@@ -3,6 +3,7 @@ package io.nemolens.consumer.decode.proto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import com.google.protobuf.UnsafeByteOperations;
 import io.nemolens.consumer.error.DecodeException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
@@ -24,8 +25,9 @@ public final class ProtobufRequests {
      */
     public static Message parse(Signal signal, byte[] body, int offset, int length) {
         try {
-            // ids and bytes values become views of the body instead of copies; the body is never modified
-            CodedInputStream in = CodedInputStream.newInstance(body, offset, length);
+            // ids and bytes values become views of the body instead of copies: protobuf aliases only
+            // an input it is told is immutable, which a wrapped ByteString's input is
+            CodedInputStream in = UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
             in.enableAliasing(true);
             return switch (signal) {
                 case SPANS -> ExportTraceServiceRequest.parser().parseFrom(in);
