@@ -44,9 +44,12 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.sym.BinaryNameMatcher;
@@ -93,7 +96,7 @@ public final class OtlpJsonReader {
      * @throws DecodeException when the body is not OTLP/JSON of that signal, with the line and column of the fault
      */
     public static Message read(Signal signal, byte[] body, int offset, int length) {
-        try (JsonParser parser = FACTORY.createParser(body, offset, length)) {
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
             return new Cursor(parser, signal).request();
         } catch (JacksonException e) {
             // Jackson points at where an unclosed array or object started with a source description we do not need
@@ -215,13 +218,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceSpans", "resource_spans" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceSpans(resourceSpans());
-                            }
-                        }
-                    }
+                    case "resourceSpans", "resource_spans" -> messages(t, this::resourceSpans, b::addResourceSpans);
                     case "resourceMetrics", "resource_metrics", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -235,13 +232,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceMetrics", "resource_metrics" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceMetrics(resourceMetrics());
-                            }
-                        }
-                    }
+                    case "resourceMetrics", "resource_metrics" -> messages(t, this::resourceMetrics, b::addResourceMetrics);
                     case "resourceSpans", "resource_spans", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -255,13 +246,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceLogs", "resource_logs" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceLogs(resourceLogs());
-                            }
-                        }
-                    }
+                    case "resourceLogs", "resource_logs" -> messages(t, this::resourceLogs, b::addResourceLogs);
                     case "resourceSpans", "resource_spans", "resourceMetrics", "resource_metrics" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -285,12 +270,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeSpans(scopeSpans());
-                        }
-                    }
+                    case 1 -> messages(t, this::scopeSpans, b::addScopeSpans);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -308,12 +288,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addSpans(span());
-                        }
-                    }
+                    case 1 -> messages(t, this::span, b::addSpans);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -339,26 +314,11 @@ public final class OtlpJsonReader {
                     case 6 -> b.setKindValue(enumNumber(t, Span.SpanKind.getDescriptor()));
                     case 7 -> b.setStartTimeUnixNano(uint64(t));
                     case 8 -> b.setEndTimeUnixNano(uint64(t));
-                    case 9 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 9 -> messages(t, this::keyValue, b::addAttributes);
                     case 10 -> b.setDroppedAttributesCount(uint32(t));
-                    case 11 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addEvents(event());
-                        }
-                    }
+                    case 11 -> messages(t, this::event, b::addEvents);
                     case 12 -> b.setDroppedEventsCount(uint32(t));
-                    case 13 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addLinks(link());
-                        }
-                    }
+                    case 13 -> messages(t, this::link, b::addLinks);
                     case 14 -> b.setDroppedLinksCount(uint32(t));
                     case 15 -> b.setStatus(status(t));
                     default -> p.skipChildren();
@@ -378,12 +338,7 @@ public final class OtlpJsonReader {
                 switch (field) {
                     case 0 -> b.setTimeUnixNano(uint64(t));
                     case 1 -> b.setName(string(t));
-                    case 2 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 2 -> messages(t, this::keyValue, b::addAttributes);
                     case 3 -> b.setDroppedAttributesCount(uint32(t));
                     default -> p.skipChildren();
                 }
@@ -403,12 +358,7 @@ public final class OtlpJsonReader {
                     case 0 -> b.setTraceId(id(t, TRACE_ID_BYTES));
                     case 1 -> b.setSpanId(id(t, SPAN_ID_BYTES));
                     case 2 -> b.setTraceState(string(t));
-                    case 3 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 3 -> messages(t, this::keyValue, b::addAttributes);
                     case 4 -> b.setDroppedAttributesCount(uint32(t));
                     case 5 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
@@ -447,12 +397,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeMetrics(scopeMetrics());
-                        }
-                    }
+                    case 1 -> messages(t, this::scopeMetrics, b::addScopeMetrics);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -470,12 +415,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addMetrics(metric());
-                        }
-                    }
+                    case 1 -> messages(t, this::metric, b::addMetrics);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -500,12 +440,7 @@ public final class OtlpJsonReader {
                     case 5 -> b.setHistogram(histogram(t));
                     case 6 -> b.setExponentialHistogram(exponentialHistogram(t));
                     case 7 -> b.setSummary(summary(t));
-                    case 8 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addMetadata(keyValue());
-                        }
-                    }
+                    case 8 -> messages(t, this::keyValue, b::addMetadata);
                     default -> p.skipChildren();
                 }
             }
@@ -522,12 +457,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(numberDataPoint());
-                        }
-                    }
+                    case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
                 }
             }
@@ -544,12 +474,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(numberDataPoint());
-                        }
-                    }
+                    case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
                     case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     case 2 -> b.setIsMonotonic(bool(t));
@@ -569,12 +494,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(histogramDataPoint());
-                        }
-                    }
+                    case 0 -> messages(t, this::histogramDataPoint, b::addDataPoints);
                     case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
@@ -593,12 +513,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(exponentialHistogramDataPoint());
-                        }
-                    }
+                    case 0 -> messages(t, this::exponentialHistogramDataPoint, b::addDataPoints);
                     case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
@@ -617,12 +532,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(summaryDataPoint());
-                        }
-                    }
+                    case 0 -> messages(t, this::summaryDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
                 }
             }
@@ -638,22 +548,12 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
                     case 2 -> b.setTimeUnixNano(uint64(t));
                     case 3 -> b.setAsDouble(float64(t));
                     case 4 -> b.setAsInt(int64(t));
-                    case 5 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
+                    case 5 -> messages(t, this::exemplar, b::addExemplars);
                     case 6 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
                 }
@@ -670,12 +570,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
                     case 2 -> b.setTimeUnixNano(uint64(t));
                     case 3 -> b.setCount(uint64(t));
@@ -692,12 +587,7 @@ public final class OtlpJsonReader {
                             b.addExplicitBounds(float64(t));
                         }
                     }
-                    case 7 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
+                    case 7 -> messages(t, this::exemplar, b::addExemplars);
                     case 8 -> b.setFlags(uint32(t));
                     case 9 -> b.setMin(float64(t));
                     case 10 -> b.setMax(float64(t));
@@ -716,12 +606,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
                     case 2 -> b.setTimeUnixNano(uint64(t));
                     case 3 -> b.setCount(uint64(t));
@@ -731,12 +616,7 @@ public final class OtlpJsonReader {
                     case 7 -> b.setPositive(buckets(t));
                     case 8 -> b.setNegative(buckets(t));
                     case 9 -> b.setFlags(uint32(t));
-                    case 10 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
+                    case 10 -> messages(t, this::exemplar, b::addExemplars);
                     case 11 -> b.setMin(float64(t));
                     case 12 -> b.setMax(float64(t));
                     case 13 -> b.setZeroThreshold(float64(t));
@@ -778,22 +658,12 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
                     case 2 -> b.setTimeUnixNano(uint64(t));
                     case 3 -> b.setCount(uint64(t));
                     case 4 -> b.setSum(float64(t));
-                    case 5 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addQuantileValues(valueAtQuantile());
-                        }
-                    }
+                    case 5 -> messages(t, this::valueAtQuantile, b::addQuantileValues);
                     case 6 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
                 }
@@ -827,12 +697,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addFilteredAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addFilteredAttributes);
                     case 1 -> b.setTimeUnixNano(uint64(t));
                     case 2 -> b.setAsDouble(float64(t));
                     case 3 -> b.setAsInt(int64(t));
@@ -856,12 +721,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeLogs(scopeLogs());
-                        }
-                    }
+                    case 1 -> messages(t, this::scopeLogs, b::addScopeLogs);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -879,12 +739,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
-                    case 1 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addLogRecords(logRecord());
-                        }
-                    }
+                    case 1 -> messages(t, this::logRecord, b::addLogRecords);
                     case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
@@ -907,12 +762,7 @@ public final class OtlpJsonReader {
                             b.setSeverityNumberValue(enumNumber(t, SeverityNumber.getDescriptor()));
                     case 3 -> b.setSeverityText(string(t));
                     case 4 -> b.setBody(anyValue(t));
-                    case 5 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 5 -> messages(t, this::keyValue, b::addAttributes);
                     case 6 -> b.setDroppedAttributesCount(uint32(t));
                     case 7 -> b.setFlags(uint32(t));
                     case 8 -> b.setTraceId(id(t, TRACE_ID_BYTES));
@@ -936,19 +786,9 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 switch (field) {
-                    case 0 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setDroppedAttributesCount(uint32(t));
-                    case 2 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addEntityRefs(entityRef());
-                        }
-                    }
+                    case 2 -> messages(t, this::entityRef, b::addEntityRefs);
                     default -> p.skipChildren();
                 }
             }
@@ -996,12 +836,7 @@ public final class OtlpJsonReader {
                 switch (field) {
                     case 0 -> b.setName(string(t));
                     case 1 -> b.setVersion(string(t));
-                    case 2 -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
+                    case 2 -> messages(t, this::keyValue, b::addAttributes);
                     case 3 -> b.setDroppedAttributesCount(uint32(t));
                     default -> p.skipChildren();
                 }
@@ -1082,10 +917,7 @@ public final class OtlpJsonReader {
                     continue;
                 }
                 if (field == 0) { // values
-                    array(t);
-                    while (nextObject()) {
-                        b.addValues(keyValue());
-                    }
+                    messages(t, this::keyValue, b::addValues);
                 } else {
                     p.skipChildren();
                 }
@@ -1113,7 +945,16 @@ public final class OtlpJsonReader {
             throw fail("expected a property name, found " + JsonToken.valueDescFor(p.currentToken()));
         }
 
-        /** Checks that a value (never null here) is an array; returns true for the callers' readability. */
+        /** Reads an array of messages (null elements skipped; a null array is no elements) and adds each. */
+        private <M> void messages(JsonToken t, Supplier<M> read, Consumer<M> add) {
+            if (array(t)) {
+                while (nextObject()) {
+                    add.accept(read.get());
+                }
+            }
+        }
+
+        /** Checks that a value is an array: false for null, true for an array, else a failure. */
         private boolean array(JsonToken t) {
             if (t == JsonToken.VALUE_NULL) {
                 return false;
