@@ -149,16 +149,17 @@ public final class ProtoRecordMapper {
     }
 
     /**
-     * The hex of recently seen ids: spans of one trace arrive together, and a span's parent is usually
-     * a span just before it or the parent of its siblings, so most trace and parent ids need no new string.
+     * The hex of the ids just seen: spans of one trace arrive together, and a span's parent is usually
+     * the span just before it or the parent of the span before it, so most trace and parent ids need
+     * no new string.
      */
     private static final class IdCache {
-        private static final int SPANS = 8;
         private ByteString traceId = ByteString.EMPTY;
         private String traceHex = "";
-        private final ByteString[] spanIds = new ByteString[SPANS];
-        private final String[] spanHex = new String[SPANS];
-        private int next;
+        private ByteString lastSpanId = ByteString.EMPTY;
+        private String lastSpanHex = "";
+        private ByteString lastParentId = ByteString.EMPTY;
+        private String lastParentHex = "";
 
         String trace(ByteString id) {
             if (!id.equals(traceId)) {
@@ -168,23 +169,22 @@ public final class ProtoRecordMapper {
             return traceHex;
         }
 
-        void rememberSpan(ByteString id, String hex) {
-            spanIds[next] = id;
-            spanHex[next] = hex;
-            next = (next + 1) % SPANS;
-        }
-
-        String parent(ByteString id) {
+        /** The parent id's hex; then remembers {@code spanId} as the span just seen. */
+        String parent(ByteString id, ByteString spanId, String spanHex) {
+            String hex;
             if (id.isEmpty()) {
-                return "";
+                hex = "";
+            } else if (id.equals(lastParentId)) {
+                hex = lastParentHex;
+            } else if (id.equals(lastSpanId)) {
+                hex = lastSpanHex;
+            } else {
+                hex = hex(id);
             }
-            for (int i = 0; i < SPANS; i++) {
-                if (id.equals(spanIds[i])) {
-                    return spanHex[i];
-                }
-            }
-            String hex = hex(id);
-            rememberSpan(id, hex);
+            lastParentId = id;
+            lastParentHex = hex;
+            lastSpanId = spanId;
+            lastSpanHex = spanHex;
             return hex;
         }
     }
@@ -230,8 +230,7 @@ public final class ProtoRecordMapper {
         }
         io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
         String spanId = hex(s.getSpanId());
-        ids.rememberSpan(s.getSpanId(), spanId);
-        return new Span(ids.trace(s.getTraceId()), spanId, ids.parent(s.getParentSpanId()), s.getTraceState(),
+        return new Span(ids.trace(s.getTraceId()), spanId, ids.parent(s.getParentSpanId(), s.getSpanId(), spanId), s.getTraceState(),
                 s.getFlags(), s.getName(), s.getKindValue(), s.getStartTimeUnixNano(), s.getEndTimeUnixNano(),
                 attributes(s.getAttributesList()), s.getDroppedAttributesCount(), events, s.getDroppedEventsCount(),
                 links, s.getDroppedLinksCount(), status.getCodeValue(), status.getMessage(), resource, scope, s);
