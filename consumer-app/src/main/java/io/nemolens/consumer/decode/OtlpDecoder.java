@@ -76,14 +76,18 @@ public final class OtlpDecoder {
                 }
             }
         }
-        return switch (signal) {
-            case SPANS -> new DecodedMessage(signal, encoding, request,
-                    ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
-            case METRICS -> new DecodedMessage(signal, encoding, request, List.of(),
-                    ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request), List.of());
-            case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
-                    ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
-        };
+        try {
+            return switch (signal) {
+                case SPANS -> new DecodedMessage(signal, encoding, request,
+                        ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
+                case METRICS -> new DecodedMessage(signal, encoding, request, List.of(),
+                        ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request), List.of());
+                case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
+                        ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
+            };
+        } catch (IllegalArgumentException e) {
+            throw new DecodeException(e.getMessage(), encoding, e);
+        }
     }
 
     /** The encoding a content type names, or {@code null} when it names none. */

@@ -1,9 +1,8 @@
-package io.nemolens.consumer.decode;
+package io.nemolens.consumer.decode.proto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import io.nemolens.consumer.decode.proto.ProtoRecordMapper;
 import io.nemolens.consumer.testdata.NemoLensTelemetry;
 import io.nemolens.handlers.record.Ids;
 import io.nemolens.handlers.record.Span;
