@@ -36,7 +36,7 @@ public final class OtlpDecoder {
      * Decodes {@code body} as a request of {@code signal}.
      *
      * @param signal the signal, from the routing key
-     * @param body the message body
+     * @param body the message body; the decoded request may share its bytes (ids), so do not modify it afterwards
      * @param contentTypeOrNull the message's content type, or {@code null}
      * @return the request and its records
      * @throws DecodeException when the body is empty or is not a valid request of that signal in its encoding
@@ -76,14 +76,18 @@ public final class OtlpDecoder {
                 }
             }
         }
-        return switch (signal) {
-            case SPANS -> new DecodedMessage(signal, encoding, request,
-                    ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
-            case METRICS -> new DecodedMessage(signal, encoding, request, List.of(),
-                    ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request), List.of());
-            case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
-                    ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
-        };
+        try {
+            return switch (signal) {
+                case SPANS -> new DecodedMessage(signal, encoding, request,
+                        ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
+                case METRICS -> new DecodedMessage(signal, encoding, request, List.of(),
+                        ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request), List.of());
+                case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
+                        ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
+            };
+        } catch (IllegalArgumentException e) {
+            throw new DecodeException(e.getMessage(), encoding, e);
+        }
     }
 
     /** The encoding a content type names, or {@code null} when it names none. */

@@ -3,12 +3,17 @@ package io.nemolens.consumer.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import io.nemolens.consumer.error.DecodeException;
 import io.nemolens.consumer.error.FailureCategory;
 import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.testdata.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.assertj.core.api.AbstractThrowableAssert;
@@ -80,6 +85,23 @@ class DecodeFailureTests {
         DecodedMessage decoded = decoder.decode(Signal.LOGS, bytes, null);
         assertThat(decoded.encoding()).isEqualTo(Encoding.PROTOBUF);
         assertThat(decoded.request()).isEqualTo(body);
+    }
+
+    @Test
+    void protobufOfAnotherSignalFails() {
+        decoding(Signal.SPANS, NemoLensTelemetry.megatronMetrics().toByteArray(), null, Encoding.PROTOBUF);
+        decoding(Signal.SPANS, NemoLensTelemetry.logs().toByteArray(), null, Encoding.PROTOBUF);
+    }
+
+    @Test
+    void idsOfTheWrongLengthFail() {
+        Span span = Span.newBuilder().setName("n").setTraceId(ByteString.copyFromUtf8("short")).build();
+        ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(ScopeSpans.newBuilder().addSpans(span)))
+                .build();
+
+        decoding(Signal.SPANS, request.toByteArray(), null, Encoding.PROTOBUF)
+                .hasMessage("span 0 of the request has a trace id of 5 bytes (OTLP trace ids have 16): is the body really a trace request?");
     }
 
     @Test

@@ -120,6 +120,21 @@ class OtlpJsonDecodeTests {
     }
 
     @Test
+    void sixtyFourBitEdges() {
+        Span span = onlySpan("{\"startTimeUnixNano\":\"9223372036854775807\",\"endTimeUnixNano\":\"9223372036854775808\","
+                + "\"attributes\":[{\"key\":\"max\",\"value\":{\"intValue\":\"9223372036854775807\"}},"
+                + "{\"key\":\"neg\",\"value\":{\"intValue\":\"-1796000000000000000\"}},"
+                + "{\"key\":\"zero\",\"value\":{\"intValue\":\"-0\"}}]}");
+        assertThat(span.startTimeUnixNano()).isEqualTo(Long.MAX_VALUE);
+        assertThat(span.endTimeUnixNano()).isEqualTo(Long.MIN_VALUE); // 2^63 as fixed64
+        assertThat(span.attributes().get("max")).isEqualTo(AnyValue.of(Long.MAX_VALUE));
+        assertThat(span.attributes().get("neg")).isEqualTo(AnyValue.of(-1796000000000000000L));
+        assertThat(span.attributes().get("zero")).isEqualTo(AnyValue.of(0L));
+        assertThatThrownBy(() -> onlySpan("{\"attributes\":[{\"key\":\"k\",\"value\":{\"intValue\":\"9223372036854775808\"}}]}"))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("not a decimal integer");
+    }
+
+    @Test
     void snakeCaseKeys() {
         String json = "{\"resource_spans\":[{\"resource\":{\"attributes\":[{\"key\":\"nemo.run.id\",\"value\":{\"string_value\":\"r1\"}}],"
                 + "\"dropped_attributes_count\":1},\"scope_spans\":[{\"scope\":{\"name\":\"s\"},\"schema_url\":\"u\",\"spans\":[{"

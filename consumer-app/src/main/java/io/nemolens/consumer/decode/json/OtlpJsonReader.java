@@ -41,12 +41,19 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.sym.BinaryNameMatcher;
+import tools.jackson.core.sym.PropertyNameMatcher;
 
 /**
  * A streaming OTLP/JSON reader: builds the protobuf request field by field from Jackson tokens, with
@@ -65,6 +72,19 @@ public final class OtlpJsonReader {
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
+    /** The value of each ASCII hex digit, either case; -1 for any other character. */
+    private static final byte[] HEX_VALUES = new byte[128];
+
+    static {
+        java.util.Arrays.fill(HEX_VALUES, (byte) -1);
+        for (int i = 0; i < 10; i++) {
+            HEX_VALUES['0' + i] = (byte) i;
+        }
+        for (int i = 0; i < 6; i++) {
+            HEX_VALUES['a' + i] = (byte) (10 + i);
+            HEX_VALUES['A' + i] = (byte) (10 + i);
+        }
+    }
 
     private OtlpJsonReader() {
     }
@@ -76,11 +96,12 @@ public final class OtlpJsonReader {
      * @throws DecodeException when the body is not OTLP/JSON of that signal, with the line and column of the fault
      */
     public static Message read(Signal signal, byte[] body, int offset, int length) {
-        try (JsonParser parser = FACTORY.createParser(body, offset, length)) {
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
             return new Cursor(parser, signal).request();
         } catch (JacksonException e) {
-            throw new DecodeException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation(), null),
-                    Encoding.JSON, e);
+            // Jackson points at where an unclosed array or object started with a source description we do not need
+            String what = e.getOriginalMessage().replaceAll("\\s*\\(for \\w+ starting at \\[Source: [^\\]]*\\]\\)", "");
+            throw new DecodeException("malformed JSON: " + what + where(e.getLocation(), null), Encoding.JSON, e);
         }
     }
 
@@ -95,8 +116,72 @@ public final class OtlpJsonReader {
         return sb.toString();
     }
 
+    /**
+     * The field names of one message: row {@code i} holds the lowerCamelCase name and, where it
+     * differs, the snake_case name of field {@code i}, which is the case label the message's reader
+     * switches on. Names are matched on the parser's raw bytes, without creating strings.
+     */
+    private static final class Fields {
+        private final PropertyNameMatcher matcher;
+        private final int[] codes;
+
+        private Fields(PropertyNameMatcher matcher, int[] codes) {
+            this.matcher = matcher;
+            this.codes = codes;
+        }
+
+        static Fields of(String[][] rows) {
+            List<String> names = new ArrayList<>();
+            List<Integer> codes = new ArrayList<>();
+            for (int i = 0; i < rows.length; i++) {
+                for (String name : rows[i]) {
+                    names.add(name);
+                    codes.add(i);
+                }
+            }
+            return new Fields(BinaryNameMatcher.construct(names), codes.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
     /** One parse: the parser and the signal the routing key names. Not thread-safe; used once. */
     private static final class Cursor {
+        /** {@link #nextField} at the end of an object. */
+        private static final int END = Integer.MIN_VALUE;
+        /** {@link #nextField} for a name the message does not know: the value is skipped. */
+        private static final int UNKNOWN = -1;
+
+        private static final Fields F_RESOURCE_SPANS = Fields.of(new String[][] {{"resource"}, {"scopeSpans", "scope_spans"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_SPANS = Fields.of(new String[][] {{"scope"}, {"spans"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SPAN = Fields.of(new String[][] {{"traceId", "trace_id"}, {"spanId", "span_id"}, {"traceState", "trace_state"}, {"parentSpanId", "parent_span_id"}, {"flags"}, {"name"}, {"kind"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"endTimeUnixNano", "end_time_unix_nano"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"events"}, {"droppedEventsCount", "dropped_events_count"}, {"links"}, {"droppedLinksCount", "dropped_links_count"}, {"status"}});
+        private static final Fields F_EVENT = Fields.of(new String[][] {{"timeUnixNano", "time_unix_nano"}, {"name"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}});
+        private static final Fields F_LINK = Fields.of(new String[][] {{"traceId", "trace_id"}, {"spanId", "span_id"}, {"traceState", "trace_state"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"flags"}});
+        private static final Fields F_STATUS = Fields.of(new String[][] {{"message"}, {"code"}});
+        private static final Fields F_RESOURCE_METRICS = Fields.of(new String[][] {{"resource"}, {"scopeMetrics", "scope_metrics"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_METRICS = Fields.of(new String[][] {{"scope"}, {"metrics"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_METRIC = Fields.of(new String[][] {{"name"}, {"description"}, {"unit"}, {"gauge"}, {"sum"}, {"histogram"}, {"exponentialHistogram", "exponential_histogram"}, {"summary"}, {"metadata"}});
+        private static final Fields F_GAUGE = Fields.of(new String[][] {{"dataPoints", "data_points"}});
+        private static final Fields F_SUM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}, {"isMonotonic", "is_monotonic"}});
+        private static final Fields F_HISTOGRAM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
+        private static final Fields F_EXPONENTIAL_HISTOGRAM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
+        private static final Fields F_SUMMARY = Fields.of(new String[][] {{"dataPoints", "data_points"}});
+        private static final Fields F_NUMBER_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"asDouble", "as_double"}, {"asInt", "as_int"}, {"exemplars"}, {"flags"}});
+        private static final Fields F_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"bucketCounts", "bucket_counts"}, {"explicitBounds", "explicit_bounds"}, {"exemplars"}, {"flags"}, {"min"}, {"max"}});
+        private static final Fields F_EXPONENTIAL_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"scale"}, {"zeroCount", "zero_count"}, {"positive"}, {"negative"}, {"flags"}, {"exemplars"}, {"min"}, {"max"}, {"zeroThreshold", "zero_threshold"}});
+        private static final Fields F_BUCKETS = Fields.of(new String[][] {{"offset"}, {"bucketCounts", "bucket_counts"}});
+        private static final Fields F_SUMMARY_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"quantileValues", "quantile_values"}, {"flags"}});
+        private static final Fields F_VALUE_AT_QUANTILE = Fields.of(new String[][] {{"quantile"}, {"value"}});
+        private static final Fields F_EXEMPLAR = Fields.of(new String[][] {{"filteredAttributes", "filtered_attributes"}, {"timeUnixNano", "time_unix_nano"}, {"asDouble", "as_double"}, {"asInt", "as_int"}, {"spanId", "span_id"}, {"traceId", "trace_id"}});
+        private static final Fields F_RESOURCE_LOGS = Fields.of(new String[][] {{"resource"}, {"scopeLogs", "scope_logs"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_LOGS = Fields.of(new String[][] {{"scope"}, {"logRecords", "log_records"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_LOG_RECORD = Fields.of(new String[][] {{"timeUnixNano", "time_unix_nano"}, {"observedTimeUnixNano", "observed_time_unix_nano"}, {"severityNumber", "severity_number"}, {"severityText", "severity_text"}, {"body"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"flags"}, {"traceId", "trace_id"}, {"spanId", "span_id"}, {"eventName", "event_name"}});
+        private static final Fields F_RESOURCE = Fields.of(new String[][] {{"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"entityRefs", "entity_refs"}});
+        private static final Fields F_ENTITY_REF = Fields.of(new String[][] {{"schemaUrl", "schema_url"}, {"type"}, {"idKeys", "id_keys"}, {"descriptionKeys", "description_keys"}});
+        private static final Fields F_SCOPE = Fields.of(new String[][] {{"name"}, {"version"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}});
+        private static final Fields F_KEY_VALUE = Fields.of(new String[][] {{"key"}, {"value"}, {"keyStrindex", "key_strindex"}});
+        private static final Fields F_ANY_VALUE = Fields.of(new String[][] {{"stringValue", "string_value"}, {"boolValue", "bool_value"}, {"intValue", "int_value"}, {"doubleValue", "double_value"}, {"arrayValue", "array_value"}, {"kvlistValue", "kvlist_value"}, {"bytesValue", "bytes_value"}, {"stringValueStrindex", "string_value_strindex"}});
+        private static final Fields F_ARRAY_VALUE = Fields.of(new String[][] {{"values"}});
+        private static final Fields F_KEY_VALUE_LIST = Fields.of(new String[][] {{"values"}});
+
         private final JsonParser p;
         private final Signal signal;
 
@@ -133,13 +218,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceSpans", "resource_spans" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceSpans(resourceSpans());
-                            }
-                        }
-                    }
+                    case "resourceSpans", "resource_spans" -> messages(t, this::resourceSpans, b::addResourceSpans);
                     case "resourceMetrics", "resource_metrics", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -153,13 +232,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceMetrics", "resource_metrics" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceMetrics(resourceMetrics());
-                            }
-                        }
-                    }
+                    case "resourceMetrics", "resource_metrics" -> messages(t, this::resourceMetrics, b::addResourceMetrics);
                     case "resourceSpans", "resource_spans", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -173,13 +246,7 @@ public final class OtlpJsonReader {
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
                 switch (name) {
-                    case "resourceLogs", "resource_logs" -> {
-                        if (array(t)) {
-                            while (nextObject()) {
-                                b.addResourceLogs(resourceLogs());
-                            }
-                        }
-                    }
+                    case "resourceLogs", "resource_logs" -> messages(t, this::resourceLogs, b::addResourceLogs);
                     case "resourceSpans", "resource_spans", "resourceMetrics", "resource_metrics" -> throw wrongSignal(name);
                     default -> p.skipChildren();
                 }
@@ -195,21 +262,16 @@ public final class OtlpJsonReader {
 
         private ResourceSpans resourceSpans() {
             ResourceSpans.Builder b = ResourceSpans.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_RESOURCE_SPANS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "resource" -> b.setResource(resource(t));
-                    case "scopeSpans", "scope_spans" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeSpans(scopeSpans());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setResource(resource(t));
+                    case 1 -> messages(t, this::scopeSpans, b::addScopeSpans);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -218,21 +280,16 @@ public final class OtlpJsonReader {
 
         private ScopeSpans scopeSpans() {
             ScopeSpans.Builder b = ScopeSpans.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SCOPE_SPANS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "scope" -> b.setScope(scope(t));
-                    case "spans" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addSpans(span());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setScope(scope(t));
+                    case 1 -> messages(t, this::span, b::addSpans);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -241,44 +298,29 @@ public final class OtlpJsonReader {
 
         private Span span() {
             Span.Builder b = Span.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SPAN)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "traceId", "trace_id" -> b.setTraceId(id(t, TRACE_ID_BYTES));
-                    case "spanId", "span_id" -> b.setSpanId(id(t, SPAN_ID_BYTES));
-                    case "traceState", "trace_state" -> b.setTraceState(string(t));
-                    case "parentSpanId", "parent_span_id" -> b.setParentSpanId(id(t, SPAN_ID_BYTES));
-                    case "flags" -> b.setFlags(uint32(t));
-                    case "name" -> b.setName(string(t));
-                    case "kind" -> b.setKindValue(enumNumber(t, Span.SpanKind.getDescriptor()));
-                    case "startTimeUnixNano", "start_time_unix_nano" -> b.setStartTimeUnixNano(uint64(t));
-                    case "endTimeUnixNano", "end_time_unix_nano" -> b.setEndTimeUnixNano(uint64(t));
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
-                    case "events" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addEvents(event());
-                        }
-                    }
-                    case "droppedEventsCount", "dropped_events_count" -> b.setDroppedEventsCount(uint32(t));
-                    case "links" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addLinks(link());
-                        }
-                    }
-                    case "droppedLinksCount", "dropped_links_count" -> b.setDroppedLinksCount(uint32(t));
-                    case "status" -> b.setStatus(status(t));
+                switch (field) {
+                    case 0 -> b.setTraceId(id(t, TRACE_ID_BYTES));
+                    case 1 -> b.setSpanId(id(t, SPAN_ID_BYTES));
+                    case 2 -> b.setTraceState(string(t));
+                    case 3 -> b.setParentSpanId(id(t, SPAN_ID_BYTES));
+                    case 4 -> b.setFlags(uint32(t));
+                    case 5 -> b.setName(string(t));
+                    case 6 -> b.setKindValue(enumNumber(t, Span.SpanKind.getDescriptor()));
+                    case 7 -> b.setStartTimeUnixNano(uint64(t));
+                    case 8 -> b.setEndTimeUnixNano(uint64(t));
+                    case 9 -> messages(t, this::keyValue, b::addAttributes);
+                    case 10 -> b.setDroppedAttributesCount(uint32(t));
+                    case 11 -> messages(t, this::event, b::addEvents);
+                    case 12 -> b.setDroppedEventsCount(uint32(t));
+                    case 13 -> messages(t, this::link, b::addLinks);
+                    case 14 -> b.setDroppedLinksCount(uint32(t));
+                    case 15 -> b.setStatus(status(t));
                     default -> p.skipChildren();
                 }
             }
@@ -287,22 +329,17 @@ public final class OtlpJsonReader {
 
         private Span.Event event() {
             Span.Event.Builder b = Span.Event.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_EVENT)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "name" -> b.setName(string(t));
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
+                switch (field) {
+                    case 0 -> b.setTimeUnixNano(uint64(t));
+                    case 1 -> b.setName(string(t));
+                    case 2 -> messages(t, this::keyValue, b::addAttributes);
+                    case 3 -> b.setDroppedAttributesCount(uint32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -311,24 +348,19 @@ public final class OtlpJsonReader {
 
         private Span.Link link() {
             Span.Link.Builder b = Span.Link.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_LINK)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "traceId", "trace_id" -> b.setTraceId(id(t, TRACE_ID_BYTES));
-                    case "spanId", "span_id" -> b.setSpanId(id(t, SPAN_ID_BYTES));
-                    case "traceState", "trace_state" -> b.setTraceState(string(t));
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
-                    case "flags" -> b.setFlags(uint32(t));
+                switch (field) {
+                    case 0 -> b.setTraceId(id(t, TRACE_ID_BYTES));
+                    case 1 -> b.setSpanId(id(t, SPAN_ID_BYTES));
+                    case 2 -> b.setTraceState(string(t));
+                    case 3 -> messages(t, this::keyValue, b::addAttributes);
+                    case 4 -> b.setDroppedAttributesCount(uint32(t));
+                    case 5 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -338,15 +370,15 @@ public final class OtlpJsonReader {
         private Status status(JsonToken start) {
             object(start);
             Status.Builder b = Status.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_STATUS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "message" -> b.setMessage(string(t));
-                    case "code" -> b.setCodeValue(enumNumber(t, Status.StatusCode.getDescriptor()));
+                switch (field) {
+                    case 0 -> b.setMessage(string(t));
+                    case 1 -> b.setCodeValue(enumNumber(t, Status.StatusCode.getDescriptor()));
                     default -> p.skipChildren();
                 }
             }
@@ -357,21 +389,16 @@ public final class OtlpJsonReader {
 
         private ResourceMetrics resourceMetrics() {
             ResourceMetrics.Builder b = ResourceMetrics.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_RESOURCE_METRICS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "resource" -> b.setResource(resource(t));
-                    case "scopeMetrics", "scope_metrics" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeMetrics(scopeMetrics());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setResource(resource(t));
+                    case 1 -> messages(t, this::scopeMetrics, b::addScopeMetrics);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -380,21 +407,16 @@ public final class OtlpJsonReader {
 
         private ScopeMetrics scopeMetrics() {
             ScopeMetrics.Builder b = ScopeMetrics.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SCOPE_METRICS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "scope" -> b.setScope(scope(t));
-                    case "metrics" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addMetrics(metric());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setScope(scope(t));
+                    case 1 -> messages(t, this::metric, b::addMetrics);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -403,27 +425,22 @@ public final class OtlpJsonReader {
 
         private Metric metric() {
             Metric.Builder b = Metric.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_METRIC)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "name" -> b.setName(string(t));
-                    case "description" -> b.setDescription(string(t));
-                    case "unit" -> b.setUnit(string(t));
-                    case "gauge" -> b.setGauge(gauge(t));
-                    case "sum" -> b.setSum(sum(t));
-                    case "histogram" -> b.setHistogram(histogram(t));
-                    case "exponentialHistogram", "exponential_histogram" -> b.setExponentialHistogram(exponentialHistogram(t));
-                    case "summary" -> b.setSummary(summary(t));
-                    case "metadata" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addMetadata(keyValue());
-                        }
-                    }
+                switch (field) {
+                    case 0 -> b.setName(string(t));
+                    case 1 -> b.setDescription(string(t));
+                    case 2 -> b.setUnit(string(t));
+                    case 3 -> b.setGauge(gauge(t));
+                    case 4 -> b.setSum(sum(t));
+                    case 5 -> b.setHistogram(histogram(t));
+                    case 6 -> b.setExponentialHistogram(exponentialHistogram(t));
+                    case 7 -> b.setSummary(summary(t));
+                    case 8 -> messages(t, this::keyValue, b::addMetadata);
                     default -> p.skipChildren();
                 }
             }
@@ -433,19 +450,14 @@ public final class OtlpJsonReader {
         private Gauge gauge(JsonToken start) {
             object(start);
             Gauge.Builder b = Gauge.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_GAUGE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "dataPoints", "data_points" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(numberDataPoint());
-                        }
-                    }
+                switch (field) {
+                    case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
                 }
             }
@@ -455,22 +467,17 @@ public final class OtlpJsonReader {
         private Sum sum(JsonToken start) {
             object(start);
             Sum.Builder b = Sum.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SUM)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "dataPoints", "data_points" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(numberDataPoint());
-                        }
-                    }
-                    case "aggregationTemporality", "aggregation_temporality" ->
+                switch (field) {
+                    case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
+                    case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
-                    case "isMonotonic", "is_monotonic" -> b.setIsMonotonic(bool(t));
+                    case 2 -> b.setIsMonotonic(bool(t));
                     default -> p.skipChildren();
                 }
             }
@@ -480,20 +487,15 @@ public final class OtlpJsonReader {
         private Histogram histogram(JsonToken start) {
             object(start);
             Histogram.Builder b = Histogram.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_HISTOGRAM)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "dataPoints", "data_points" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(histogramDataPoint());
-                        }
-                    }
-                    case "aggregationTemporality", "aggregation_temporality" ->
+                switch (field) {
+                    case 0 -> messages(t, this::histogramDataPoint, b::addDataPoints);
+                    case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
                 }
@@ -504,20 +506,15 @@ public final class OtlpJsonReader {
         private ExponentialHistogram exponentialHistogram(JsonToken start) {
             object(start);
             ExponentialHistogram.Builder b = ExponentialHistogram.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_EXPONENTIAL_HISTOGRAM)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "dataPoints", "data_points" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(exponentialHistogramDataPoint());
-                        }
-                    }
-                    case "aggregationTemporality", "aggregation_temporality" ->
+                switch (field) {
+                    case 0 -> messages(t, this::exponentialHistogramDataPoint, b::addDataPoints);
+                    case 1 ->
                             b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
                 }
@@ -528,19 +525,14 @@ public final class OtlpJsonReader {
         private Summary summary(JsonToken start) {
             object(start);
             Summary.Builder b = Summary.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SUMMARY)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "dataPoints", "data_points" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addDataPoints(summaryDataPoint());
-                        }
-                    }
+                switch (field) {
+                    case 0 -> messages(t, this::summaryDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
                 }
             }
@@ -549,30 +541,20 @@ public final class OtlpJsonReader {
 
         private NumberDataPoint numberDataPoint() {
             NumberDataPoint.Builder b = NumberDataPoint.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_NUMBER_DATA_POINT)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "startTimeUnixNano", "start_time_unix_nano" -> b.setStartTimeUnixNano(uint64(t));
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "asDouble", "as_double" -> b.setAsDouble(float64(t));
-                    case "asInt", "as_int" -> b.setAsInt(int64(t));
-                    case "exemplars" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
-                    case "flags" -> b.setFlags(uint32(t));
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
+                    case 1 -> b.setStartTimeUnixNano(uint64(t));
+                    case 2 -> b.setTimeUnixNano(uint64(t));
+                    case 3 -> b.setAsDouble(float64(t));
+                    case 4 -> b.setAsInt(int64(t));
+                    case 5 -> messages(t, this::exemplar, b::addExemplars);
+                    case 6 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -581,44 +563,34 @@ public final class OtlpJsonReader {
 
         private HistogramDataPoint histogramDataPoint() {
             HistogramDataPoint.Builder b = HistogramDataPoint.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_HISTOGRAM_DATA_POINT)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "startTimeUnixNano", "start_time_unix_nano" -> b.setStartTimeUnixNano(uint64(t));
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "count" -> b.setCount(uint64(t));
-                    case "sum" -> b.setSum(float64(t));
-                    case "bucketCounts", "bucket_counts" -> {
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
+                    case 1 -> b.setStartTimeUnixNano(uint64(t));
+                    case 2 -> b.setTimeUnixNano(uint64(t));
+                    case 3 -> b.setCount(uint64(t));
+                    case 4 -> b.setSum(float64(t));
+                    case 5 -> {
                         array(t);
                         while ((t = nextElement()) != JsonToken.END_ARRAY) {
                             b.addBucketCounts(uint64(t));
                         }
                     }
-                    case "explicitBounds", "explicit_bounds" -> {
+                    case 6 -> {
                         array(t);
                         while ((t = nextElement()) != JsonToken.END_ARRAY) {
                             b.addExplicitBounds(float64(t));
                         }
                     }
-                    case "exemplars" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
-                    case "flags" -> b.setFlags(uint32(t));
-                    case "min" -> b.setMin(float64(t));
-                    case "max" -> b.setMax(float64(t));
+                    case 7 -> messages(t, this::exemplar, b::addExemplars);
+                    case 8 -> b.setFlags(uint32(t));
+                    case 9 -> b.setMin(float64(t));
+                    case 10 -> b.setMax(float64(t));
                     default -> p.skipChildren();
                 }
             }
@@ -627,37 +599,27 @@ public final class OtlpJsonReader {
 
         private ExponentialHistogramDataPoint exponentialHistogramDataPoint() {
             ExponentialHistogramDataPoint.Builder b = ExponentialHistogramDataPoint.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_EXPONENTIAL_HISTOGRAM_DATA_POINT)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "startTimeUnixNano", "start_time_unix_nano" -> b.setStartTimeUnixNano(uint64(t));
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "count" -> b.setCount(uint64(t));
-                    case "sum" -> b.setSum(float64(t));
-                    case "scale" -> b.setScale(int32(t));
-                    case "zeroCount", "zero_count" -> b.setZeroCount(uint64(t));
-                    case "positive" -> b.setPositive(buckets(t));
-                    case "negative" -> b.setNegative(buckets(t));
-                    case "flags" -> b.setFlags(uint32(t));
-                    case "exemplars" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addExemplars(exemplar());
-                        }
-                    }
-                    case "min" -> b.setMin(float64(t));
-                    case "max" -> b.setMax(float64(t));
-                    case "zeroThreshold", "zero_threshold" -> b.setZeroThreshold(float64(t));
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
+                    case 1 -> b.setStartTimeUnixNano(uint64(t));
+                    case 2 -> b.setTimeUnixNano(uint64(t));
+                    case 3 -> b.setCount(uint64(t));
+                    case 4 -> b.setSum(float64(t));
+                    case 5 -> b.setScale(int32(t));
+                    case 6 -> b.setZeroCount(uint64(t));
+                    case 7 -> b.setPositive(buckets(t));
+                    case 8 -> b.setNegative(buckets(t));
+                    case 9 -> b.setFlags(uint32(t));
+                    case 10 -> messages(t, this::exemplar, b::addExemplars);
+                    case 11 -> b.setMin(float64(t));
+                    case 12 -> b.setMax(float64(t));
+                    case 13 -> b.setZeroThreshold(float64(t));
                     default -> p.skipChildren();
                 }
             }
@@ -667,15 +629,15 @@ public final class OtlpJsonReader {
         private ExponentialHistogramDataPoint.Buckets buckets(JsonToken start) {
             object(start);
             ExponentialHistogramDataPoint.Buckets.Builder b = ExponentialHistogramDataPoint.Buckets.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_BUCKETS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "offset" -> b.setOffset(int32(t));
-                    case "bucketCounts", "bucket_counts" -> {
+                switch (field) {
+                    case 0 -> b.setOffset(int32(t));
+                    case 1 -> {
                         array(t);
                         while ((t = nextElement()) != JsonToken.END_ARRAY) {
                             b.addBucketCounts(uint64(t));
@@ -689,30 +651,20 @@ public final class OtlpJsonReader {
 
         private SummaryDataPoint summaryDataPoint() {
             SummaryDataPoint.Builder b = SummaryDataPoint.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SUMMARY_DATA_POINT)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "startTimeUnixNano", "start_time_unix_nano" -> b.setStartTimeUnixNano(uint64(t));
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "count" -> b.setCount(uint64(t));
-                    case "sum" -> b.setSum(float64(t));
-                    case "quantileValues", "quantile_values" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addQuantileValues(valueAtQuantile());
-                        }
-                    }
-                    case "flags" -> b.setFlags(uint32(t));
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
+                    case 1 -> b.setStartTimeUnixNano(uint64(t));
+                    case 2 -> b.setTimeUnixNano(uint64(t));
+                    case 3 -> b.setCount(uint64(t));
+                    case 4 -> b.setSum(float64(t));
+                    case 5 -> messages(t, this::valueAtQuantile, b::addQuantileValues);
+                    case 6 -> b.setFlags(uint32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -721,15 +673,15 @@ public final class OtlpJsonReader {
 
         private SummaryDataPoint.ValueAtQuantile valueAtQuantile() {
             SummaryDataPoint.ValueAtQuantile.Builder b = SummaryDataPoint.ValueAtQuantile.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_VALUE_AT_QUANTILE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "quantile" -> b.setQuantile(float64(t));
-                    case "value" -> b.setValue(float64(t));
+                switch (field) {
+                    case 0 -> b.setQuantile(float64(t));
+                    case 1 -> b.setValue(float64(t));
                     default -> p.skipChildren();
                 }
             }
@@ -738,24 +690,19 @@ public final class OtlpJsonReader {
 
         private Exemplar exemplar() {
             Exemplar.Builder b = Exemplar.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_EXEMPLAR)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "filteredAttributes", "filtered_attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addFilteredAttributes(keyValue());
-                        }
-                    }
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "asDouble", "as_double" -> b.setAsDouble(float64(t));
-                    case "asInt", "as_int" -> b.setAsInt(int64(t));
-                    case "spanId", "span_id" -> b.setSpanId(id(t, SPAN_ID_BYTES));
-                    case "traceId", "trace_id" -> b.setTraceId(id(t, TRACE_ID_BYTES));
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addFilteredAttributes);
+                    case 1 -> b.setTimeUnixNano(uint64(t));
+                    case 2 -> b.setAsDouble(float64(t));
+                    case 3 -> b.setAsInt(int64(t));
+                    case 4 -> b.setSpanId(id(t, SPAN_ID_BYTES));
+                    case 5 -> b.setTraceId(id(t, TRACE_ID_BYTES));
                     default -> p.skipChildren();
                 }
             }
@@ -766,21 +713,16 @@ public final class OtlpJsonReader {
 
         private ResourceLogs resourceLogs() {
             ResourceLogs.Builder b = ResourceLogs.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_RESOURCE_LOGS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "resource" -> b.setResource(resource(t));
-                    case "scopeLogs", "scope_logs" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addScopeLogs(scopeLogs());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setResource(resource(t));
+                    case 1 -> messages(t, this::scopeLogs, b::addScopeLogs);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -789,21 +731,16 @@ public final class OtlpJsonReader {
 
         private ScopeLogs scopeLogs() {
             ScopeLogs.Builder b = ScopeLogs.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SCOPE_LOGS)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "scope" -> b.setScope(scope(t));
-                    case "logRecords", "log_records" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addLogRecords(logRecord());
-                        }
-                    }
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
+                switch (field) {
+                    case 0 -> b.setScope(scope(t));
+                    case 1 -> messages(t, this::logRecord, b::addLogRecords);
+                    case 2 -> b.setSchemaUrl(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -812,30 +749,25 @@ public final class OtlpJsonReader {
 
         private LogRecord logRecord() {
             LogRecord.Builder b = LogRecord.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_LOG_RECORD)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "timeUnixNano", "time_unix_nano" -> b.setTimeUnixNano(uint64(t));
-                    case "observedTimeUnixNano", "observed_time_unix_nano" -> b.setObservedTimeUnixNano(uint64(t));
-                    case "severityNumber", "severity_number" ->
+                switch (field) {
+                    case 0 -> b.setTimeUnixNano(uint64(t));
+                    case 1 -> b.setObservedTimeUnixNano(uint64(t));
+                    case 2 ->
                             b.setSeverityNumberValue(enumNumber(t, SeverityNumber.getDescriptor()));
-                    case "severityText", "severity_text" -> b.setSeverityText(string(t));
-                    case "body" -> b.setBody(anyValue(t));
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
-                    case "flags" -> b.setFlags(uint32(t));
-                    case "traceId", "trace_id" -> b.setTraceId(id(t, TRACE_ID_BYTES));
-                    case "spanId", "span_id" -> b.setSpanId(id(t, SPAN_ID_BYTES));
-                    case "eventName", "event_name" -> b.setEventName(string(t));
+                    case 3 -> b.setSeverityText(string(t));
+                    case 4 -> b.setBody(anyValue(t));
+                    case 5 -> messages(t, this::keyValue, b::addAttributes);
+                    case 6 -> b.setDroppedAttributesCount(uint32(t));
+                    case 7 -> b.setFlags(uint32(t));
+                    case 8 -> b.setTraceId(id(t, TRACE_ID_BYTES));
+                    case 9 -> b.setSpanId(id(t, SPAN_ID_BYTES));
+                    case 10 -> b.setEventName(string(t));
                     default -> p.skipChildren();
                 }
             }
@@ -847,26 +779,16 @@ public final class OtlpJsonReader {
         private Resource resource(JsonToken start) {
             object(start);
             Resource.Builder b = Resource.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_RESOURCE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
-                    case "entityRefs", "entity_refs" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addEntityRefs(entityRef());
-                        }
-                    }
+                switch (field) {
+                    case 0 -> messages(t, this::keyValue, b::addAttributes);
+                    case 1 -> b.setDroppedAttributesCount(uint32(t));
+                    case 2 -> messages(t, this::entityRef, b::addEntityRefs);
                     default -> p.skipChildren();
                 }
             }
@@ -875,22 +797,22 @@ public final class OtlpJsonReader {
 
         private EntityRef entityRef() {
             EntityRef.Builder b = EntityRef.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_ENTITY_REF)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "schemaUrl", "schema_url" -> b.setSchemaUrl(string(t));
-                    case "type" -> b.setType(string(t));
-                    case "idKeys", "id_keys" -> {
+                switch (field) {
+                    case 0 -> b.setSchemaUrl(string(t));
+                    case 1 -> b.setType(string(t));
+                    case 2 -> {
                         array(t);
                         while ((t = nextElement()) != JsonToken.END_ARRAY) {
                             b.addIdKeys(string(t));
                         }
                     }
-                    case "descriptionKeys", "description_keys" -> {
+                    case 3 -> {
                         array(t);
                         while ((t = nextElement()) != JsonToken.END_ARRAY) {
                             b.addDescriptionKeys(string(t));
@@ -905,22 +827,17 @@ public final class OtlpJsonReader {
         private InstrumentationScope scope(JsonToken start) {
             object(start);
             InstrumentationScope.Builder b = InstrumentationScope.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_SCOPE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "name" -> b.setName(string(t));
-                    case "version" -> b.setVersion(string(t));
-                    case "attributes" -> {
-                        array(t);
-                        while (nextObject()) {
-                            b.addAttributes(keyValue());
-                        }
-                    }
-                    case "droppedAttributesCount", "dropped_attributes_count" -> b.setDroppedAttributesCount(uint32(t));
+                switch (field) {
+                    case 0 -> b.setName(string(t));
+                    case 1 -> b.setVersion(string(t));
+                    case 2 -> messages(t, this::keyValue, b::addAttributes);
+                    case 3 -> b.setDroppedAttributesCount(uint32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -929,16 +846,16 @@ public final class OtlpJsonReader {
 
         private KeyValue keyValue() {
             KeyValue.Builder b = KeyValue.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_KEY_VALUE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "key" -> b.setKey(string(t));
-                    case "value" -> b.setValue(anyValue(t));
-                    case "keyStrindex", "key_strindex" -> b.setKeyStrindex(int32(t));
+                switch (field) {
+                    case 0 -> b.setKey(string(t));
+                    case 1 -> b.setValue(anyValue(t));
+                    case 2 -> b.setKeyStrindex(int32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -948,21 +865,21 @@ public final class OtlpJsonReader {
         private AnyValue anyValue(JsonToken start) {
             object(start);
             AnyValue.Builder b = AnyValue.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_ANY_VALUE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                switch (name) {
-                    case "stringValue", "string_value" -> b.setStringValue(string(t));
-                    case "boolValue", "bool_value" -> b.setBoolValue(bool(t));
-                    case "intValue", "int_value" -> b.setIntValue(int64(t));
-                    case "doubleValue", "double_value" -> b.setDoubleValue(float64(t));
-                    case "arrayValue", "array_value" -> b.setArrayValue(arrayValue(t));
-                    case "kvlistValue", "kvlist_value" -> b.setKvlistValue(keyValueList(t));
-                    case "bytesValue", "bytes_value" -> b.setBytesValue(bytes(t));
-                    case "stringValueStrindex", "string_value_strindex" -> b.setStringValueStrindex(int32(t));
+                switch (field) {
+                    case 0 -> b.setStringValue(string(t));
+                    case 1 -> b.setBoolValue(bool(t));
+                    case 2 -> b.setIntValue(int64(t));
+                    case 3 -> b.setDoubleValue(float64(t));
+                    case 4 -> b.setArrayValue(arrayValue(t));
+                    case 5 -> b.setKvlistValue(keyValueList(t));
+                    case 6 -> b.setBytesValue(bytes(t));
+                    case 7 -> b.setStringValueStrindex(int32(t));
                     default -> p.skipChildren();
                 }
             }
@@ -972,13 +889,13 @@ public final class OtlpJsonReader {
         private ArrayValue arrayValue(JsonToken start) {
             object(start);
             ArrayValue.Builder b = ArrayValue.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_ARRAY_VALUE)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                if (name.equals("values")) {
+                if (field == 0) { // values
                     array(t);
                     while (nextObject()) {
                         b.addValues(anyValue(JsonToken.START_OBJECT));
@@ -993,17 +910,14 @@ public final class OtlpJsonReader {
         private KeyValueList keyValueList(JsonToken start) {
             object(start);
             KeyValueList.Builder b = KeyValueList.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
+            int field;
+            while ((field = nextField(F_KEY_VALUE_LIST)) != END) {
                 JsonToken t = p.nextToken();
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                if (name.equals("values")) {
-                    array(t);
-                    while (nextObject()) {
-                        b.addValues(keyValue());
-                    }
+                if (field == 0) { // values
+                    messages(t, this::keyValue, b::addValues);
                 } else {
                     p.skipChildren();
                 }
@@ -1013,7 +927,34 @@ public final class OtlpJsonReader {
 
         // ---------------------------------------------------------------- structure
 
-        /** Checks that a value (never null here) is an array; returns true for the callers' readability. */
+        /**
+         * Moves to the next property of the current object: the field's row in {@code fields},
+         * {@link #UNKNOWN} for another name, {@link #END} at the end of the object.
+         */
+        private int nextField(Fields fields) {
+            int match = p.nextNameMatch(fields.matcher);
+            if (match >= 0) {
+                return fields.codes[match];
+            }
+            if (match == PropertyNameMatcher.MATCH_END_OBJECT) {
+                return END;
+            }
+            if (match == PropertyNameMatcher.MATCH_UNKNOWN_NAME) {
+                return UNKNOWN;
+            }
+            throw fail("expected a property name, found " + JsonToken.valueDescFor(p.currentToken()));
+        }
+
+        /** Reads an array of messages (null elements skipped; a null array is no elements) and adds each. */
+        private <M> void messages(JsonToken t, Supplier<M> read, Consumer<M> add) {
+            if (array(t)) {
+                while (nextObject()) {
+                    add.accept(read.get());
+                }
+            }
+        }
+
+        /** Checks that a value is an array: false for null, true for an array, else a failure. */
         private boolean array(JsonToken t) {
             if (t == JsonToken.VALUE_NULL) {
                 return false;
@@ -1130,12 +1071,24 @@ public final class OtlpJsonReader {
                 i++;
             }
             int digits = end - i;
-            if (digits > 0 && digits <= 18) {
+            // up to 18 digits cannot overflow; nanosecond timestamps have 19 and fit when the value does
+            if (digits > 0 && digits <= 19) {
                 long v = 0;
-                for (; i < end; i++) {
+                int fastEnd = Math.min(end, i + 18);
+                for (; i < fastEnd; i++) {
                     int d = c[i] - '0';
                     if (d < 0 || d > 9) {
                         throw badInteger(c, off, len);
+                    }
+                    v = v * 10 + d;
+                }
+                if (i < end) {
+                    int d = c[i] - '0';
+                    if (d < 0 || d > 9) {
+                        throw badInteger(c, off, len);
+                    }
+                    if (v > (Long.MAX_VALUE - d) / 10) {
+                        return parseLarge(c, off, len, signed);
                     }
                     v = v * 10 + d;
                 }
@@ -1147,6 +1100,10 @@ public final class OtlpJsonReader {
                 }
                 return v;
             }
+            return parseLarge(c, off, len, signed);
+        }
+
+        private long parseLarge(char[] c, int off, int len, boolean signed) {
             String s = new String(c, off, len);
             try {
                 return signed ? Long.parseLong(s) : Long.parseUnsignedLong(s);
@@ -1240,16 +1197,7 @@ public final class OtlpJsonReader {
         }
 
         private static int hexDigit(char c) {
-            if (c >= '0' && c <= '9') {
-                return c - '0';
-            }
-            if (c >= 'a' && c <= 'f') {
-                return c - 'a' + 10;
-            }
-            if (c >= 'A' && c <= 'F') {
-                return c - 'A' + 10;
-            }
-            return -1;
+            return c < 128 ? HEX_VALUES[c] : -1;
         }
 
         private ByteString bytes(JsonToken t) {

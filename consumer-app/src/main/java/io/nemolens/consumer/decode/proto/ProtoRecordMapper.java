@@ -49,12 +49,28 @@ import java.util.OptionalDouble;
  */
 public final class ProtoRecordMapper {
 
+    private static final int TRACE_ID_BYTES = 16;
+    private static final int SPAN_ID_BYTES = 8;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final AnyValue TRUE = new AnyValue.BoolValue(true);
+    private static final AnyValue FALSE = new AnyValue.BoolValue(false);
+    /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
+    private static final AnyValue[] SMALL_INTS = new AnyValue[1024];
+
+    static {
+        for (int i = 0; i < SMALL_INTS.length; i++) {
+            SMALL_INTS[i] = new AnyValue.IntValue(i);
+        }
+    }
 
     private ProtoRecordMapper() {
     }
 
-    /** The spans of a trace request, in request order. */
+    /**
+     * The spans of a trace request, in request order.
+     *
+     * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
+     */
     public static List<Span> spans(ExportTraceServiceRequest request) {
         int total = 0;
         for (ResourceSpans rs : request.getResourceSpansList()) {
@@ -63,19 +79,30 @@ public final class ProtoRecordMapper {
             }
         }
         List<Span> out = new ArrayList<>(total);
+        IdCache ids = new IdCache();
         for (ResourceSpans rs : request.getResourceSpansList()) {
             ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
             for (ScopeSpans ss : rs.getScopeSpansList()) {
                 ScopeInfo scope = scope(ss.getScope(), ss.getSchemaUrl());
-                for (io.opentelemetry.proto.trace.v1.Span s : ss.getSpansList()) {
-                    out.add(span(s, resource, scope));
+                int n = ss.getSpansCount();
+                for (int i = 0; i < n; i++) {
+                    try {
+                        out.add(span(ss.getSpans(i), resource, scope, ids));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("span " + out.size() + " of the request has " + e.getMessage()
+                                + ": is the body really a trace request?", e);
+                    }
                 }
             }
         }
         return out;
     }
 
-    /** The metric points of a metrics request, one record per data point, in request order. */
+    /**
+     * The metric points of a metrics request, one record per data point, in request order.
+     *
+     * @throws IllegalArgumentException when an exemplar id has the wrong length
+     */
     public static List<MetricPoint> metricPoints(ExportMetricsServiceRequest request) {
         List<MetricPoint> out = new ArrayList<>();
         for (ResourceMetrics rm : request.getResourceMetricsList()) {
@@ -83,14 +110,22 @@ public final class ProtoRecordMapper {
             for (ScopeMetrics sm : rm.getScopeMetricsList()) {
                 ScopeInfo scope = scope(sm.getScope(), sm.getSchemaUrl());
                 for (Metric m : sm.getMetricsList()) {
-                    metric(m, resource, scope, out);
+                    try {
+                        metric(m, resource, scope, out);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("an exemplar of metric '" + m.getName() + "' has " + e.getMessage(), e);
+                    }
                 }
             }
         }
         return out;
     }
 
-    /** The log records of a logs request, in request order. */
+    /**
+     * The log records of a logs request, in request order.
+     *
+     * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
+     */
     public static List<LogEntry> logs(ExportLogsServiceRequest request) {
         int total = 0;
         for (ResourceLogs rl : request.getResourceLogsList()) {
@@ -104,18 +139,39 @@ public final class ProtoRecordMapper {
             for (ScopeLogs sl : rl.getScopeLogsList()) {
                 ScopeInfo scope = scope(sl.getScope(), sl.getSchemaUrl());
                 for (LogRecord r : sl.getLogRecordsList()) {
-                    out.add(log(r, resource, scope));
+                    try {
+                        out.add(log(r, resource, scope));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("log record " + out.size() + " of the request has " + e.getMessage()
+                                + ": is the body really a logs request?", e);
+                    }
                 }
             }
         }
         return out;
     }
 
+    /** The hex of a trace id, which must be empty or 16 bytes. */
+    static String traceId(ByteString id) {
+        if (id.size() != TRACE_ID_BYTES && !id.isEmpty()) {
+            throw new IllegalArgumentException("a trace id of " + id.size() + " bytes (OTLP trace ids have " + TRACE_ID_BYTES + ")");
+        }
+        return hex(id);
+    }
+
+    /** The hex of a span id, which must be empty or 8 bytes. */
+    static String spanId(ByteString id) {
+        if (id.size() != SPAN_ID_BYTES && !id.isEmpty()) {
+            throw new IllegalArgumentException("a span id of " + id.size() + " bytes (OTLP span ids have " + SPAN_ID_BYTES + ")");
+        }
+        return hex(id);
+    }
+
     /**
      * Lowercase hex of an id, {@code ""} when empty or all zero: the same text as
      * {@link io.nemolens.handlers.record.Ids#toHex(byte[])}, without copying the bytes out first.
      */
-    public static String hex(ByteString id) {
+    static String hex(ByteString id) {
         int n = id.size();
         boolean allZero = true;
         for (int i = 0; i < n; i++) {
@@ -136,6 +192,47 @@ public final class ProtoRecordMapper {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The hex of the ids just seen: spans of one trace arrive together, and a span's parent is usually
+     * the span just before it or the parent of the span before it, so most trace and parent ids need
+     * no new string.
+     */
+    private static final class IdCache {
+        private ByteString traceId = ByteString.EMPTY;
+        private String traceHex = "";
+        private ByteString lastSpanId = ByteString.EMPTY;
+        private String lastSpanHex = "";
+        private ByteString lastParentId = ByteString.EMPTY;
+        private String lastParentHex = "";
+
+        String trace(ByteString id) {
+            if (!id.equals(traceId)) {
+                traceHex = traceId(id);
+                traceId = id;
+            }
+            return traceHex;
+        }
+
+        /** The parent id's hex; then remembers {@code spanId} as the span just seen. */
+        String parent(ByteString id, ByteString spanId, String spanHex) {
+            String hex;
+            if (id.isEmpty()) {
+                hex = "";
+            } else if (id.equals(lastParentId)) {
+                hex = lastParentHex;
+            } else if (id.equals(lastSpanId)) {
+                hex = lastSpanHex;
+            } else {
+                hex = spanId(id);
+            }
+            lastParentId = id;
+            lastParentHex = hex;
+            lastSpanId = spanId;
+            lastSpanHex = spanHex;
+            return hex;
+        }
+    }
+
     static ResourceInfo resource(Resource r, String schemaUrl) {
         if (r.getAttributesCount() == 0 && r.getDroppedAttributesCount() == 0 && schemaUrl.isEmpty()) {
             return ResourceInfo.EMPTY;
@@ -152,7 +249,7 @@ public final class ProtoRecordMapper {
                 s.getDroppedAttributesCount(), schemaUrl);
     }
 
-    private static Span span(io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope) {
+    private static Span span(io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
         List<SpanEvent> events = List.of();
         int eventCount = s.getEventsCount();
         if (eventCount > 0) {
@@ -170,13 +267,14 @@ public final class ProtoRecordMapper {
             SpanLink[] array = new SpanLink[linkCount];
             for (int i = 0; i < linkCount; i++) {
                 io.opentelemetry.proto.trace.v1.Span.Link l = s.getLinks(i);
-                array[i] = new SpanLink(hex(l.getTraceId()), hex(l.getSpanId()), l.getTraceState(),
+                array[i] = new SpanLink(traceId(l.getTraceId()), spanId(l.getSpanId()), l.getTraceState(),
                         attributes(l.getAttributesList()), l.getDroppedAttributesCount(), l.getFlags());
             }
             links = List.of(array);
         }
         io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
-        return new Span(hex(s.getTraceId()), hex(s.getSpanId()), hex(s.getParentSpanId()), s.getTraceState(),
+        String spanId = spanId(s.getSpanId());
+        return new Span(ids.trace(s.getTraceId()), spanId, ids.parent(s.getParentSpanId(), s.getSpanId(), spanId), s.getTraceState(),
                 s.getFlags(), s.getName(), s.getKindValue(), s.getStartTimeUnixNano(), s.getEndTimeUnixNano(),
                 attributes(s.getAttributesList()), s.getDroppedAttributesCount(), events, s.getDroppedEventsCount(),
                 links, s.getDroppedLinksCount(), status.getCodeValue(), status.getMessage(), resource, scope, s);
@@ -186,7 +284,7 @@ public final class ProtoRecordMapper {
         return new LogEntry(r.getTimeUnixNano(), r.getObservedTimeUnixNano(), r.getSeverityNumberValue(),
                 r.getSeverityText(), r.hasBody() ? anyValue(r.getBody()) : AnyValue.EMPTY,
                 attributes(r.getAttributesList()), r.getDroppedAttributesCount(), r.getFlags(),
-                hex(r.getTraceId()), hex(r.getSpanId()), r.getEventName(), resource, scope, r);
+                traceId(r.getTraceId()), spanId(r.getSpanId()), r.getEventName(), resource, scope, r);
     }
 
     private static void metric(Metric m, ResourceInfo resource, ScopeInfo scope, List<MetricPoint> out) {
@@ -279,7 +377,7 @@ public final class ProtoRecordMapper {
                 case AS_INT -> NumberValue.ofLong(e.getAsInt());
                 case VALUE_NOT_SET -> NumberValue.NONE;
             };
-            out[i] = new Exemplar(e.getTimeUnixNano(), value, hex(e.getTraceId()), hex(e.getSpanId()),
+            out[i] = new Exemplar(e.getTimeUnixNano(), value, traceId(e.getTraceId()), spanId(e.getSpanId()),
                     attributes(e.getFilteredAttributesList()));
         }
         return List.of(out);
@@ -297,7 +395,7 @@ public final class ProtoRecordMapper {
     }
 
     /** The attributes of a proto key-value list, in order. */
-    public static Attributes attributes(List<KeyValue> list) {
+    static Attributes attributes(List<KeyValue> list) {
         int n = list.size();
         if (n == 0) {
             return Attributes.empty();
@@ -314,11 +412,14 @@ public final class ProtoRecordMapper {
      * The record form of a proto {@code AnyValue}. A {@code stringValueStrindex} (an index into a
      * profiles string table, meaningless without it) maps to {@link AnyValue#EMPTY}; the raw proto keeps it.
      */
-    public static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
+    static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
-            case BOOL_VALUE -> new AnyValue.BoolValue(v.getBoolValue());
-            case INT_VALUE -> new AnyValue.IntValue(v.getIntValue());
+            case BOOL_VALUE -> v.getBoolValue() ? TRUE : FALSE;
+            case INT_VALUE -> {
+                long i = v.getIntValue();
+                yield i >= 0 && i < SMALL_INTS.length ? SMALL_INTS[(int) i] : new AnyValue.IntValue(i);
+            }
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {

@@ -1,7 +1,9 @@
 package io.nemolens.consumer.decode.proto;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import com.google.protobuf.UnsafeByteOperations;
 import io.nemolens.consumer.error.DecodeException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
@@ -16,16 +18,21 @@ public final class ProtobufRequests {
     }
 
     /**
-     * Parses {@code length} bytes at {@code offset} as the request type of {@code signal}.
+     * Parses {@code length} bytes at {@code offset} as the request type of {@code signal}. The request
+     * may share byte ranges of {@code body} (ids, bytes values): do not modify the body afterwards.
      *
      * @throws DecodeException when the bytes are not a valid protobuf message (truncated, a bad tag, a bad length)
      */
     public static Message parse(Signal signal, byte[] body, int offset, int length) {
         try {
+            // ids and bytes values become views of the body instead of copies: protobuf aliases only
+            // an input it is told is immutable, which a wrapped ByteString's input is
+            CodedInputStream in = UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
+            in.enableAliasing(true);
             return switch (signal) {
-                case SPANS -> ExportTraceServiceRequest.parser().parseFrom(body, offset, length);
-                case METRICS -> ExportMetricsServiceRequest.parser().parseFrom(body, offset, length);
-                case LOGS -> ExportLogsServiceRequest.parser().parseFrom(body, offset, length);
+                case SPANS -> ExportTraceServiceRequest.parser().parseFrom(in);
+                case METRICS -> ExportMetricsServiceRequest.parser().parseFrom(in);
+                case LOGS -> ExportLogsServiceRequest.parser().parseFrom(in);
             };
         } catch (InvalidProtocolBufferException e) {
             String what = e.getMessage() != null && e.getMessage().contains("truncated")

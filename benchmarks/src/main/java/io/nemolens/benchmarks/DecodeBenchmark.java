@@ -1,0 +1,116 @@
+package io.nemolens.benchmarks;
+
+import io.nemolens.consumer.decode.DecodedMessage;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.decode.json.OtlpJsonReader;
+import io.nemolens.consumer.decode.proto.ProtobufRequests;
+import io.nemolens.consumer.generate.CollectorJsonWriter;
+import io.nemolens.consumer.generate.NemoLensRequests;
+import com.google.protobuf.Message;
+import io.nemolens.handlers.Signal;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Decoding one NeMo Lens trace request ({@code spanCount} spans of about eight attributes each) into
+ * records with {@link OtlpDecoder}, from protobuf and from collector-shaped OTLP/JSON: parsing, mapping
+ * and record creation included. The score is requests per second; the {@code spans} secondary result
+ * is spans per second (score × {@code spanCount}).
+ *
+ * <pre>java -jar benchmarks/target/benchmarks.jar DecodeBenchmark -f 1 -wi 3 -i 5 -w 2s -r 3s -t 1</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class DecodeBenchmark {
+
+    /** Spans per request. */
+    @Param("1024")
+    public int spanCount;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
+    private byte[] protobuf;
+    private byte[] json;
+
+    /**
+     * Counts decoded spans, so JMH reports spans per second next to requests per second, and the CPU
+     * time the benchmark thread used, so that on a shared machine spans per CPU-second (spans ÷
+     * (cpuNanos ÷ 1e9), both as JMH reports them) gives the per-core figure even when the thread did
+     * not have a core to itself.
+     */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class SpanCounter {
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+        /** Spans decoded in this iteration. */
+        public long spans;
+        /** CPU nanoseconds this thread used in this iteration. */
+        public long cpuNanos;
+        private long cpuAtStart;
+
+        /** Clears the counts before each iteration. */
+        @Setup(Level.Iteration)
+        public void clear() {
+            spans = 0;
+            cpuNanos = 0;
+            cpuAtStart = THREADS.getCurrentThreadCpuTime();
+        }
+
+        void decoded(int count) {
+            spans += count;
+            cpuNanos = THREADS.getCurrentThreadCpuTime() - cpuAtStart;
+        }
+    }
+
+    /** Builds the request and encodes it both ways. */
+    @Setup
+    public void setUp() {
+        ExportTraceServiceRequest request = NemoLensRequests.spans(spanCount);
+        protobuf = request.toByteArray();
+        json = CollectorJsonWriter.write(request);
+        if (!decoder.decode(Signal.SPANS, json, null).spans().equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
+            throw new IllegalStateException("protobuf and JSON decode differently");
+        }
+    }
+
+    /** Decodes the protobuf body. */
+    @Benchmark
+    public DecodedMessage protobuf(SpanCounter counter) {
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, protobuf, null);
+        counter.decoded(decoded.recordCount());
+        return decoded;
+    }
+
+    /** Only parses the protobuf body into the request, for comparison: the floor of {@link #protobuf}. */
+    @Benchmark
+    public Message protobufParseOnly() {
+        return ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
+    }
+
+    /** Only reads the OTLP/JSON body into the request, for comparison: the floor of {@link #otlpJson}. */
+    @Benchmark
+    public Message otlpJsonReadOnly() {
+        return OtlpJsonReader.read(Signal.SPANS, json, 0, json.length);
+    }
+
+    /** Decodes the OTLP/JSON body. */
+    @Benchmark
+    public DecodedMessage otlpJson(SpanCounter counter) {
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, json, null);
+        counter.decoded(decoded.recordCount());
+        return decoded;
+    }
+}
