@@ -97,6 +97,7 @@ public class LensConsumerAutoConfiguration {
             LensConsumerProperties properties, LensTopologyProperties topology) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
         container.setQueueNames(topology.queue());
+        container.setAutoStartup(properties.autoStartup());
         container.setMessageListener(listener);
         container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
         container.setPrefetchCount(properties.prefetch());

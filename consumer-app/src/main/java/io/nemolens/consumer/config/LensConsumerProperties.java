@@ -14,6 +14,7 @@ import org.springframework.validation.annotation.Validated;
  * How the consumer takes messages from the processing queue ({@code lens.consumer.*}).
  *
  * @param enabled whether the listener consumes the processing queue (commands of the jar run with {@code false})
+ * @param autoStartup whether the listener starts with the application (a benchmark starts it itself)
  * @param prefetch how many unacknowledged messages the broker may send each listener thread
  * @param concurrency how many listener threads consume the queue
  * @param maxMessageSize a larger body goes to the poison queue unread
@@ -25,6 +26,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record LensConsumerProperties(
         @DefaultValue("true") boolean enabled,
+        @DefaultValue("true") boolean autoStartup,
         @DefaultValue("20") @Min(1) int prefetch,
         @DefaultValue("2") @Min(1) int concurrency,
         @DefaultValue("16MB") @NotNull DataSize maxMessageSize,

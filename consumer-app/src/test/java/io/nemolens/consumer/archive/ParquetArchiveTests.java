@@ -135,14 +135,18 @@ class ParquetArchiveTests {
             Span step = spans.get(0);
             Map<String, Object> events = reader.query("""
                     SELECT events[1].name AS first_name, events[1].time_unix_nano AS first_time,
-                           events[2].attributes['grad_norm'].double_value AS nan_value,
+                           json_extract_string(events[2].attributes, '$.grad_norm.doubleValue') AS nan_value,
                            events[2].dropped_attributes_count AS dropped,
                            links[1].trace_id AS link_trace, links[1].span_id AS link_span, links[1].trace_state AS link_state,
-                           links[1].attributes['link.reason'].string_value AS link_reason, links[1].flags AS link_flags
+                           links[1].attributes->>'$."link.reason".stringValue' AS link_reason, links[1].flags AS link_flags,
+                           resource_attributes->>'$."dl.world_size".intValue' AS world_size,
+                           scope_attributes->>'$."telemetry.backend".stringValue' AS backend
                     FROM %s WHERE _row = 0""", "spans").get(0);
             assertThat(events.get("first_name")).isEqualTo(step.events().get(0).name());
             assertThat(events.get("first_time")).isEqualTo(step.events().get(0).timeUnixNano());
-            assertThat((Double) events.get("nan_value")).isNaN();
+            assertThat(events.get("nan_value")).isEqualTo("NaN");
+            assertThat(events.get("world_size")).isEqualTo("16");
+            assertThat(events.get("backend")).isEqualTo("nemo-lens");
             assertThat(events.get("dropped")).isEqualTo(1);
             assertThat(events.get("link_trace")).isEqualTo(NemoLensTelemetry.LINKED_TRACE_ID_HEX);
             assertThat(events.get("link_span")).isEqualTo(NemoLensTelemetry.LINKED_SPAN_ID_HEX);

@@ -33,8 +33,8 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
               optional binary scope_schema_url (STRING);
               required binary _message_id (STRING);
               required int32 _row;
-            """.formatted(RowWriter.attributeMap("required", "resource_attributes"),
-            RowWriter.attributeMap("required", "scope_attributes"), RowWriter.attributeMap("required", "attributes"));
+            """.formatted(RowWriter.jsonAttributes("resource_attributes"),
+            RowWriter.jsonAttributes("scope_attributes"), RowWriter.attributeMap("required", "attributes"));
 
     private final String name;
     private final MessageType schema;
@@ -113,8 +113,8 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         w.optionalRepeatedString("host_name", hostName, resource.attributes().getText("host.name", null));
         w.optionalRepeatedString("scope_name", scopeName, scope.name());
         w.optionalRepeatedString("scope_version", scopeVersion, scope.version());
-        w.attributes("resource_attributes", resourceAttributes, resource.attributes());
-        w.attributes("scope_attributes", scopeAttributes, scope.attributes());
+        w.jsonAttributes("resource_attributes", resourceAttributes, resource.attributes());
+        w.jsonAttributes("scope_attributes", scopeAttributes, scope.attributes());
         w.attributes("attributes", attributes, record.attributes());
         w.int32("dropped_attributes_count", droppedAttributesCount, droppedAttributesCount(record));
         w.int32("resource_dropped_attributes_count", resourceDropped, resource.droppedAttributesCount());

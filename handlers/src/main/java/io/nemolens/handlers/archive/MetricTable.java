@@ -82,8 +82,8 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                   %s;
                 """.formatted(INT64_LIST.formatted("bucket_counts"), DOUBLE_LIST.formatted("explicit_bounds"),
                 INT64_LIST.formatted("exp_positive_bucket_counts"), INT64_LIST.formatted("exp_negative_bucket_counts"),
-                RowWriter.attributeMap("required", "filtered_attributes"),
-                RowWriter.attributeMap("required", "metric_metadata")));
+                RowWriter.jsonAttributes("filtered_attributes"),
+                RowWriter.jsonAttributes("metric_metadata")));
     }
 
     @Override
@@ -181,7 +181,7 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                 number(w, "value", 1, "int_value", 2, e.value());
                 w.optionalString("trace_id", 3, e.traceId());
                 w.optionalString("span_id", 4, e.spanId());
-                w.attributes("filtered_attributes", 5, e.filteredAttributes());
+                w.ownJsonAttributes("filtered_attributes", 5, e.filteredAttributes());
                 rc.endGroup();
                 rc.endField("element", 0);
                 rc.endGroup();
@@ -193,7 +193,7 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
 
         w.int64("flags", flags, unsigned(p.flags()));
         w.bool("no_recorded_value", noRecordedValue, p.noRecordedValue());
-        w.attributes("metric_metadata", metadata, m.metadata());
+        w.jsonAttributes("metric_metadata", metadata, m.metadata());
     }
 
     /** A number as {@code value} (a double; integers converted) and, for integers, {@code int_value} too. */

@@ -41,6 +41,23 @@ final class OtlpJson {
         return sb.append(']').toString();
     }
 
+    /**
+     * {@code {"key":AnyValue, ...}}: attributes as one JSON object keyed by name, each value in its
+     * OTLP/JSON form ({@code {"intValue":"3"}}), so that every value keeps its type.
+     */
+    static String object(Attributes attributes) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < attributes.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            string(sb, attributes.keyAt(i));
+            sb.append(':');
+            anyValue(sb, attributes.valueAt(i));
+        }
+        return sb.append('}').toString();
+    }
+
     static void anyValue(StringBuilder sb, AnyValue value) {
         switch (value.type()) {
             case STRING -> {

@@ -39,7 +39,16 @@ final class PartitionFile<T extends TelemetryRecord> {
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
         this.support = new RowWriteSupport<>(table);
-        this.writer = new Builder<>(new LocalOutputFile(temporary), support)
+        Builder<T> builder = new Builder<>(new LocalOutputFile(temporary), support);
+        // min/max statistics of attribute keys, types and JSON are of no use to a reader and cost a
+        // comparison per value; size statistics cost a histogram update per value
+        for (org.apache.parquet.column.ColumnDescriptor column : table.schema().getColumns()) {
+            String[] path = column.getPath();
+            if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
+                builder.withStatisticsEnabled(String.join(".", path), false);
+            }
+        }
+        this.writer = builder
                 .withConf(new PlainParquetConfiguration())
                 .withCodecFactory(new DirectCodecFactory(3))
                 .withCompressionCodec(codec(options.compression()))
@@ -47,6 +56,7 @@ final class PartitionFile<T extends TelemetryRecord> {
                 .withRowGroupSize(options.rowGroupSizeBytes())
                 .withPageSize(1 << 20)
                 .withDictionaryEncoding(true)
+                .withSizeStatisticsEnabled(false)
                 .build();
         this.openedAtNanos = System.nanoTime();
     }

@@ -12,6 +12,9 @@ import org.apache.parquet.io.api.RecordConsumer;
  * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
  * typed attribute maps, lists. One instance per open file; not thread-safe.
  *
+ * <p>A record's own attributes are a typed map; resource, scope, event, link and exemplar attributes are
+ * typed JSON (see {@link #jsonAttributes(String, int, Attributes)}).
+ *
  * <p>An attribute map is {@code map<string, struct<type, string_value, int_value, double_value,
  * bool_value>>}: the value's OTLP type in {@code type} and the value in the matching field; bytes are
  * base64 in {@code string_value}; arrays and key-value lists are OTLP/JSON in {@code string_value}.
@@ -40,10 +43,14 @@ final class RowWriter {
     }
 
     private static final int STRING_CACHE_LIMIT = 4096;
+    private static final int JSON_CACHE_LIMIT = 256;
 
     private final RecordConsumer rc;
     // attribute keys and other short repeated strings: encode each once per file
     private final Map<String, Binary> stringCache = new HashMap<>();
+    // resource and scope attributes: one instance is shared by every record of its block, so its JSON
+    // is rendered once and found again by identity
+    private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
 
     RowWriter(RecordConsumer rc) {
         this.rc = rc;
@@ -189,6 +196,39 @@ final class RowWriter {
         rc.endGroup();
         rc.endField(name, index);
     }
+
+    /** The Parquet definition of a typed-JSON attributes column named {@code name}. */
+    static String jsonAttributes(String name) {
+        return "required binary " + name + " (JSON)";
+    }
+
+    /**
+     * Attributes as one JSON object keyed by name, each value in its OTLP/JSON form
+     * ({@code {"dl.rank":{"intValue":"3"}}}), rendered once per shared instance.
+     */
+    void jsonAttributes(String name, int index, Attributes attributes) {
+        Binary json = attributes.isEmpty() ? EMPTY_OBJECT : jsonCache.get(attributes);
+        if (json == null) {
+            if (jsonCache.size() >= JSON_CACHE_LIMIT) {
+                jsonCache.clear();
+            }
+            json = attributes.isEmpty() ? EMPTY_OBJECT : Binary.fromConstantByteArray(
+                    OtlpJson.object(attributes).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            jsonCache.put(attributes, json);
+        }
+        rc.startField(name, index);
+        rc.addBinary(json);
+        rc.endField(name, index);
+    }
+
+    /** Like {@link #jsonAttributes(String, int, Attributes)} for attributes of one record only (events, links): not cached. */
+    void ownJsonAttributes(String name, int index, Attributes attributes) {
+        rc.startField(name, index);
+        rc.addBinary(attributes.isEmpty() ? EMPTY_OBJECT : Binary.fromString(OtlpJson.object(attributes)));
+        rc.endField(name, index);
+    }
+
+    private static final Binary EMPTY_OBJECT = Binary.fromConstantByteArray("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     /** A typed value struct column (a log body). */
     void anyValue(String name, int index, AnyValue value) {

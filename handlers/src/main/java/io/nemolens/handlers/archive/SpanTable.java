@@ -49,7 +49,7 @@ final class SpanTable extends ArchiveTable<Span> {
                     %s; required int32 dropped_attributes_count; required int64 flags; } } }
                   required int32 dropped_events_count;
                   required int32 dropped_links_count;
-                """.formatted(RowWriter.attributeMap("required", "attributes"), RowWriter.attributeMap("required", "attributes")));
+                """.formatted(RowWriter.jsonAttributes("attributes"), RowWriter.jsonAttributes("attributes")));
     }
 
     @Override
@@ -89,7 +89,7 @@ final class SpanTable extends ArchiveTable<Span> {
                 rc.startGroup();
                 w.int64("time_unix_nano", 0, e.timeUnixNano());
                 w.repeatedString("name", 1, e.name());
-                w.attributes("attributes", 2, e.attributes());
+                w.ownJsonAttributes("attributes", 2, e.attributes());
                 w.int32("dropped_attributes_count", 3, e.droppedAttributesCount());
                 rc.endGroup();
                 rc.endField("element", 0);
@@ -111,7 +111,7 @@ final class SpanTable extends ArchiveTable<Span> {
                 w.string("trace_id", 0, l.traceId());
                 w.string("span_id", 1, l.spanId());
                 w.optionalString("trace_state", 2, l.traceState());
-                w.attributes("attributes", 3, l.attributes());
+                w.ownJsonAttributes("attributes", 3, l.attributes());
                 w.int32("dropped_attributes_count", 4, l.droppedAttributesCount());
                 w.int64("flags", 5, unsigned(l.flags()));
                 rc.endGroup();

@@ -1,0 +1,202 @@
+package io.nemolens.benchmarks;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.LensConsumerApplication;
+import io.nemolens.consumer.decode.DecodedMessage;
+import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.consumer.generate.CollectorJsonWriter;
+import io.nemolens.consumer.generate.NemoLensRequests;
+import io.nemolens.consumer.listener.MessageIds;
+import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.SignalBatch;
+import io.nemolens.handlers.archive.ArchiveOptions;
+import io.nemolens.handlers.archive.ParquetArchive;
+import io.nemolens.topology.LensTopology;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The end-to-end bench: fills a queue on the local broker with N NeMo Lens trace messages (1024 spans
+ * each), runs the consumer with the Parquet archive on (acknowledging after commit) until every message
+ * is acknowledged, and prints spans/s and MB/s; then, in the same run, writes the same rows straight to
+ * Parquet with one thread and no broker, and prints that rate and the ratio. Protobuf first, then
+ * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
+ *
+ * <p>Options: {@code --messages N} (300), {@code --spans N} (1024), {@code --prefetch N} (50),
+ * {@code --concurrency N} (2), {@code --encodings protobuf,json}, {@code --amqp-uri URI}
+ * (amqp://guest:guest@127.0.0.1:5672).
+ */
+public final class EndToEndBenchmark {
+
+    private EndToEndBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        int messages = Integer.parseInt(opts.getOrDefault("messages", "300"));
+        int spans = Integer.parseInt(opts.getOrDefault("spans", "1024"));
+        int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "50"));
+        int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
+        String uri = opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F");
+        Runtime rt = Runtime.getRuntime();
+        System.out.printf(Locale.ROOT, "end-to-end bench: %d messages x %d spans, prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
+                messages, spans, prefetch, concurrency, rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"));
+        for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
+            Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
+            run(enc, messages, spans, prefetch, concurrency, uri);
+        }
+    }
+
+    private static byte[] body(Encoding encoding, int spans, int i) {
+        var request = NemoLensRequests.spans(spans, "bench-run", i % 8, i);
+        return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
+    }
+
+    private static void run(Encoding encoding, int messages, int spans, int prefetch, int concurrency, String uri) throws Exception {
+        String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
+        LensTopology topology = LensTopology.builder().exchange(id + ".raw").queue(id + "-processing")
+                .poisonQueue(id + "-poison").parkingLotQueue(id + "-poison.parking-lot").build();
+        Path archive = Files.createTempDirectory("lens-bench-archive");
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(uri);
+        long bytes = 0;
+        try (Connection connection = factory.newConnection("lens-bench"); Channel ch = connection.createChannel()) {
+            ch.exchangeDeclare(topology.exchangeName(), "topic", true);
+            ch.queueDeclare(topology.poisonQueueName(), true, false, false, topology.poisonQueueArguments());
+            ch.queueDeclare(topology.parkingLotQueueName(), true, false, false, topology.parkingLotQueueArguments());
+            ch.queueDeclare(topology.queueName(), true, false, false, topology.processingQueueArguments());
+            ch.queueBind(topology.queueName(), topology.exchangeName(), "#");
+            ch.confirmSelect();
+            AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
+            for (int i = 0; i < messages; i++) {
+                byte[] body = body(encoding, spans, i);
+                bytes += body.length;
+                ch.basicPublish(topology.exchangeName(), Signal.SPANS.routingKey(), true, persistent, body);
+                if (i % 50 == 49) {
+                    ch.waitForConfirmsOrDie(60_000);
+                }
+            }
+            ch.waitForConfirmsOrDie(60_000);
+
+            Map<String, Object> props = new LinkedHashMap<>();
+            props.put("spring.rabbitmq.host", factory.getHost());
+            props.put("spring.rabbitmq.port", factory.getPort());
+            props.put("spring.rabbitmq.username", factory.getUsername());
+            props.put("spring.rabbitmq.password", factory.getPassword());
+            props.put("spring.rabbitmq.virtual-host", factory.getVirtualHost());
+            props.put("lens.topology.exchange", topology.exchangeName());
+            props.put("lens.topology.queue", topology.queueName());
+            props.put("lens.topology.poison-queue", topology.poisonQueueName());
+            props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
+            props.put("lens.consumer.auto-startup", "false");
+            props.put("lens.consumer.prefetch", prefetch);
+            props.put("lens.consumer.concurrency", concurrency);
+            props.put("lens.archive.path", archive.toString());
+            props.put("spring.main.banner-mode", "off");
+            props.put("logging.level.root", "WARN");
+            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LensConsumerApplication.class)
+                    .web(WebApplicationType.NONE).properties(props).run()) {
+                MeterRegistry meters = app.getBean(MeterRegistry.class);
+                SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
+                long t0 = System.nanoTime();
+                container.start();
+                while (acked(meters) < messages) {
+                    if (System.nanoTime() - t0 > 300_000_000_000L) {
+                        throw new IllegalStateException("not drained in 5 minutes: " + acked(meters) + " acknowledged");
+                    }
+                    Thread.sleep(5);
+                }
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                long left = ch.messageCount(topology.queueName());
+                long poisoned = ch.messageCount(topology.poisonQueueName());
+                double spansPerSecond = (double) messages * spans / seconds;
+                System.out.printf(Locale.ROOT, "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
+                        + " (archive on, ack after commit; %d left, %d poisoned)%n",
+                        encoding.tag(), messages, bytes / 1e6, seconds, spansPerSecond, bytes / 1e6 / seconds, left, poisoned);
+                double raw = rawParquetRate(encoding, messages, spans);
+                System.out.printf(Locale.ROOT, "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
+                        encoding.tag(), raw, spansPerSecond / raw);
+            }
+        } finally {
+            try (Connection connection = factory.newConnection("lens-bench-cleanup"); Channel ch = connection.createChannel()) {
+                ch.queueDelete(topology.queueName());
+                ch.queueDelete(topology.poisonQueueName());
+                ch.queueDelete(topology.parkingLotQueueName());
+                ch.exchangeDelete(topology.exchangeName());
+            }
+            deleteRecursively(archive);
+        }
+    }
+
+    /** Writes the same rows with the archive directly, timing only the writing (decoding is done before). */
+    private static double rawParquetRate(Encoding encoding, int messages, int spans) throws IOException {
+        Path dir = Files.createTempDirectory("lens-bench-raw");
+        OtlpDecoder decoder = new OtlpDecoder();
+        long writeNanos = 0;
+        long rows = 0;
+        try (ParquetArchive archive = new ParquetArchive(new ArchiveOptions(dir, 1_000_000, 128L << 20,
+                java.time.Duration.ofMinutes(10), 50, 16, ArchiveOptions.Compression.ZSTD, 64L << 20), Clock.systemUTC())) {
+            for (int i = 0; i < messages; i++) {
+                byte[] body = body(encoding, spans, i);
+                DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
+                MessageInfo info = new MessageInfo(MessageIds.of(body), Signal.SPANS, decoded.encoding(), "", "otlp_spans",
+                        body.length, false, decoded.request());
+                long t = System.nanoTime();
+                archive.handle(new SignalBatch<>(decoded.spans(), info));
+                writeNanos += System.nanoTime() - t;
+                rows += decoded.spans().size();
+            }
+            long t = System.nanoTime();
+            archive.commitNow();
+            writeNanos += System.nanoTime() - t;
+        } finally {
+            deleteRecursively(dir);
+        }
+        return rows / (writeNanos / 1e9);
+    }
+
+    private static double acked(MeterRegistry meters) {
+        return meters.find("lens.messages").tag("outcome", "acked").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: EndToEndBenchmark [--messages N] [--spans N] [--prefetch N] "
+                        + "[--concurrency N] [--encodings protobuf,json] [--amqp-uri URI]");
+            }
+            opts.put(args[i].substring(2), args[++i]);
+        }
+        return opts;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
