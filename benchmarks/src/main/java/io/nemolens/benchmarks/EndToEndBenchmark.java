@@ -40,7 +40,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Parquet with one thread and no broker, and prints that rate and the ratio. Protobuf first, then
  * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
  *
- * <p>Options: {@code --messages N} (300), {@code --spans N} (1024), {@code --prefetch N} (50),
+ * <p>Options: {@code --messages N} (300), {@code --warmup N} (100 messages through the same consumer
+ * first, not measured), {@code --spans N} (1024), {@code --prefetch N} (50),
  * {@code --concurrency N} (2), {@code --encodings protobuf,json}, {@code --amqp-uri URI}
  * (amqp://guest:guest@127.0.0.1:5672).
  */
@@ -52,6 +53,7 @@ public final class EndToEndBenchmark {
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
         int messages = Integer.parseInt(opts.getOrDefault("messages", "300"));
+        int warmup = Integer.parseInt(opts.getOrDefault("warmup", "100"));
         int spans = Integer.parseInt(opts.getOrDefault("spans", "1024"));
         int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "50"));
         int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
@@ -61,7 +63,7 @@ public final class EndToEndBenchmark {
                 messages, spans, prefetch, concurrency, rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"));
         for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
             Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
-            run(enc, messages, spans, prefetch, concurrency, uri);
+            run(enc, messages, warmup, spans, prefetch, concurrency, uri);
         }
     }
 
@@ -70,7 +72,8 @@ public final class EndToEndBenchmark {
         return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
     }
 
-    private static void run(Encoding encoding, int messages, int spans, int prefetch, int concurrency, String uri) throws Exception {
+    private static void run(Encoding encoding, int messages, int warmup, int spans, int prefetch, int concurrency, String uri)
+            throws Exception {
         String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
         LensTopology topology = LensTopology.builder().exchange(id + ".raw").queue(id + "-processing")
                 .poisonQueue(id + "-poison").parkingLotQueue(id + "-poison.parking-lot").build();
@@ -85,16 +88,8 @@ public final class EndToEndBenchmark {
             ch.queueDeclare(topology.queueName(), true, false, false, topology.processingQueueArguments());
             ch.queueBind(topology.queueName(), topology.exchangeName(), "#");
             ch.confirmSelect();
-            AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
-            for (int i = 0; i < messages; i++) {
-                byte[] body = body(encoding, spans, i);
-                bytes += body.length;
-                ch.basicPublish(topology.exchangeName(), Signal.SPANS.routingKey(), true, persistent, body);
-                if (i % 50 == 49) {
-                    ch.waitForConfirmsOrDie(60_000);
-                }
-            }
-            ch.waitForConfirmsOrDie(60_000);
+            // warm-up messages (other seeds) get the JIT going before the measured run
+            fill(ch, topology, encoding, spans, messages, messages + warmup);
 
             Map<String, Object> props = new LinkedHashMap<>();
             props.put("spring.rabbitmq.host", factory.getHost());
@@ -116,11 +111,18 @@ public final class EndToEndBenchmark {
                     .web(WebApplicationType.NONE).properties(props).run()) {
                 MeterRegistry meters = app.getBean(MeterRegistry.class);
                 SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
+                container.start();
+                while (acked(meters) < warmup) {
+                    Thread.sleep(5);
+                }
+                container.stop();
+                bytes = fill(ch, topology, encoding, spans, 0, messages);
+                double before = acked(meters);
                 long t0 = System.nanoTime();
                 container.start();
-                while (acked(meters) < messages) {
+                while (acked(meters) - before < messages) {
                     if (System.nanoTime() - t0 > 300_000_000_000L) {
-                        throw new IllegalStateException("not drained in 5 minutes: " + acked(meters) + " acknowledged");
+                        throw new IllegalStateException("not drained in 5 minutes: " + (acked(meters) - before) + " acknowledged");
                     }
                     Thread.sleep(5);
                 }
@@ -144,6 +146,21 @@ public final class EndToEndBenchmark {
             }
             deleteRecursively(archive);
         }
+    }
+
+    private static long fill(Channel ch, LensTopology topology, Encoding encoding, int spans, int from, int to) throws Exception {
+        AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
+        long bytes = 0;
+        for (int i = from; i < to; i++) {
+            byte[] body = body(encoding, spans, i);
+            bytes += body.length;
+            ch.basicPublish(topology.exchangeName(), Signal.SPANS.routingKey(), true, persistent, body);
+            if (i % 50 == 49) {
+                ch.waitForConfirmsOrDie(60_000);
+            }
+        }
+        ch.waitForConfirmsOrDie(60_000);
+        return bytes;
     }
 
     /** Writes the same rows with the archive directly, timing only the writing (decoding is done before). */
@@ -181,7 +198,7 @@ public final class EndToEndBenchmark {
         Map<String, String> opts = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: EndToEndBenchmark [--messages N] [--spans N] [--prefetch N] "
+                throw new IllegalArgumentException("usage: EndToEndBenchmark [--messages N] [--warmup N] [--spans N] [--prefetch N] "
                         + "[--concurrency N] [--encodings protobuf,json] [--amqp-uri URI]");
             }
             opts.put(args[i].substring(2), args[++i]);

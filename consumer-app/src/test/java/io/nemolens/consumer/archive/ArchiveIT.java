@@ -106,8 +106,9 @@ class ArchiveIT {
             Span step = spans.spans().get(0);
             Map<String, Object> row = reader.query("""
                     SELECT trace_id, span_id, parent_span_id, start_time_unix_nano, end_time_unix_nano, run_id,
-                           attributes['megatron.loss'].double_value AS loss, attributes['megatron.iteration'].int_value AS iteration,
-                           attributes['megatron.update_successful'].bool_value AS ok,
+                           (attributes->>'$."megatron.loss".doubleValue')::DOUBLE AS loss,
+                           (attributes->>'$."megatron.iteration".intValue')::BIGINT AS iteration,
+                           (attributes->>'$."megatron.update_successful".boolValue')::BOOLEAN AS ok,
                            events[1].name AS event, links[1].span_id AS link
                     FROM %s WHERE span_id = 'eee19b7ec3c1b174' AND _message_id = '""" + jsonId + "'", "spans").get(0);
             assertThat(row.get("trace_id")).isEqualTo(step.traceId());

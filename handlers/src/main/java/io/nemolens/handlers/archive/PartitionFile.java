@@ -44,8 +44,14 @@ final class PartitionFile<T extends TelemetryRecord> {
         // comparison per value; size statistics cost a histogram update per value
         for (org.apache.parquet.column.ColumnDescriptor column : table.schema().getColumns()) {
             String[] path = column.getPath();
+            String dotted = String.join(".", path);
             if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
-                builder.withStatisticsEnabled(String.join(".", path), false);
+                builder.withStatisticsEnabled(dotted, false);
+            }
+            // nearly unique per row (ids, times, measurements, per-record JSON): a dictionary would only
+            // grow until Parquet gives it up, at a hash-table insert per value
+            if (table.highCardinality(path[0])) {
+                builder.withDictionaryEncoding(dotted, false);
             }
         }
         this.writer = builder

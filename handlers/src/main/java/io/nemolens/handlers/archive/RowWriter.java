@@ -12,20 +12,12 @@ import org.apache.parquet.io.api.RecordConsumer;
  * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
  * typed attribute maps, lists. One instance per open file; not thread-safe.
  *
- * <p>A record's own attributes are a typed map; resource, scope, event, link and exemplar attributes are
- * typed JSON (see {@link #jsonAttributes(String, int, Attributes)}).
- *
- * <p>An attribute map is {@code map<string, struct<type, string_value, int_value, double_value,
- * bool_value>>}: the value's OTLP type in {@code type} and the value in the matching field; bytes are
- * base64 in {@code string_value}; arrays and key-value lists are OTLP/JSON in {@code string_value}.
+ * <p>Attributes are typed JSON (see {@link #jsonAttributes(String, int, Attributes)}). A log body is a
+ * {@code struct<type, string_value, int_value, double_value, bool_value>}: the value's OTLP type in
+ * {@code type} and the value in the matching field; bytes are base64 in {@code string_value}; arrays
+ * and key-value lists are OTLP/JSON in {@code string_value}.
  */
 final class RowWriter {
-
-    /** The Parquet definition of an attribute map column named {@code name}. */
-    static String attributeMap(String repetition, String name) {
-        return repetition + " group " + name + " (MAP) { repeated group key_value { required binary key (STRING); "
-                + "required group value { " + ANY_VALUE_FIELDS + " } } }";
-    }
 
     /** The fields of a typed value struct. */
     static final String ANY_VALUE_FIELDS = "required binary type (STRING); optional binary string_value (STRING); "
@@ -167,31 +159,6 @@ final class RowWriter {
                 rc.endGroup();
             }
             rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField(name, index);
-    }
-
-    /** An attribute map column (see the class comment). */
-    void attributes(String name, int index, Attributes attributes) {
-        rc.startField(name, index);
-        rc.startGroup();
-        int n = attributes.size();
-        if (n > 0) {
-            rc.startField("key_value", 0);
-            for (int i = 0; i < n; i++) {
-                rc.startGroup();
-                rc.startField("key", 0);
-                rc.addBinary(cached(attributes.keyAt(i)));
-                rc.endField("key", 0);
-                rc.startField("value", 1);
-                rc.startGroup();
-                anyValueFields(attributes.valueAt(i));
-                rc.endGroup();
-                rc.endField("value", 1);
-                rc.endGroup();
-            }
-            rc.endField("key_value", 0);
         }
         rc.endGroup();
         rc.endField(name, index);
