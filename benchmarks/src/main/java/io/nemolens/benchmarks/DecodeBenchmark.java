@@ -3,7 +3,9 @@ package io.nemolens.benchmarks;
 import io.nemolens.consumer.decode.DecodedMessage;
 import io.nemolens.consumer.decode.OtlpDecoder;
 import io.nemolens.consumer.decode.json.OtlpJsonReader;
+import io.nemolens.consumer.decode.proto.ProtoRecordMapper;
 import io.nemolens.consumer.decode.proto.ProtobufRequests;
+import io.nemolens.handlers.record.Span;
 import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.generate.NemoLensRequests;
 import com.google.protobuf.Message;
@@ -11,6 +13,7 @@ import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,6 +44,7 @@ public class DecodeBenchmark {
     public int spanCount;
 
     private final OtlpDecoder decoder = new OtlpDecoder();
+    private ExportTraceServiceRequest request;
     private byte[] protobuf;
     private byte[] json;
 
@@ -78,8 +82,8 @@ public class DecodeBenchmark {
     /** Builds the request and encodes it both ways. */
     @Setup
     public void setUp() {
-        ExportTraceServiceRequest request = NemoLensRequests.spans(spanCount);
-        protobuf = request.toByteArray();
+        protobuf = NemoLensRequests.spans(spanCount).toByteArray();
+        request = (ExportTraceServiceRequest) ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
         json = CollectorJsonWriter.write(request);
         if (!decoder.decode(Signal.SPANS, json, null).spans().equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
             throw new IllegalStateException("protobuf and JSON decode differently");
@@ -98,6 +102,12 @@ public class DecodeBenchmark {
     @Benchmark
     public Message protobufParseOnly() {
         return ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
+    }
+
+    /** Only maps the parsed request to records, for comparison: {@link #protobuf} less {@link #protobufParseOnly}. */
+    @Benchmark
+    public List<Span> mapOnly() {
+        return ProtoRecordMapper.spans(request);
     }
 
     /** Only reads the OTLP/JSON body into the request, for comparison: the floor of {@link #otlpJson}. */

@@ -23,6 +23,7 @@ import java.util.Objects;
 public record DecodedMessage(Signal signal, Encoding encoding, Message request, List<Span> spans,
         List<MetricPoint> metricPoints, List<LogEntry> logs) {
 
+    /** Checks the parts and makes the lists unmodifiable copies. */
     public DecodedMessage {
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(encoding, "encoding");

@@ -19,10 +19,11 @@ import java.util.Objects;
  *
  * <p>The encoding comes from the content type when it names one ({@code application/json},
  * {@code application/x-protobuf}, {@code application/protobuf}; parameters ignored). Otherwise it is
- * detected: after optional whitespace and a UTF-8 byte order mark, {@code {} means JSON, anything
- * else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf, whose
- * first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content type, so detection is the
- * usual path. Both encodings are mapped to records by one mapper, so they decode to equal records.
+ * detected: after optional whitespace and a UTF-8 byte order mark, an opening brace means JSON,
+ * anything else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf,
+ * whose first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content
+ * type, so detection is the usual path. Both encodings are mapped to records by one mapper, so they
+ * decode to equal records.
  *
  * <p>Stateless and thread-safe.
  */

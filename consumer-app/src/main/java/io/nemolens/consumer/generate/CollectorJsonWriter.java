@@ -6,29 +6,23 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.EntityRef;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.opentelemetry.proto.metrics.v1.Exemplar;
 import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
-import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
-import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Writes OTLP requests as OTLP/JSON the way the OpenTelemetry Collector's own marshaler ({@code pdata})
@@ -89,38 +83,10 @@ public final class CollectorJsonWriter {
 
     private void traces(ExportTraceServiceRequest r) {
         sb.append('{');
-        if (r.getResourceSpansCount() > 0) {
-            name("resourceSpans").append('[');
-            for (ResourceSpans rs : r.getResourceSpansList()) {
-                element();
-                sb.append('{');
-                name("resource");
-                resource(rs.getResource());
-                if (rs.getScopeSpansCount() > 0) {
-                    name("scopeSpans").append('[');
-                    for (ScopeSpans ss : rs.getScopeSpansList()) {
-                        element();
-                        sb.append('{');
-                        name("scope");
-                        scope(ss.getScope());
-                        if (ss.getSpansCount() > 0) {
-                            name("spans").append('[');
-                            for (Span s : ss.getSpansList()) {
-                                element();
-                                span(s);
-                            }
-                            sb.append(']');
-                        }
-                        string("schemaUrl", ss.getSchemaUrl());
-                        sb.append('}');
-                    }
-                    sb.append(']');
-                }
-                string("schemaUrl", rs.getSchemaUrl());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("resourceSpans", r.getResourceSpansList(), rs -> block("resource", () -> resource(rs.getResource()),
+                () -> array("scopeSpans", rs.getScopeSpansList(), ss -> block("scope", () -> scope(ss.getScope()),
+                        () -> array("spans", ss.getSpansList(), this::span), ss.getSchemaUrl())),
+                rs.getSchemaUrl()));
         sb.append('}');
     }
 
@@ -137,35 +103,25 @@ public final class CollectorJsonWriter {
         uint64("endTimeUnixNano", s.getEndTimeUnixNano());
         attributes("attributes", s.getAttributesList());
         uint32("droppedAttributesCount", s.getDroppedAttributesCount());
-        if (s.getEventsCount() > 0) {
-            name("events").append('[');
-            for (Span.Event e : s.getEventsList()) {
-                element();
-                sb.append('{');
-                uint64("timeUnixNano", e.getTimeUnixNano());
-                string("name", e.getName());
-                attributes("attributes", e.getAttributesList());
-                uint32("droppedAttributesCount", e.getDroppedAttributesCount());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("events", s.getEventsList(), e -> {
+            sb.append('{');
+            uint64("timeUnixNano", e.getTimeUnixNano());
+            string("name", e.getName());
+            attributes("attributes", e.getAttributesList());
+            uint32("droppedAttributesCount", e.getDroppedAttributesCount());
+            sb.append('}');
+        });
         uint32("droppedEventsCount", s.getDroppedEventsCount());
-        if (s.getLinksCount() > 0) {
-            name("links").append('[');
-            for (Span.Link l : s.getLinksList()) {
-                element();
-                sb.append('{');
-                id("traceId", l.getTraceId());
-                id("spanId", l.getSpanId());
-                string("traceState", l.getTraceState());
-                attributes("attributes", l.getAttributesList());
-                uint32("droppedAttributesCount", l.getDroppedAttributesCount());
-                uint32("flags", l.getFlags());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("links", s.getLinksList(), l -> {
+            sb.append('{');
+            id("traceId", l.getTraceId());
+            id("spanId", l.getSpanId());
+            string("traceState", l.getTraceState());
+            attributes("attributes", l.getAttributesList());
+            uint32("droppedAttributesCount", l.getDroppedAttributesCount());
+            uint32("flags", l.getFlags());
+            sb.append('}');
+        });
         uint32("droppedLinksCount", s.getDroppedLinksCount());
         Status status = s.getStatus();
         name("status").append('{');
@@ -179,38 +135,10 @@ public final class CollectorJsonWriter {
 
     private void metrics(ExportMetricsServiceRequest r) {
         sb.append('{');
-        if (r.getResourceMetricsCount() > 0) {
-            name("resourceMetrics").append('[');
-            for (ResourceMetrics rm : r.getResourceMetricsList()) {
-                element();
-                sb.append('{');
-                name("resource");
-                resource(rm.getResource());
-                if (rm.getScopeMetricsCount() > 0) {
-                    name("scopeMetrics").append('[');
-                    for (ScopeMetrics sm : rm.getScopeMetricsList()) {
-                        element();
-                        sb.append('{');
-                        name("scope");
-                        scope(sm.getScope());
-                        if (sm.getMetricsCount() > 0) {
-                            name("metrics").append('[');
-                            for (Metric m : sm.getMetricsList()) {
-                                element();
-                                metric(m);
-                            }
-                            sb.append(']');
-                        }
-                        string("schemaUrl", sm.getSchemaUrl());
-                        sb.append('}');
-                    }
-                    sb.append(']');
-                }
-                string("schemaUrl", rm.getSchemaUrl());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("resourceMetrics", r.getResourceMetricsList(), rm -> block("resource", () -> resource(rm.getResource()),
+                () -> array("scopeMetrics", rm.getScopeMetricsList(), sm -> block("scope", () -> scope(sm.getScope()),
+                        () -> array("metrics", sm.getMetricsList(), this::metric), sm.getSchemaUrl())),
+                rm.getSchemaUrl()));
         sb.append('}');
     }
 
@@ -236,40 +164,19 @@ public final class CollectorJsonWriter {
             }
             case HISTOGRAM -> {
                 name("histogram").append('{');
-                if (m.getHistogram().getDataPointsCount() > 0) {
-                    name("dataPoints").append('[');
-                    for (HistogramDataPoint p : m.getHistogram().getDataPointsList()) {
-                        element();
-                        histogramPoint(p);
-                    }
-                    sb.append(']');
-                }
+                array("dataPoints", m.getHistogram().getDataPointsList(), this::histogramPoint);
                 uint32("aggregationTemporality", m.getHistogram().getAggregationTemporalityValue());
                 sb.append('}');
             }
             case EXPONENTIAL_HISTOGRAM -> {
                 name("exponentialHistogram").append('{');
-                if (m.getExponentialHistogram().getDataPointsCount() > 0) {
-                    name("dataPoints").append('[');
-                    for (ExponentialHistogramDataPoint p : m.getExponentialHistogram().getDataPointsList()) {
-                        element();
-                        exponentialHistogramPoint(p);
-                    }
-                    sb.append(']');
-                }
+                array("dataPoints", m.getExponentialHistogram().getDataPointsList(), this::exponentialHistogramPoint);
                 uint32("aggregationTemporality", m.getExponentialHistogram().getAggregationTemporalityValue());
                 sb.append('}');
             }
             case SUMMARY -> {
                 name("summary").append('{');
-                if (m.getSummary().getDataPointsCount() > 0) {
-                    name("dataPoints").append('[');
-                    for (SummaryDataPoint p : m.getSummary().getDataPointsList()) {
-                        element();
-                        summaryPoint(p);
-                    }
-                    sb.append(']');
-                }
+                array("dataPoints", m.getSummary().getDataPointsList(), this::summaryPoint);
                 sb.append('}');
             }
             case DATA_NOT_SET -> {
@@ -281,12 +188,7 @@ public final class CollectorJsonWriter {
     }
 
     private void numberPoints(List<NumberDataPoint> points) {
-        if (points.isEmpty()) {
-            return;
-        }
-        name("dataPoints").append('[');
-        for (NumberDataPoint p : points) {
-            element();
+        array("dataPoints", points, p -> {
             sb.append('{');
             attributes("attributes", p.getAttributesList());
             uint64("startTimeUnixNano", p.getStartTimeUnixNano());
@@ -301,8 +203,7 @@ public final class CollectorJsonWriter {
             exemplars(p.getExemplarsList());
             uint32("flags", p.getFlags());
             sb.append('}');
-        }
-        sb.append(']');
+        });
     }
 
     private void histogramPoint(HistogramDataPoint p) {
@@ -393,28 +294,18 @@ public final class CollectorJsonWriter {
         uint64("timeUnixNano", p.getTimeUnixNano());
         uint64("count", p.getCount());
         float64("sum", p.getSum());
-        if (p.getQuantileValuesCount() > 0) {
-            name("quantileValues").append('[');
-            for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
-                element();
-                sb.append('{');
-                float64("quantile", q.getQuantile());
-                float64("value", q.getValue());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("quantileValues", p.getQuantileValuesList(), q -> {
+            sb.append('{');
+            float64("quantile", q.getQuantile());
+            float64("value", q.getValue());
+            sb.append('}');
+        });
         uint32("flags", p.getFlags());
         sb.append('}');
     }
 
     private void exemplars(List<Exemplar> exemplars) {
-        if (exemplars.isEmpty()) {
-            return;
-        }
-        name("exemplars").append('[');
-        for (Exemplar e : exemplars) {
-            element();
+        array("exemplars", exemplars, e -> {
             sb.append('{');
             attributes("filteredAttributes", e.getFilteredAttributesList());
             uint64("timeUnixNano", e.getTimeUnixNano());
@@ -428,47 +319,44 @@ public final class CollectorJsonWriter {
             id("spanId", e.getSpanId());
             id("traceId", e.getTraceId());
             sb.append('}');
-        }
-        sb.append(']');
+        });
     }
 
     // ---------------------------------------------------------------- logs
 
     private void logs(ExportLogsServiceRequest r) {
         sb.append('{');
-        if (r.getResourceLogsCount() > 0) {
-            name("resourceLogs").append('[');
-            for (ResourceLogs rl : r.getResourceLogsList()) {
-                element();
-                sb.append('{');
-                name("resource");
-                resource(rl.getResource());
-                if (rl.getScopeLogsCount() > 0) {
-                    name("scopeLogs").append('[');
-                    for (ScopeLogs sl : rl.getScopeLogsList()) {
-                        element();
-                        sb.append('{');
-                        name("scope");
-                        scope(sl.getScope());
-                        if (sl.getLogRecordsCount() > 0) {
-                            name("logRecords").append('[');
-                            for (LogRecord l : sl.getLogRecordsList()) {
-                                element();
-                                logRecord(l);
-                            }
-                            sb.append(']');
-                        }
-                        string("schemaUrl", sl.getSchemaUrl());
-                        sb.append('}');
-                    }
-                    sb.append(']');
-                }
-                string("schemaUrl", rl.getSchemaUrl());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("resourceLogs", r.getResourceLogsList(), rl -> block("resource", () -> resource(rl.getResource()),
+                () -> array("scopeLogs", rl.getScopeLogsList(), sl -> block("scope", () -> scope(sl.getScope()),
+                        () -> array("logRecords", sl.getLogRecordsList(), this::logRecord), sl.getSchemaUrl())),
+                rl.getSchemaUrl()));
         sb.append('}');
+    }
+
+    /**
+     * A resource or scope block: {@code {"resource":{...},"scopeSpans":[...],"schemaUrl":"..."}}; the
+     * resource or scope is always written, as the collector does.
+     */
+    private void block(String key, Runnable head, Runnable items, String schemaUrl) {
+        sb.append('{');
+        name(key);
+        head.run();
+        items.run();
+        string("schemaUrl", schemaUrl);
+        sb.append('}');
+    }
+
+    /** {@code "key":[...]}, each element written by {@code write}; nothing for an empty list. */
+    private <T> void array(String key, List<T> items, Consumer<T> write) {
+        if (items.isEmpty()) {
+            return;
+        }
+        name(key).append('[');
+        for (T item : items) {
+            element();
+            write.accept(item);
+        }
+        sb.append(']');
     }
 
     private void logRecord(LogRecord l) {
@@ -494,19 +382,14 @@ public final class CollectorJsonWriter {
         sb.append('{');
         attributes("attributes", r.getAttributesList());
         uint32("droppedAttributesCount", r.getDroppedAttributesCount());
-        if (r.getEntityRefsCount() > 0) {
-            name("entityRefs").append('[');
-            for (EntityRef e : r.getEntityRefsList()) {
-                element();
-                sb.append('{');
-                string("schemaUrl", e.getSchemaUrl());
-                string("type", e.getType());
-                strings("idKeys", e.getIdKeysList());
-                strings("descriptionKeys", e.getDescriptionKeysList());
-                sb.append('}');
-            }
-            sb.append(']');
-        }
+        array("entityRefs", r.getEntityRefsList(), e -> {
+            sb.append('{');
+            string("schemaUrl", e.getSchemaUrl());
+            string("type", e.getType());
+            array("idKeys", e.getIdKeysList(), key -> quoted(sb, key));
+            array("descriptionKeys", e.getDescriptionKeysList(), key -> quoted(sb, key));
+            sb.append('}');
+        });
         sb.append('}');
     }
 
@@ -520,15 +403,7 @@ public final class CollectorJsonWriter {
     }
 
     private void attributes(String field, List<KeyValue> attributes) {
-        if (attributes.isEmpty()) {
-            return;
-        }
-        name(field).append('[');
-        for (KeyValue kv : attributes) {
-            element();
-            keyValue(kv);
-        }
-        sb.append(']');
+        array(field, attributes, this::keyValue);
     }
 
     private void keyValue(KeyValue kv) {
@@ -551,14 +426,7 @@ public final class CollectorJsonWriter {
             case DOUBLE_VALUE -> name("doubleValue").append(doubleText(v.getDoubleValue()));
             case ARRAY_VALUE -> {
                 name("arrayValue").append('{');
-                if (v.getArrayValue().getValuesCount() > 0) {
-                    name("values").append('[');
-                    for (AnyValue element : v.getArrayValue().getValuesList()) {
-                        element();
-                        anyValue(element);
-                    }
-                    sb.append(']');
-                }
+                array("values", v.getArrayValue().getValuesList(), this::anyValue);
                 sb.append('}');
             }
             case KVLIST_VALUE -> {
@@ -597,18 +465,6 @@ public final class CollectorJsonWriter {
         if (!value.isEmpty()) {
             quoted(name(key), value);
         }
-    }
-
-    private void strings(String key, List<String> values) {
-        if (values.isEmpty()) {
-            return;
-        }
-        name(key).append('[');
-        for (String s : values) {
-            element();
-            quoted(sb, s);
-        }
-        sb.append(']');
     }
 
     private void uint32(String key, int value) {

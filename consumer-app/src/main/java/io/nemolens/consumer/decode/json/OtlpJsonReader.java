@@ -44,6 +44,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
@@ -70,6 +71,11 @@ public final class OtlpJsonReader {
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
+    /** The top-level keys of the three requests, in both spellings. */
+    private static final Map<String, Signal> TOP_LEVEL_KEYS = Map.of(
+            "resourceSpans", Signal.SPANS, "resource_spans", Signal.SPANS,
+            "resourceMetrics", Signal.METRICS, "resource_metrics", Signal.METRICS,
+            "resourceLogs", Signal.LOGS, "resource_logs", Signal.LOGS);
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
     /** The value of each ASCII hex digit, either case; -1 for any other character. */
@@ -199,9 +205,21 @@ public final class OtlpJsonReader {
                 throw fail("the body must be a JSON object, found " + JsonToken.valueDescFor(t));
             }
             Message request = switch (signal) {
-                case SPANS -> traces();
-                case METRICS -> metrics();
-                case LOGS -> logs();
+                case SPANS -> {
+                    ExportTraceServiceRequest.Builder b = ExportTraceServiceRequest.newBuilder();
+                    resourceBlocks(this::resourceSpans, b::addResourceSpans);
+                    yield b.build();
+                }
+                case METRICS -> {
+                    ExportMetricsServiceRequest.Builder b = ExportMetricsServiceRequest.newBuilder();
+                    resourceBlocks(this::resourceMetrics, b::addResourceMetrics);
+                    yield b.build();
+                }
+                case LOGS -> {
+                    ExportLogsServiceRequest.Builder b = ExportLogsServiceRequest.newBuilder();
+                    resourceBlocks(this::resourceLogs, b::addResourceLogs);
+                    yield b.build();
+                }
             };
             JsonToken trailing = p.nextToken();
             if (trailing != null) {
@@ -212,46 +230,20 @@ public final class OtlpJsonReader {
 
         // ---------------------------------------------------------------- requests
 
-        private ExportTraceServiceRequest traces() {
-            ExportTraceServiceRequest.Builder b = ExportTraceServiceRequest.newBuilder();
+        /** Reads the top-level object: the resource blocks of the routing key's signal, failing on another signal's. */
+        private <M> void resourceBlocks(Supplier<M> read, Consumer<M> add) {
             String name;
             while ((name = p.nextName()) != null) {
                 JsonToken t = p.nextToken();
-                switch (name) {
-                    case "resourceSpans", "resource_spans" -> messages(t, this::resourceSpans, b::addResourceSpans);
-                    case "resourceMetrics", "resource_metrics", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
-                    default -> p.skipChildren();
+                Signal named = TOP_LEVEL_KEYS.get(name);
+                if (named == null) {
+                    p.skipChildren();
+                } else if (named != signal) {
+                    throw wrongSignal(name);
+                } else {
+                    messages(t, read, add);
                 }
             }
-            return b.build();
-        }
-
-        private ExportMetricsServiceRequest metrics() {
-            ExportMetricsServiceRequest.Builder b = ExportMetricsServiceRequest.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
-                JsonToken t = p.nextToken();
-                switch (name) {
-                    case "resourceMetrics", "resource_metrics" -> messages(t, this::resourceMetrics, b::addResourceMetrics);
-                    case "resourceSpans", "resource_spans", "resourceLogs", "resource_logs" -> throw wrongSignal(name);
-                    default -> p.skipChildren();
-                }
-            }
-            return b.build();
-        }
-
-        private ExportLogsServiceRequest logs() {
-            ExportLogsServiceRequest.Builder b = ExportLogsServiceRequest.newBuilder();
-            String name;
-            while ((name = p.nextName()) != null) {
-                JsonToken t = p.nextToken();
-                switch (name) {
-                    case "resourceLogs", "resource_logs" -> messages(t, this::resourceLogs, b::addResourceLogs);
-                    case "resourceSpans", "resource_spans", "resourceMetrics", "resource_metrics" -> throw wrongSignal(name);
-                    default -> p.skipChildren();
-                }
-            }
-            return b.build();
         }
 
         private DecodeException wrongSignal(String key) {
