@@ -18,8 +18,12 @@ import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.Span;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -105,7 +109,9 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         switch (outcome.status()) {
             case SUCCEEDED -> {
                 channel.basicAck(tag, false);
-                lastProcessed.set(clock.instant());
+                Instant now = clock.instant();
+                lastProcessed.set(now);
+                metrics.processingLag(signal, lag(decoded, now));
                 metrics.message(signal, decoded.encoding(), Outcome.ACKED);
                 metrics.records(signal, "span", decoded.spans().size());
                 metrics.records(signal, "metric_point", decoded.metricPoints().size());
@@ -121,6 +127,25 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
             }
         }
+    }
+
+    /** Now minus the newest record time of the message, or {@code null} when no record has a time. */
+    static Duration lag(DecodedMessage decoded, Instant now) {
+        long newest = 0;
+        for (Span span : decoded.spans()) {
+            newest = Math.max(newest, span.endTimeUnixNano());
+        }
+        for (MetricPoint point : decoded.metricPoints()) {
+            newest = Math.max(newest, point.timeUnixNano());
+        }
+        for (LogEntry entry : decoded.logs()) {
+            newest = Math.max(newest, entry.effectiveTimeUnixNano());
+        }
+        if (newest <= 0) {
+            return null;
+        }
+        Instant newestTime = Instant.ofEpochSecond(0, newest);
+        return newestTime.isAfter(now) ? Duration.ZERO : Duration.between(newestTime, now);
     }
 
     private void deadLetter(Message message, Channel channel, LensException failure, Signal signal, Encoding encoding,
