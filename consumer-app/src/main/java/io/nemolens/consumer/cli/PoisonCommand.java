@@ -84,11 +84,12 @@ public final class PoisonCommand implements LensCommand {
             out.printf("%6d  %-16s  %-24s  %s%n", g.count(), g.category(), String.join(",", g.routingKeys()), g.reason());
         }
         out.println();
-        out.printf("%5s  %-16s  %-16s  %7s  %10s  %9s  %-24s  %-24s  %s%n", "#", "routing key", "category", "replays",
-                "deliveries", "bytes", "first failure", "last failure", "reason");
+        out.printf("%5s  %-12s  %-14s  %-16s  %7s  %10s  %9s  %-24s  %-24s  %s%n", "#", "id", "routing key", "category",
+                "replays", "deliveries", "bytes", "first failure", "last failure", "reason");
         for (PoisonMessage m : report.messages()) {
-            out.printf("%5d  %-16s  %-16s  %7d  %10d  %9d  %-24s  %-24s  %s%n", m.position(), m.routingKey(), m.category(),
-                    m.replayCount(), m.deliveryCount(), m.size(), time(m.firstFailedAt()), time(m.lastFailedAt()), m.reason());
+            out.printf("%5d  %-12s  %-14s  %-16s  %7d  %10d  %9d  %-24s  %-24s  %s%n", m.position(), m.messageId().substring(0, 12),
+                    m.routingKey(), m.category(), m.replayCount(), m.deliveryCount(), m.size(), time(m.firstFailedAt()),
+                    time(m.lastFailedAt()), m.reason());
         }
         if (report.messages().size() < report.examined()) {
             out.printf("(%d more not listed; --max N lists more)%n", report.examined() - report.messages().size());

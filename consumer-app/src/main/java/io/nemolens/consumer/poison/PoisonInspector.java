@@ -50,7 +50,7 @@ public final class PoisonInspector {
         Map<List<String>, GroupCount> groups = new LinkedHashMap<>();
         Instant[] oldest = new Instant[1];
         QueueWalk.Result result = QueueWalk.walk(connectionFactory, queue, inspectLimit, (position, response) -> {
-            PoisonMessage m = PoisonMessage.of(position, response.getProps(), response.getBody().length);
+            PoisonMessage m = PoisonMessage.of(position, response.getProps(), response.getBody());
             if (messages.size() < listed) {
                 messages.add(m);
             }

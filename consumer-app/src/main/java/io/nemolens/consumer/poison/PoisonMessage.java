@@ -1,6 +1,7 @@
 package io.nemolens.consumer.poison;
 
 import com.rabbitmq.client.AMQP;
+import io.nemolens.consumer.listener.MessageIds;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
  * key from its {@code x-death} entry.
  *
  * @param position 1-based position in the queue when it was inspected
+ * @param messageId a hash of the body, the same {@code MessageInfo.messageId()} handlers see
  * @param exchange where it was first published ({@code ""} when unknown)
  * @param routingKey the routing key it was first published with ({@code ""} when unknown)
  * @param category the failure category ({@code decode}, {@code handler}, ...) or {@value #BROKER_DEAD_LETTERED}
@@ -24,7 +26,7 @@ import java.util.Map;
  * @param deliveryCount how many times the poison queue has delivered it before (quorum queues count inspections too)
  * @param size body size in bytes
  */
-public record PoisonMessage(int position, String exchange, String routingKey, String category, String reason,
+public record PoisonMessage(int position, String messageId, String exchange, String routingKey, String category, String reason,
         String exceptionClass, Instant firstFailedAt, Instant lastFailedAt, int replayCount, long deliveryCount,
         int size) {
 
@@ -34,7 +36,7 @@ public record PoisonMessage(int position, String exchange, String routingKey, St
     static final int MAX_REASON = 200;
 
     /** Reads a message's headers. */
-    static PoisonMessage of(int position, AMQP.BasicProperties props, int size) {
+    static PoisonMessage of(int position, AMQP.BasicProperties props, byte[] body) {
         Map<String, Object> h = props.getHeaders() == null ? Map.of() : props.getHeaders();
         String exchange = text(h.get(PoisonHeaders.ORIGINAL_EXCHANGE));
         String routingKey = text(h.get(PoisonHeaders.ORIGINAL_ROUTING_KEY));
@@ -64,8 +66,8 @@ public record PoisonMessage(int position, String exchange, String routingKey, St
         if (category.isEmpty()) {
             category = "unknown";
         }
-        return new PoisonMessage(position, exchange, routingKey, category, reason, text(h.get(PoisonHeaders.EXCEPTION_CLASS)),
-                first, last, (int) number(h.get(PoisonHeaders.REPLAY_COUNT)), number(h.get("x-delivery-count")), size);
+        return new PoisonMessage(position, MessageIds.of(body), exchange, routingKey, category, reason, text(h.get(PoisonHeaders.EXCEPTION_CLASS)),
+                first, last, (int) number(h.get(PoisonHeaders.REPLAY_COUNT)), number(h.get("x-delivery-count")), body.length);
     }
 
     /** Whether the message failed while being read (decode, unknown signal, oversized): the input itself is the problem. */

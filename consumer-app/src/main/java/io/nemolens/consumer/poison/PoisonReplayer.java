@@ -116,7 +116,7 @@ public final class PoisonReplayer {
         }
 
         boolean visit(int position, GetResponse response) {
-            PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody().length);
+            PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
             if (!request.matches(message) || !request.allows(message)
                     || (request.max() > 0 && selected >= request.max())) {
                 skipped++;

@@ -151,17 +151,24 @@ public final class TestBroker {
         rabbitmqctl("await_startup");
     }
 
-    private void rabbitmqctl(String command) throws Exception {
+    /**
+     * Runs {@code rabbitmqctl} with these arguments against the test broker (inside the container for
+     * Testcontainers; {@code LENS_TEST_RABBITMQCTL} for a remote broker), e.g. to add a user.
+     */
+    public void rabbitmqctl(String... command) throws Exception {
         if (container != null) {
-            var result = container.execInContainer("rabbitmqctl", command);
+            String[] full = new String[command.length + 1];
+            full[0] = "rabbitmqctl";
+            System.arraycopy(command, 0, full, 1, command.length);
+            var result = container.execInContainer(full);
             if (result.getExitCode() != 0) {
-                throw new IllegalStateException("rabbitmqctl " + command + " failed: " + result.getStderr());
+                throw new IllegalStateException("rabbitmqctl " + String.join(" ", command) + " failed: " + result.getStderr());
             }
             return;
         }
         String ctl = System.getenv().getOrDefault("LENS_TEST_RABBITMQCTL", "rabbitmqctl");
         List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
-        cmd.add(command);
+        cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
