@@ -33,9 +33,10 @@ public final class RunningConsumer implements AutoCloseable {
         props.put("server.port", "0");
         props.put("spring.main.banner-mode", "off");
         props.putAll(properties);
-        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
-                .properties(props)
-                .run();
+        // as command-line arguments: default properties (SpringApplicationBuilder.properties) rank below
+        // application.yml, which would silently win for the broker address and credentials
+        String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources).run(args);
         return new RunningConsumer(ctx);
     }
 
