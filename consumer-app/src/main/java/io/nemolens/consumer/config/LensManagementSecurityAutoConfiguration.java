@@ -27,7 +27,7 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Safe defaults for the management endpoints: {@code health}, {@code info} and {@code prometheus}
- * answer anonymously; every other endpoint (the {@code poison} list and replay, and anything an
+ * (and the list of exposed endpoints, {@code /actuator}) answer anonymously; every other endpoint (the {@code poison} list and replay, and anything an
  * operator exposes) needs HTTP Basic with the user {@code spring.security.user.name} /
  * {@code spring.security.user.password}. Without a configured password there is no user at all (no
  * generated password is logged), so those endpoints refuse everyone; enabling the replay write
@@ -77,11 +77,12 @@ public class LensManagementSecurityAutoConfiguration {
         SecurityFilterChain lensManagementSecurityFilterChain(HttpSecurity http) throws Exception {
             http.authorizeHttpRequests(requests -> requests
                             .requestMatchers(EndpointRequest.to(PUBLIC_ENDPOINTS)).permitAll()
+                            .requestMatchers(EndpointRequest.toLinks()).permitAll()
                             .anyRequest().authenticated())
                     .httpBasic(Customizer.withDefaults())
                     .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                    // stateless HTTP Basic from scripts: no browser session to forge requests with
-                    .csrf(csrf -> csrf.ignoringRequestMatchers(EndpointRequest.toAnyEndpoint()));
+                    // stateless HTTP Basic for scripts and scrapers: no session cookie a forged request could ride on
+                    .csrf(csrf -> csrf.disable());
             return http.build();
         }
     }
