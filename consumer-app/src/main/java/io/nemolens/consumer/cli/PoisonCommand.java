@@ -102,6 +102,9 @@ public final class PoisonCommand implements LensCommand {
 
     /** The parsed options. */
     static final class Options {
+        static final java.util.Set<String> OPTIONS = java.util.Set.of("--max", "--routing-key", "--category", "--reason",
+                "--include-input-failures", "--dry-run", "--rate");
+
         Integer max;
         String routingKey;
         String category;
@@ -120,6 +123,9 @@ public final class PoisonCommand implements LensCommand {
                 if (arg.startsWith("--") && eq > 0) {
                     name = arg.substring(0, eq);
                     value = arg.substring(eq + 1);
+                }
+                if (!OPTIONS.contains(name)) {
+                    throw new IllegalArgumentException("unknown option: " + arg);
                 }
                 boolean flag = name.equals("--dry-run") || name.equals("--include-input-failures");
                 if (!flag && value == null) {

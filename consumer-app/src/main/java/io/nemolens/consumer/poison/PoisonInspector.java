@@ -54,7 +54,7 @@ public final class PoisonInspector {
             if (messages.size() < listed) {
                 messages.add(m);
             }
-            groups.computeIfAbsent(List.of(m.category(), m.reason()), k -> new GroupCount()).add(m.routingKey());
+            groups.computeIfAbsent(List.of(m.category(), groupReason(m.reason())), k -> new GroupCount()).add(m.routingKey());
             Instant first = m.firstFailedAt();
             if (first != null && (oldest[0] == null || first.isBefore(oldest[0]))) {
                 oldest[0] = first;
@@ -67,6 +67,14 @@ public final class PoisonInspector {
                 .sorted(Comparator.comparingInt(PoisonReport.Group::count).reversed())
                 .toList();
         return new PoisonReport(queue, result.depth(), result.examined(), oldest[0], grouped, messages);
+    }
+
+    /**
+     * The reason a group is known by: digits masked, so that "line 1, column 31" and "line 1, column 7",
+     * or "after 1 attempt(s)" and "after 3 attempt(s)", fall in one group.
+     */
+    static String groupReason(String reason) {
+        return reason.replaceAll("[0-9]+", "#");
     }
 
     private static final class GroupCount {

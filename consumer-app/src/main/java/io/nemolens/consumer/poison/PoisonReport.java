@@ -10,7 +10,7 @@ import java.util.List;
  * @param depth messages ready in the queue when the inspection started
  * @param examined messages read (all of {@code depth} unless it exceeds {@code lens.poison.inspect-limit})
  * @param oldestFailure the earliest first-failure time of the examined messages, or {@code null}
- * @param groups counts by failure category and reason, largest first
+ * @param groups counts by failure category and reason (digits masked as {@code #}), largest first
  * @param messages the first examined messages, in queue order (at most the number asked for)
  */
 public record PoisonReport(String queue, long depth, int examined, Instant oldestFailure, List<Group> groups,
@@ -25,7 +25,7 @@ public record PoisonReport(String queue, long depth, int examined, Instant oldes
      * How many examined messages share a category and reason.
      *
      * @param category the failure category
-     * @param reason the reason (the exception message's first line)
+     * @param reason the reason (the exception message's first line), digits masked as {@code #}
      * @param count how many messages
      * @param routingKeys the routing keys among them
      */
