@@ -3,7 +3,9 @@ package io.nemolens.consumer.poison;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -63,6 +65,7 @@ final class QueueWalk {
         Channel channel = rawChannel(connectionFactory);
         long lastHeld = 0;
         int examined = 0;
+        int held = 0;
         long depth;
         try {
             depth = channel.queueDeclarePassive(queue).getMessageCount();
@@ -78,11 +81,13 @@ final class QueueWalk {
                     channel.basicAck(tag, false);
                 } else {
                     lastHeld = tag;
+                    held++;
                 }
             }
             if (lastHeld > 0) {
                 channel.basicNack(lastHeld, true, true);
                 lastHeld = 0;
+                awaitReturned(channel, queue, held);
             }
         } finally {
             if (lastHeld > 0) {
@@ -104,6 +109,18 @@ final class QueueWalk {
             throw new IOException("the broker connection has no free channel");
         }
         return channel;
+    }
+
+    /**
+     * Waits until the queue counts the returned messages as ready again. A quorum queue applies a nack
+     * asynchronously: without this, a walk that starts right after this one (a listing after a replay)
+     * could snapshot a depth without them. Gives up after a few seconds (someone else took them).
+     */
+    private static void awaitReturned(Channel channel, String queue, int returned) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (channel.queueDeclarePassive(queue).getMessageCount() < returned && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
     }
 
     static void close(Channel channel) {

@@ -8,14 +8,15 @@ import io.nemolens.handlers.record.Span;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * Handlers with a bug that a test can fix: while {@code broken}, a span or log whose name/body starts
  * with {@code fail} throws; one starting with {@code always} always throws; {@code reject} rejects the
  * batch. Everything a handler took without throwing is in {@code handled}, in order.
+ *
+ * <p>Deliberately not a {@code @Configuration}: the application's component scan would then add these
+ * handlers to every test's consumer. Pass the class to {@code RunningConsumer.start} instead.
  */
-@Configuration(proxyBeanMethods = false)
 public class BreakableHandlers {
 
     /** The bug switch and what was handled. */
