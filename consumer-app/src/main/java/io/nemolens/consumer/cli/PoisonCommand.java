@@ -75,6 +75,11 @@ public final class PoisonCommand implements LensCommand {
     static void print(PoisonReport report, PrintStream out) {
         out.printf("poison queue '%s': %d message(s), %d examined, oldest failure %s%n", report.queue(), report.depth(),
                 report.examined(), time(report.oldestFailure()));
+        if (report.nearDeliveryLimit() > 0) {
+            out.printf("warning: %d message(s) are close to the poison queue's x-delivery-limit, where the broker drops "
+                    + "them; the next 'poison replay' (not a dry run) moves them to the parking lot%n",
+                    report.nearDeliveryLimit());
+        }
         if (report.examined() == 0) {
             return;
         }

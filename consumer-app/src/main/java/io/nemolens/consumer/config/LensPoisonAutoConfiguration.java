@@ -30,7 +30,8 @@ public class LensPoisonAutoConfiguration {
     @ConditionalOnMissingBean
     PoisonInspector poisonInspector(ConnectionFactory connectionFactory, LensTopologyProperties topology,
             LensPoisonProperties properties) {
-        return new PoisonInspector(connectionFactory, topology.poisonQueue(), properties.inspectLimit());
+        return new PoisonInspector(connectionFactory, topology.poisonQueue(), properties.inspectLimit(),
+                topology.deliveryLimit());
     }
 
     @Bean
@@ -38,7 +39,8 @@ public class LensPoisonAutoConfiguration {
     PoisonReplayer poisonReplayer(ConnectionFactory connectionFactory, LensTopologyProperties topology,
             LensPoisonProperties properties, Clock clock, LensMetrics metrics) {
         return new PoisonReplayer(connectionFactory, topology.poisonQueue(), topology.parkingLotQueue(),
-                properties.maxReplays(), properties.inspectLimit(), properties.confirmTimeout(), clock, metrics);
+                properties.maxReplays(), properties.inspectLimit(), topology.deliveryLimit(), properties.confirmTimeout(),
+                clock, metrics);
     }
 
     @Bean

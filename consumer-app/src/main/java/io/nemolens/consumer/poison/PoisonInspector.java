@@ -25,14 +25,17 @@ public final class PoisonInspector {
     private final ConnectionFactory connectionFactory;
     private final String queue;
     private final int inspectLimit;
+    private final int deliveryLimit;
 
     /**
      * @param inspectLimit read at most this many messages of a deeper queue
+     * @param deliveryLimit the poison queue's {@code x-delivery-limit}
      */
-    public PoisonInspector(ConnectionFactory connectionFactory, String queue, int inspectLimit) {
+    public PoisonInspector(ConnectionFactory connectionFactory, String queue, int inspectLimit, int deliveryLimit) {
         this.connectionFactory = connectionFactory;
         this.queue = queue;
         this.inspectLimit = inspectLimit;
+        this.deliveryLimit = deliveryLimit;
     }
 
     /** The poison queue's name. */
@@ -49,12 +52,16 @@ public final class PoisonInspector {
         List<PoisonMessage> messages = new ArrayList<>();
         Map<List<String>, GroupCount> groups = new LinkedHashMap<>();
         Instant[] oldest = new Instant[1];
+        int[] nearLimit = new int[1];
         QueueWalk.Result result = QueueWalk.walk(connectionFactory, queue, inspectLimit, (position, response) -> {
             PoisonMessage m = PoisonMessage.of(position, response.getProps(), response.getBody());
             if (messages.size() < listed) {
                 messages.add(m);
             }
             groups.computeIfAbsent(List.of(m.category(), groupReason(m.reason())), k -> new GroupCount()).add(m.routingKey());
+            if (QueueWalk.nearDeliveryLimit(m.deliveryCount(), deliveryLimit)) {
+                nearLimit[0]++;
+            }
             Instant first = m.firstFailedAt();
             if (first != null && (oldest[0] == null || first.isBefore(oldest[0]))) {
                 oldest[0] = first;
@@ -66,7 +73,7 @@ public final class PoisonInspector {
                         List.copyOf(e.getValue().routingKeys)))
                 .sorted(Comparator.comparingInt(PoisonReport.Group::count).reversed())
                 .toList();
-        return new PoisonReport(queue, result.depth(), result.examined(), oldest[0], grouped, messages);
+        return new PoisonReport(queue, result.depth(), result.examined(), oldest[0], grouped, nearLimit[0], messages);
     }
 
     /**

@@ -25,6 +25,8 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  * those that arrive meanwhile, such as replayed messages that fail again):
  *
  * <ol>
+ *   <li>delivered so often that returning it again could reach the poison queue's {@code x-delivery-limit},
+ *       where the broker would drop it: parked, whether selected or not;</li>
  *   <li>not selected (filters, an input failure not asked for, over {@code max}): left in place, in order;</li>
  *   <li>replayed {@code maxReplays} times already: republished to the parking-lot queue;</li>
  *   <li>otherwise: republished to its original exchange and routing key with its body and properties,
@@ -54,6 +56,7 @@ public final class PoisonReplayer {
     private final String parkingLotQueue;
     private final int maxReplays;
     private final int inspectLimit;
+    private final int deliveryLimit;
     private final Duration confirmTimeout;
     private final Clock clock;
     private final LensMetrics metrics;
@@ -61,16 +64,18 @@ public final class PoisonReplayer {
     /**
      * @param maxReplays a message replayed this many times already is parked instead
      * @param inspectLimit examine at most this many messages of a deeper queue
+     * @param deliveryLimit the poison queue's {@code x-delivery-limit}
      * @param confirmTimeout how long to wait for each publisher confirm
      * @param metrics where replay results are counted, or {@code null}
      */
     public PoisonReplayer(ConnectionFactory connectionFactory, String poisonQueue, String parkingLotQueue, int maxReplays,
-            int inspectLimit, Duration confirmTimeout, Clock clock, LensMetrics metrics) {
+            int inspectLimit, int deliveryLimit, Duration confirmTimeout, Clock clock, LensMetrics metrics) {
         this.connectionFactory = connectionFactory;
         this.poisonQueue = poisonQueue;
         this.parkingLotQueue = parkingLotQueue;
         this.maxReplays = maxReplays;
         this.inspectLimit = inspectLimit;
+        this.deliveryLimit = deliveryLimit;
         this.confirmTimeout = confirmTimeout;
         this.clock = clock;
         this.metrics = metrics;
@@ -117,43 +122,61 @@ public final class PoisonReplayer {
 
         boolean visit(int position, GetResponse response) {
             PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
+            if (QueueWalk.nearDeliveryLimit(message.deliveryCount(), deliveryLimit)) {
+                return park(message, response, "delivered " + message.deliveryCount() + " times; the poison queue's "
+                        + "x-delivery-limit of " + deliveryLimit + " would make the broker drop it");
+            }
             if (!request.matches(message) || !request.allows(message)
                     || (request.max() > 0 && selected >= request.max())) {
                 skipped++;
                 return false;
             }
             selected++;
-            boolean park = message.replayCount() >= maxReplays;
-            if (!park && message.exchange().isEmpty() && message.routingKey().isEmpty()) {
+            if (message.replayCount() >= maxReplays) {
+                return park(message, response, "replayed " + message.replayCount() + " times (lens.poison.max-replays="
+                        + maxReplays + ") and failed again");
+            }
+            if (message.exchange().isEmpty() && message.routingKey().isEmpty()) {
                 fail("message at position " + position + " has no original exchange or routing key");
                 return false;
             }
             if (request.dryRun()) {
-                if (park) {
-                    parked++;
-                } else {
-                    replayed++;
-                }
+                replayed++;
                 return false;
             }
             pace();
             try {
-                if (park) {
-                    publish("", parkingLotQueue, parkedProperties(response.getProps(), message), response.getBody());
-                    parked++;
-                } else {
-                    publish(message.exchange(), message.routingKey(), replayProperties(response.getProps(), message),
-                            response.getBody());
-                    replayed++;
-                }
+                publish(message.exchange(), message.routingKey(), replayProperties(response.getProps(), message),
+                        response.getBody());
+                replayed++;
                 return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("replay interrupted", e);
             } catch (IOException | TimeoutException | RuntimeException e) {
                 closePublisher();
-                fail((park ? "park to '" + parkingLotQueue + "'" : "replay to exchange '" + message.exchange()
-                        + "' with routing key '" + message.routingKey() + "'") + " not confirmed: " + describe(e));
+                fail("replay to exchange '" + message.exchange() + "' with routing key '" + message.routingKey()
+                        + "' not confirmed: " + describe(e));
+                return false;
+            }
+        }
+
+        private boolean park(PoisonMessage message, GetResponse response, String reason) {
+            if (request.dryRun()) {
+                parked++;
+                return false;
+            }
+            pace();
+            try {
+                publish("", parkingLotQueue, parkedProperties(response.getProps(), reason), response.getBody());
+                parked++;
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("replay interrupted", e);
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                closePublisher();
+                fail("park to '" + parkingLotQueue + "' not confirmed: " + describe(e));
                 return false;
             }
         }
@@ -225,15 +248,14 @@ public final class PoisonReplayer {
         return original.builder().headers(headers).build();
     }
 
-    private AMQP.BasicProperties parkedProperties(AMQP.BasicProperties original, PoisonMessage message) {
+    private AMQP.BasicProperties parkedProperties(AMQP.BasicProperties original, String reason) {
         Map<String, Object> headers = new HashMap<>();
         if (original.getHeaders() != null) {
             headers.putAll(original.getHeaders());
         }
         headers.remove("x-delivery-count");
         headers.put(PoisonHeaders.PARKED_AT, clock.instant().toString());
-        headers.put(PoisonHeaders.PARKED_REASON, "replayed " + message.replayCount() + " times (lens.poison.max-replays="
-                + maxReplays + ") and failed again");
+        headers.put(PoisonHeaders.PARKED_REASON, reason);
         return original.builder().headers(headers).build();
     }
 

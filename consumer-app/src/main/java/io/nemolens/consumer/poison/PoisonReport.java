@@ -11,10 +11,12 @@ import java.util.List;
  * @param examined messages read (all of {@code depth} unless it exceeds {@code lens.poison.inspect-limit})
  * @param oldestFailure the earliest first-failure time of the examined messages, or {@code null}
  * @param groups counts by failure category and reason (digits masked as {@code #}), largest first
+ * @param nearDeliveryLimit examined messages delivered so often that the broker may soon drop them
+ *     ({@code x-delivery-limit}); the next replay parks them
  * @param messages the first examined messages, in queue order (at most the number asked for)
  */
 public record PoisonReport(String queue, long depth, int examined, Instant oldestFailure, List<Group> groups,
-        List<PoisonMessage> messages) {
+        int nearDeliveryLimit, List<PoisonMessage> messages) {
 
     public PoisonReport {
         groups = List.copyOf(groups);

@@ -55,6 +55,16 @@ final class QueueWalk {
     }
 
     /**
+     * Whether a message has been delivered so often that returning it once more could reach the queue's
+     * {@code x-delivery-limit}, where RabbitMQ drops it (the poison queue has no dead-letter target).
+     * The margin is a tenth of the limit, at least 1 and at most 10.
+     */
+    static boolean nearDeliveryLimit(long deliveryCount, int deliveryLimit) {
+        int margin = Math.max(1, Math.min(10, deliveryLimit / 10));
+        return deliveryCount >= deliveryLimit - margin;
+    }
+
+    /**
      * Walks the queue.
      *
      * @param limit read at most this many messages even if the queue holds more
