@@ -1,5 +1,6 @@
 package io.nemolens.consumer.config;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -8,14 +9,34 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Dead-lettering to the poison queue ({@code lens.poison.*}).
+ * Dead-lettering to the poison queue, and inspecting and replaying it ({@code lens.poison.*}).
  *
- * @param confirmTimeout how long to wait for the broker to confirm a dead letter before falling back to rejecting the message to the queue's dead-letter exchange
+ * @param confirmTimeout how long to wait for the broker to confirm a dead letter (before falling back to rejecting the message to the queue's dead-letter exchange) and each message a replay republishes
  * @param stackTraceMaxLength the stack trace in a dead letter's headers is cut to this many characters
+ * @param maxReplays a poison message that has been replayed this many times already is moved to the parking-lot queue instead of being replayed again
+ * @param inspectLimit listing and replaying read at most this many poison messages (each is held unacknowledged until the end)
+ * @param depthPollInterval how often the depth of the processing, poison and parking-lot queues is polled for metrics and health
+ * @param health when the poison queue makes the {@code lensPoison} health indicator DOWN
  */
 @ConfigurationProperties("lens.poison")
 @Validated
 public record LensPoisonProperties(
         @DefaultValue("10s") @NotNull Duration confirmTimeout,
-        @DefaultValue("4000") @Min(200) int stackTraceMaxLength) {
+        @DefaultValue("4000") @Min(200) int stackTraceMaxLength,
+        @DefaultValue("5") @Min(0) int maxReplays,
+        @DefaultValue("50000") @Min(1) int inspectLimit,
+        @DefaultValue("15s") @NotNull Duration depthPollInterval,
+        @DefaultValue @Valid Health health) {
+
+    /**
+     * Thresholds of the {@code lensPoison} health indicator. It is part of {@code /actuator/health}, not
+     * of the readiness or liveness groups: a full poison queue needs an operator, not a restart.
+     *
+     * @param maxDepth DOWN when more messages than this wait in the poison queue
+     * @param maxAge DOWN when the poison queue has been non-empty for longer than this
+     */
+    public record Health(
+            @DefaultValue("1000") @Min(0) long maxDepth,
+            @DefaultValue("24h") @NotNull Duration maxAge) {
+    }
 }

@@ -18,8 +18,12 @@ import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.Span;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -142,11 +146,32 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     private void acknowledged(DecodedMessage decoded) {
-        lastProcessed.set(clock.instant());
+        Instant now = clock.instant();
+        lastProcessed.set(now);
+        metrics.processingLag(decoded.signal(), lag(decoded, now));
         metrics.message(decoded.signal(), decoded.encoding(), Outcome.ACKED);
         metrics.records(decoded.signal(), "span", decoded.spans().size());
         metrics.records(decoded.signal(), "metric_point", decoded.metricPoints().size());
         metrics.records(decoded.signal(), "log", decoded.logs().size());
+    }
+
+    /** Now minus the newest record time of the message, or {@code null} when no record has a time. */
+    static Duration lag(DecodedMessage decoded, Instant now) {
+        long newest = 0;
+        for (Span span : decoded.spans()) {
+            newest = Math.max(newest, span.endTimeUnixNano());
+        }
+        for (MetricPoint point : decoded.metricPoints()) {
+            newest = Math.max(newest, point.timeUnixNano());
+        }
+        for (LogEntry entry : decoded.logs()) {
+            newest = Math.max(newest, entry.effectiveTimeUnixNano());
+        }
+        if (newest <= 0) {
+            return null;
+        }
+        Instant newestTime = Instant.ofEpochSecond(0, newest);
+        return newestTime.isAfter(now) ? Duration.ZERO : Duration.between(newestTime, now);
     }
 
     private void deadLetter(Message message, DeliveryAcknowledgement delivery, LensException failure, Signal signal,

@@ -1,11 +1,16 @@
 package io.nemolens.consumer.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The consumer's meters. All tags are low-cardinality: {@code signal} (spans, metrics, logs,
@@ -19,6 +24,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code lens.retries}: handler retries by signal and type ({@code handler}, {@code transient})</li>
  *   <li>{@code lens.message.bytes}: body bytes received, by signal</li>
  *   <li>{@code lens.decode.duration}, {@code lens.handle.duration}: latency per message, by signal</li>
+ *   <li>{@code lens.processing.lag}: seconds from the newest record time of the last acknowledged message
+ *       to its acknowledgement, by signal</li>
+ *   <li>{@code lens.poison.replays}: poison messages by replay result ({@code replayed}, {@code skipped},
+ *       {@code parked}, {@code failed})</li>
+ *   <li>{@code lens.queue.depth} ({@link QueueDepthMonitor}): ready messages by {@code queue} role
+ *       ({@code processing}, {@code poison}, {@code parking-lot})</li>
  * </ul>
  */
 public final class LensMetrics {
@@ -39,9 +50,40 @@ public final class LensMetrics {
     }
 
     private final MeterRegistry registry;
+    private final Map<String, AtomicLong> lagMillis = new ConcurrentHashMap<>();
 
     public LensMetrics(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    /**
+     * Records how far behind the consumer is: the time from the newest record of an acknowledged
+     * message to now. Ignored when the message carried no record time.
+     */
+    public void processingLag(Signal signal, Duration lag) {
+        if (lag == null) {
+            return;
+        }
+        lagMillis.computeIfAbsent(signalTag(signal), tag -> {
+            AtomicLong holder = new AtomicLong();
+            Gauge.builder("lens.processing.lag", holder, h -> h.get() / 1000.0)
+                    .description("now minus the newest record time of the last acknowledged message")
+                    .baseUnit("seconds")
+                    .tag("signal", tag)
+                    .register(registry);
+            return holder;
+        }).set(lag.toMillis());
+    }
+
+    /** Counts poison messages by what a replay did with them. */
+    public void replays(String result, int count) {
+        Counter counter = Counter.builder("lens.poison.replays")
+                .description("poison messages examined by replays, by result")
+                .tag("result", result)
+                .register(registry);
+        if (count > 0) {
+            counter.increment(count);
+        }
     }
 
     public void message(Signal signal, Encoding encoding, Outcome outcome) {

@@ -33,6 +33,10 @@ public final class PoisonHeaders {
     public static final String ATTEMPTS = "x-lens-attempts";
     /** How many times the message has been replayed from the poison queue. */
     public static final String REPLAY_COUNT = "x-lens-replay-count";
+    /** When the message was moved to the parking-lot queue (ISO-8601 instant). */
+    public static final String PARKED_AT = "x-lens-parked-at";
+    /** Why the message was moved to the parking-lot queue. */
+    public static final String PARKED_REASON = "x-lens-parked-reason";
 
     private PoisonHeaders() {
     }

@@ -36,9 +36,10 @@ public final class RunningConsumer implements AutoCloseable {
         // archived messages are acknowledged at the latest when their file is this old
         props.put("lens.archive.max-age", "1s");
         props.putAll(properties);
-        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
-                .properties(props)
-                .run();
+        // as command-line arguments: default properties (SpringApplicationBuilder.properties) rank below
+        // application.yml, which would silently win for the broker address and credentials
+        String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources).run(args);
         return new RunningConsumer(ctx);
     }
 

@@ -151,17 +151,57 @@ public final class TestBroker {
         rabbitmqctl("await_startup");
     }
 
-    private void rabbitmqctl(String command) throws Exception {
+    /**
+     * Starts an AMQPS (TLS) listener on the running broker with this certificate and key (PEM files
+     * readable by the broker), without restarting it: {@code rabbit_networking:start_ssl_listener} through
+     * {@code rabbitmqctl eval}. Stop it with {@link #stopTlsListener(int)}.
+     *
+     * @return the port a client on this host connects to
+     */
+    public int startTlsListener(java.nio.file.Path certificate, java.nio.file.Path key) throws Exception {
+        String cert = certificate.toAbsolutePath().toString();
+        String keyFile = key.toAbsolutePath().toString();
+        int brokerPort;
         if (container != null) {
-            var result = container.execInContainer("rabbitmqctl", command);
+            container.copyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(certificate, 0644), "/tmp/lens-tls-cert.pem");
+            container.copyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(key, 0644), "/tmp/lens-tls-key.pem");
+            cert = "/tmp/lens-tls-cert.pem";
+            keyFile = "/tmp/lens-tls-key.pem";
+            brokerPort = 5671; // RabbitMQContainer maps it
+        } else {
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+                brokerPort = s.getLocalPort();
+            }
+        }
+        rabbitmqctl("eval", "rabbit_networking:ensure_ssl(), rabbit_networking:start_ssl_listener(" + brokerPort
+                + ", [{certfile, \"" + cert + "\"}, {keyfile, \"" + keyFile + "\"}, {verify, verify_none}, "
+                + "{fail_if_no_peer_cert, false}], 1, 1).");
+        return container != null ? container.getAmqpsPort() : brokerPort;
+    }
+
+    /** Stops a listener that {@link #startTlsListener} started (given the port it returned). */
+    public void stopTlsListener(int port) throws Exception {
+        rabbitmqctl("eval", "rabbit_networking:stop_tcp_listener(" + (container != null ? 5671 : port) + ").");
+    }
+
+    /**
+     * Runs {@code rabbitmqctl} with these arguments against the test broker (inside the container for
+     * Testcontainers; {@code LENS_TEST_RABBITMQCTL} for a remote broker), e.g. to add a user.
+     */
+    public void rabbitmqctl(String... command) throws Exception {
+        if (container != null) {
+            String[] full = new String[command.length + 1];
+            full[0] = "rabbitmqctl";
+            System.arraycopy(command, 0, full, 1, command.length);
+            var result = container.execInContainer(full);
             if (result.getExitCode() != 0) {
-                throw new IllegalStateException("rabbitmqctl " + command + " failed: " + result.getStderr());
+                throw new IllegalStateException("rabbitmqctl " + String.join(" ", command) + " failed: " + result.getStderr());
             }
             return;
         }
         String ctl = System.getenv().getOrDefault("LENS_TEST_RABBITMQCTL", "rabbitmqctl");
         List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
-        cmd.add(command);
+        cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {

@@ -1,0 +1,89 @@
+package io.nemolens.consumer.config;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.SecurityProperties;
+import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Safe defaults for the management endpoints: {@code health}, {@code info} and {@code prometheus}
+ * (and the list of exposed endpoints, {@code /actuator}) answer anonymously; every other endpoint (the {@code poison} list and replay, and anything an
+ * operator exposes) needs HTTP Basic with the user {@code spring.security.user.name} /
+ * {@code spring.security.user.password}. Without a configured password there is no user at all (no
+ * generated password is logged), so those endpoints refuse everyone; enabling the replay write
+ * operation ({@code management.endpoint.poison.access=unrestricted}) without one fails the start-up.
+ * An application that defines its own {@code SecurityFilterChain} or {@code UserDetailsService} keeps it.
+ */
+@AutoConfiguration(before = {ManagementWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class,
+        ServletWebSecurityAutoConfiguration.class})
+@ConditionalOnClass(SecurityFilterChain.class)
+@EnableConfigurationProperties(SecurityProperties.class)
+public class LensManagementSecurityAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(LensManagementSecurityAutoConfiguration.class);
+
+    /** The endpoints that stay anonymous. */
+    static final String[] PUBLIC_ENDPOINTS = {"health", "info", "prometheus"};
+
+    @Bean
+    @ConditionalOnMissingBean({UserDetailsService.class, AuthenticationManager.class, AuthenticationProvider.class})
+    InMemoryUserDetailsManager lensManagementUsers(SecurityProperties security, Environment environment) {
+        SecurityProperties.User user = security.getUser();
+        boolean replayWritable = "unrestricted".equalsIgnoreCase(environment.getProperty("management.endpoint.poison.access", ""));
+        if (user.isPasswordGenerated()) {
+            if (replayWritable) {
+                throw new IllegalStateException("management.endpoint.poison.access=unrestricted enables poison replay over "
+                        + "HTTP, which needs authentication: set spring.security.user.name and spring.security.user.password "
+                        + "(e.g. SPRING_SECURITY_USER_PASSWORD)");
+            }
+            return new InMemoryUserDetailsManager();
+        }
+        if (replayWritable) {
+            log.info("poison replay over HTTP is enabled for user '{}'", user.getName());
+        }
+        String password = user.getPassword().startsWith("{") ? user.getPassword() : "{noop}" + user.getPassword();
+        return new InMemoryUserDetailsManager(User.withUsername(user.getName())
+                .password(password)
+                .roles(user.getRoles().toArray(new String[0]))
+                .build());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    static class FilterChainConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SecurityFilterChain.class)
+        SecurityFilterChain lensManagementSecurityFilterChain(HttpSecurity http) throws Exception {
+            http.authorizeHttpRequests(requests -> requests
+                            .requestMatchers(EndpointRequest.to(PUBLIC_ENDPOINTS)).permitAll()
+                            .requestMatchers(EndpointRequest.toLinks()).permitAll()
+                            .anyRequest().authenticated())
+                    .httpBasic(Customizer.withDefaults())
+                    .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                    // stateless HTTP Basic for scripts and scrapers: no session cookie a forged request could ride on
+                    .csrf(csrf -> csrf.disable());
+            return http.build();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.nemolens.consumer.config;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.cli.PoisonCommand;
+import io.nemolens.consumer.health.PoisonQueueHealthIndicator;
+import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.metrics.QueueDepthMonitor;
+import io.nemolens.consumer.poison.PoisonEndpoint;
+import io.nemolens.consumer.poison.PoisonInspector;
+import io.nemolens.consumer.poison.PoisonReplayer;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Operating the poison queue: {@link PoisonInspector} and {@link PoisonReplayer}, the jar's
+ * {@code poison} command, the {@code poison} actuator endpoint, the queue-depth poll behind the
+ * {@code lens.queue.depth} gauge and the {@code lensPoison} health indicator.
+ */
+@AutoConfiguration(after = LensConsumerAutoConfiguration.class)
+public class LensPoisonAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    PoisonInspector poisonInspector(ConnectionFactory connectionFactory, LensTopologyProperties topology,
+            LensPoisonProperties properties) {
+        return new PoisonInspector(connectionFactory, topology.poisonQueue(), properties.inspectLimit(),
+                topology.deliveryLimit());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PoisonReplayer poisonReplayer(ConnectionFactory connectionFactory, LensTopologyProperties topology,
+            LensPoisonProperties properties, Clock clock, LensMetrics metrics) {
+        return new PoisonReplayer(connectionFactory, topology.poisonQueue(), topology.parkingLotQueue(),
+                properties.maxReplays(), properties.inspectLimit(), topology.deliveryLimit(), properties.confirmTimeout(),
+                clock, metrics);
+    }
+
+    @Bean
+    PoisonCommand poisonCommand(PoisonInspector inspector, PoisonReplayer replayer) {
+        return new PoisonCommand(inspector, replayer);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    PoisonEndpoint poisonEndpoint(PoisonInspector inspector, PoisonReplayer replayer) {
+        return new PoisonEndpoint(inspector, replayer);
+    }
+
+    /** Polls only where the consumer runs: the jar's commands need no gauges. */
+    @Bean
+    @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+    QueueDepthMonitor lensQueueDepthMonitor(ConnectionFactory connectionFactory, LensTopologyProperties topology,
+            LensPoisonProperties properties, Clock clock, MeterRegistry registry) {
+        Map<String, String> queues = new LinkedHashMap<>();
+        queues.put("processing", topology.queue());
+        queues.put("poison", topology.poisonQueue());
+        queues.put("parking-lot", topology.parkingLotQueue());
+        return new QueueDepthMonitor(connectionFactory, queues, properties.depthPollInterval(), clock, registry);
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+    PoisonQueueHealthIndicator lensPoisonHealthIndicator(QueueDepthMonitor monitor, LensPoisonProperties properties,
+            Clock clock) {
+        return new PoisonQueueHealthIndicator(monitor, properties.health().maxDepth(), properties.health().maxAge(), clock);
+    }
+}

@@ -1,0 +1,275 @@
+package io.nemolens.consumer.poison;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.GetResponse;
+import io.nemolens.consumer.metrics.LensMetrics;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+
+/**
+ * Moves poison messages back to where they were first published, or to the parking lot when they have
+ * come back too often. For every message that is in the poison queue when the replay starts (never
+ * those that arrive meanwhile, such as replayed messages that fail again):
+ *
+ * <ol>
+ *   <li>delivered so often that returning it again could reach the poison queue's {@code x-delivery-limit},
+ *       where the broker would drop it: parked, whether selected or not;</li>
+ *   <li>not selected (filters, an input failure not asked for, over {@code max}): left in place, in order;</li>
+ *   <li>replayed {@code maxReplays} times already: republished to the parking-lot queue;</li>
+ *   <li>otherwise: republished to its original exchange and routing key with its body and properties,
+ *       {@code x-lens-replay-count} incremented, {@code x-lens-first-failed-at} kept, the failure headers
+ *       of the last failure removed.</li>
+ * </ol>
+ *
+ * <p>Every republish is {@code mandatory} and waits for the broker's publisher confirm; only then is the
+ * poison message acknowledged. A republish that is nacked, returned as unroutable, refused (exchange
+ * deleted) or not confirmed in time leaves the message in the poison queue and counts as failed. A
+ * crash between confirm and acknowledgement replays a message twice (at-least-once), never zero times.
+ * See {@link QueueWalk} for how the messages left in place keep their order.
+ */
+public final class PoisonReplayer {
+
+    private static final Logger log = LoggerFactory.getLogger(PoisonReplayer.class);
+
+    /** Headers describing the last failure; a replayed message gets fresh ones if it fails again. */
+    static final Set<String> DROPPED_ON_REPLAY = Set.of(PoisonHeaders.EXCEPTION_MESSAGE, PoisonHeaders.EXCEPTION_STACKTRACE,
+            PoisonHeaders.EXCEPTION_CLASS, PoisonHeaders.FAILURE_CATEGORY, PoisonHeaders.FAILED_AT, PoisonHeaders.CONSUMER_HOST,
+            PoisonHeaders.ATTEMPTS, PoisonHeaders.SIGNAL, PoisonHeaders.ENCODING, "x-death", "x-delivery-count",
+            "x-first-death-exchange", "x-first-death-queue", "x-first-death-reason", "x-last-death-exchange",
+            "x-last-death-queue", "x-last-death-reason");
+
+    private final ConnectionFactory connectionFactory;
+    private final String poisonQueue;
+    private final String parkingLotQueue;
+    private final int maxReplays;
+    private final int inspectLimit;
+    private final int deliveryLimit;
+    private final Duration confirmTimeout;
+    private final Clock clock;
+    private final LensMetrics metrics;
+
+    /**
+     * @param maxReplays a message replayed this many times already is parked instead
+     * @param inspectLimit examine at most this many messages of a deeper queue
+     * @param deliveryLimit the poison queue's {@code x-delivery-limit}
+     * @param confirmTimeout how long to wait for each publisher confirm
+     * @param metrics where replay results are counted, or {@code null}
+     */
+    public PoisonReplayer(ConnectionFactory connectionFactory, String poisonQueue, String parkingLotQueue, int maxReplays,
+            int inspectLimit, int deliveryLimit, Duration confirmTimeout, Clock clock, LensMetrics metrics) {
+        this.connectionFactory = connectionFactory;
+        this.poisonQueue = poisonQueue;
+        this.parkingLotQueue = parkingLotQueue;
+        this.maxReplays = maxReplays;
+        this.inspectLimit = inspectLimit;
+        this.deliveryLimit = deliveryLimit;
+        this.confirmTimeout = confirmTimeout;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Replays what the request selects; returns what happened to each examined message. */
+    public ReplaySummary replay(ReplayRequest request) throws IOException {
+        Run run = new Run(request);
+        try {
+            QueueWalk.Result result = QueueWalk.walk(connectionFactory, poisonQueue, inspectLimit, run::visit);
+            ReplaySummary summary = new ReplaySummary(request.dryRun(), result.examined(), run.replayed, run.skipped,
+                    run.parked, run.failed, List.copyOf(run.failures));
+            log.info("poison replay from '{}': {}", poisonQueue, summary.line());
+            if (metrics != null && !request.dryRun()) {
+                metrics.replays("replayed", summary.replayed());
+                metrics.replays("skipped", summary.skipped());
+                metrics.replays("parked", summary.parked());
+                metrics.replays("failed", summary.failed());
+            }
+            return summary;
+        } finally {
+            run.close();
+        }
+    }
+
+    /** One replay: counts, the confirm-mode publishing channel, the pace. */
+    private final class Run {
+        private final ReplayRequest request;
+        private final long nanosPerMessage;
+        private long nextPublishAt = System.nanoTime();
+        private Channel publisher;
+        private volatile boolean returned;
+        int selected;
+        int replayed;
+        int skipped;
+        int parked;
+        int failed;
+        final Set<String> failures = new LinkedHashSet<>();
+
+        Run(ReplayRequest request) {
+            this.request = request;
+            this.nanosPerMessage = request.ratePerSecond() > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / request.ratePerSecond()) : 0;
+        }
+
+        boolean visit(int position, GetResponse response) {
+            PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
+            if (QueueWalk.nearDeliveryLimit(message.deliveryCount(), deliveryLimit)) {
+                return park(message, response, "delivered " + message.deliveryCount() + " times; the poison queue's "
+                        + "x-delivery-limit of " + deliveryLimit + " would make the broker drop it");
+            }
+            if (!request.matches(message) || !request.allows(message)
+                    || (request.max() > 0 && selected >= request.max())) {
+                skipped++;
+                return false;
+            }
+            selected++;
+            if (message.replayCount() >= maxReplays) {
+                return park(message, response, "replayed " + message.replayCount() + " times (lens.poison.max-replays="
+                        + maxReplays + ") and failed again");
+            }
+            if (message.exchange().isEmpty() && message.routingKey().isEmpty()) {
+                fail("message at position " + position + " has no original exchange or routing key");
+                return false;
+            }
+            if (request.dryRun()) {
+                replayed++;
+                return false;
+            }
+            pace();
+            try {
+                publish(message.exchange(), message.routingKey(), replayProperties(response.getProps(), message),
+                        response.getBody());
+                replayed++;
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("replay interrupted", e);
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                closePublisher();
+                fail("replay to exchange '" + message.exchange() + "' with routing key '" + message.routingKey()
+                        + "' not confirmed: " + describe(e));
+                return false;
+            }
+        }
+
+        private boolean park(PoisonMessage message, GetResponse response, String reason) {
+            if (request.dryRun()) {
+                parked++;
+                return false;
+            }
+            pace();
+            try {
+                publish("", parkingLotQueue, parkedProperties(response.getProps(), reason), response.getBody());
+                parked++;
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("replay interrupted", e);
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                closePublisher();
+                fail("park to '" + parkingLotQueue + "' not confirmed: " + describe(e));
+                return false;
+            }
+        }
+
+        private void fail(String why) {
+            failed++;
+            if (failures.size() < 10) {
+                failures.add(why);
+            }
+        }
+
+        private void publish(String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
+                throws IOException, InterruptedException, TimeoutException {
+            Channel ch = publisher();
+            returned = false;
+            ch.basicPublish(exchange, routingKey, true, props, body);
+            ch.waitForConfirmsOrDie(confirmTimeout.toMillis());
+            if (returned) {
+                throw new IOException("the broker returned it as unroutable (no queue bound for that routing key)");
+            }
+        }
+
+        private Channel publisher() throws IOException {
+            if (publisher == null || !publisher.isOpen()) {
+                Channel ch = QueueWalk.rawChannel(connectionFactory);
+                ch.confirmSelect();
+                ch.addReturnListener(r -> returned = true);
+                publisher = ch;
+            }
+            return publisher;
+        }
+
+        private void pace() {
+            if (nanosPerMessage == 0) {
+                return;
+            }
+            long wait = nextPublishAt - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            nextPublishAt = Math.max(nextPublishAt, System.nanoTime()) + nanosPerMessage;
+        }
+
+        private void closePublisher() {
+            QueueWalk.close(publisher);
+            publisher = null;
+        }
+
+        void close() {
+            closePublisher();
+        }
+    }
+
+    private AMQP.BasicProperties replayProperties(AMQP.BasicProperties original, PoisonMessage message) {
+        Map<String, Object> headers = new HashMap<>();
+        if (original.getHeaders() != null) {
+            original.getHeaders().forEach((k, v) -> {
+                if (!DROPPED_ON_REPLAY.contains(k)) {
+                    headers.put(k, v);
+                }
+            });
+        }
+        headers.put(PoisonHeaders.ORIGINAL_EXCHANGE, message.exchange());
+        headers.put(PoisonHeaders.ORIGINAL_ROUTING_KEY, message.routingKey());
+        headers.put(PoisonHeaders.REPLAY_COUNT, message.replayCount() + 1);
+        if (message.firstFailedAt() != null) {
+            headers.put(PoisonHeaders.FIRST_FAILED_AT, message.firstFailedAt().toString());
+        }
+        return original.builder().headers(headers).build();
+    }
+
+    private AMQP.BasicProperties parkedProperties(AMQP.BasicProperties original, String reason) {
+        Map<String, Object> headers = new HashMap<>();
+        if (original.getHeaders() != null) {
+            headers.putAll(original.getHeaders());
+        }
+        headers.remove("x-delivery-count");
+        headers.put(PoisonHeaders.PARKED_AT, clock.instant().toString());
+        headers.put(PoisonHeaders.PARKED_REASON, reason);
+        return original.builder().headers(headers).build();
+    }
+
+    private static String describe(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getMessage() == null) {
+            t = t.getCause();
+        }
+        String text = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+        if (e instanceof com.rabbitmq.client.ShutdownSignalException s && s.getReason() != null) {
+            text = s.getReason().toString();
+        } else if (e.getCause() instanceof com.rabbitmq.client.ShutdownSignalException s && s.getReason() != null) {
+            text = s.getReason().toString();
+        }
+        return text;
+    }
+}

@@ -1,0 +1,57 @@
+package io.nemolens.consumer.poison;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What to replay from the poison queue. Every filter that is set must match; {@code null} means "any".
+ *
+ * @param max replay at most this many messages; 0 for all that match (of those in the queue when the replay starts)
+ * @param routingKey only messages first published with this routing key
+ * @param category only messages of this failure category ({@code handler}, {@code decode}, ...)
+ * @param reasonContains only messages whose reason contains this text (case-insensitive)
+ * @param includeInputFailures also replay {@code decode}, {@code unknown-signal} and {@code oversized} failures,
+ *     which are skipped unless asked for here or named by {@code category}
+ * @param dryRun decide and count, move nothing
+ * @param ratePerSecond publish at most this many messages per second; 0 for no limit
+ */
+public record ReplayRequest(int max, String routingKey, String category, String reasonContains,
+        boolean includeInputFailures, boolean dryRun, double ratePerSecond) {
+
+    /** The categories whose failure lies in the message itself: replaying them only helps after a fix to the consumer. */
+    public static final Set<String> INPUT_FAILURES = Set.of("decode", "unknown-signal", "oversized");
+
+    public ReplayRequest {
+        if (max < 0) {
+            throw new IllegalArgumentException("max must be 0 (all) or positive, got " + max);
+        }
+        if (ratePerSecond < 0) {
+            throw new IllegalArgumentException("rate must be 0 (no limit) or positive, got " + ratePerSecond);
+        }
+        routingKey = blankToNull(routingKey);
+        category = blankToNull(category);
+        reasonContains = blankToNull(reasonContains);
+    }
+
+    /** Everything replayable, no limit. */
+    public static ReplayRequest all() {
+        return new ReplayRequest(0, null, null, null, false, false, 0);
+    }
+
+    /** Whether the filters select this message (ignoring the input-failure rule). */
+    public boolean matches(PoisonMessage message) {
+        return (routingKey == null || routingKey.equals(message.routingKey()))
+                && (category == null || category.equals(message.category()))
+                && (reasonContains == null
+                        || message.reason().toLowerCase(Locale.ROOT).contains(reasonContains.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Whether a message of this category may be replayed: input failures only when asked for explicitly. */
+    public boolean allows(PoisonMessage message) {
+        return !message.isInputFailure() || includeInputFailures || message.category().equals(category);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}
