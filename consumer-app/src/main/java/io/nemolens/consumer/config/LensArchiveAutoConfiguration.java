@@ -28,7 +28,7 @@ public class LensArchiveAutoConfiguration {
     @Bean(destroyMethod = "close")
     @Order(Ordered.HIGHEST_PRECEDENCE)
     ParquetArchive parquetArchive(LensArchiveProperties archive, LensConsumerProperties consumer) {
-        return new ParquetArchive(archive.toOptions(consumer.prefetch()), Clock.systemUTC());
+        return new ParquetArchive(archive.toOptions(consumer.prefetch(), consumer.concurrency()), Clock.systemUTC());
     }
 
     @Bean

@@ -20,9 +20,12 @@ import org.springframework.validation.annotation.Validated;
  * @param maxAge a file is committed at the latest this long after it was opened
  * @param maxPendingMessages every open file is committed once this many messages wait for a commit;
  *     0 means the consumer's prefetch, the largest value that cannot stall the consumer
- * @param maxOpenWriters at most this many files (table, date, run) are open at once
+ * @param maxOpenWriters at most this many files (table, date, run, writer) are open at once; each buffers up
+ *     to a row group in memory
  * @param compression page compression: zstd, snappy or uncompressed
  * @param rowGroupSize Parquet row group size
+ * @param writers files of one partition written in parallel; 0 means one per listener thread
+ *     ({@code lens.consumer.concurrency}), so that listener threads never wait for each other's writes
  * @param minFreeSpace health reports DOWN when the archive's disk has less free space than this
  */
 @ConfigurationProperties("lens.archive")
@@ -34,15 +37,20 @@ public record LensArchiveProperties(
         @DefaultValue("128MB") @NotNull DataSize maxFileSize,
         @DefaultValue("60s") @NotNull Duration maxAge,
         @DefaultValue("0") @Min(0) int maxPendingMessages,
-        @DefaultValue("16") @Min(1) int maxOpenWriters,
+        @DefaultValue("8") @Min(1) int maxOpenWriters,
         @DefaultValue("zstd") @NotNull ArchiveOptions.Compression compression,
-        @DefaultValue("64MB") @NotNull DataSize rowGroupSize,
+        @DefaultValue("16MB") @NotNull DataSize rowGroupSize,
+        @DefaultValue("0") @Min(0) int writers,
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace) {
 
-    /** The archive's options, with the pending-message limit resolved against the consumer's prefetch. */
-    public ArchiveOptions toOptions(int prefetch) {
+    /**
+     * The archive's options, with the pending-message limit resolved against the consumer's prefetch and
+     * the writer count against its concurrency.
+     */
+    public ArchiveOptions toOptions(int prefetch, int concurrency) {
         int pending = maxPendingMessages > 0 ? Math.min(maxPendingMessages, prefetch) : prefetch;
-        return new ArchiveOptions(path, maxRows, maxFileSize.toBytes(), maxAge, pending, maxOpenWriters, compression,
-                rowGroupSize.toBytes());
+        int lanes = writers > 0 ? writers : concurrency;
+        return new ArchiveOptions(path, maxRows, maxFileSize.toBytes(), maxAge, pending, Math.max(maxOpenWriters, lanes),
+                compression, rowGroupSize.toBytes(), lanes);
     }
 }

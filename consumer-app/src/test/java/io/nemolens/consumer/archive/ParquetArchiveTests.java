@@ -325,7 +325,7 @@ class ParquetArchiveTests {
 
     @Test
     void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
-        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 3, 16, ArchiveOptions.Compression.ZSTD, 64L << 20));
+        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 3, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
         for (int i = 0; i < 2; i++) {
             DecodedMessage decoded = decoder.decode(Signal.SPANS,
                     NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(), null);

@@ -137,6 +137,8 @@ class HealthIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("step"));
 
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
+        // measured when the message is acknowledged, which the archive does once the rows are committed
+        await().atMost(Duration.ofSeconds(20)).until(() -> meters.find("lens.processing.lag").tag("signal", "spans").gauge() != null);
         // the span's end time is 2026-01-01: the lag is the time since then
         double lag = meters.get("lens.processing.lag").tag("signal", "spans").gauge().value();
         assertThat(lag).isGreaterThan(0);

@@ -17,7 +17,9 @@ import java.util.Objects;
  * @param maxOpenWriters at most this many files are open at once (one per table, date and run); the
  *     least recently written is committed to make room
  * @param compression page compression
- * @param rowGroupSizeBytes Parquet row group size
+ * @param rowGroupSizeBytes Parquet row group size (an open file buffers up to this much in memory)
+ * @param writers how many files of a partition are written in parallel: every calling thread keeps to
+ *     one of this many writer lanes; one per listener thread lets them write without waiting for each other
  */
 public record ArchiveOptions(
         Path path,
@@ -27,7 +29,8 @@ public record ArchiveOptions(
         int maxPendingMessages,
         int maxOpenWriters,
         Compression compression,
-        long rowGroupSizeBytes) {
+        long rowGroupSizeBytes,
+        int writers) {
 
     /** Page compression codecs the archive writes. */
     public enum Compression { ZSTD, SNAPPY, UNCOMPRESSED }
@@ -36,7 +39,8 @@ public record ArchiveOptions(
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(maxAge, "maxAge");
         Objects.requireNonNull(compression, "compression");
-        if (maxRows < 1 || maxFileSizeBytes < 1 || maxPendingMessages < 1 || maxOpenWriters < 1 || rowGroupSizeBytes < 1) {
+        if (maxRows < 1 || maxFileSizeBytes < 1 || maxPendingMessages < 1 || maxOpenWriters < 1 || rowGroupSizeBytes < 1
+                || writers < 1) {
             throw new IllegalArgumentException("archive limits must be positive: " + this);
         }
         if (maxAge.isNegative() || maxAge.isZero()) {
@@ -44,8 +48,11 @@ public record ArchiveOptions(
         }
     }
 
-    /** Defaults under {@code path}: 1,000,000 rows, 128 MiB, 60 s, 20 pending messages, 16 writers, zstd. */
+    /**
+     * Defaults under {@code path}: 1,000,000 rows, 128 MiB, 60 s, 20 pending messages, 8 open files, zstd,
+     * 16 MiB row groups, one writer lane.
+     */
     public static ArchiveOptions defaults(Path path) {
-        return new ArchiveOptions(path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 16, Compression.ZSTD, 64L << 20);
+        return new ArchiveOptions(path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 16L << 20, 1);
     }
 }

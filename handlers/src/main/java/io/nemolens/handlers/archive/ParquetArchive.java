@@ -6,8 +6,6 @@ import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
-import io.nemolens.handlers.record.LogEntry;
-import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
@@ -16,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,7 +25,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -34,9 +32,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -52,8 +52,12 @@ import org.slf4j.LoggerFactory;
  * {@code maxOpenWriters} files are open. A message's {@link Completion} completes only once every file
  * holding its rows is committed, so the consumer acknowledges nothing that a crash could lose. A write
  * failure loses the open file: its messages' completions fail (they are redelivered), and until a write
- * probe succeeds every batch is refused with a {@link TransientHandlerException}, which pauses the
- * consumer without poisoning anything.
+ * probe succeeds every batch of that table is refused with a {@link TransientHandlerException}, which
+ * pauses the consumer without poisoning anything.
+ *
+ * <p>Parallel writers: the archive has {@code writers} lanes, each with its own open files and lock,
+ * and every calling thread keeps to one lane. With one lane per listener thread, the threads write
+ * Parquet in parallel (into separate files of the same partition) instead of waiting for each other.
  *
  * <p>Several instances may share one folder: file names carry a per-process instance id, and at start
  * only the temporary files of instances that no longer hold their lock file are removed.
@@ -72,24 +76,24 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private final SpanTable spans = new SpanTable();
     private final MetricTable metrics = new MetricTable();
     private final LogTable logs = new LogTable();
-    private final LinkedHashMap<PartitionKey, PartitionFile<?>> open = new LinkedHashMap<>(16, 0.75f, true);
-    private final Set<MessageHold> pending = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Map<Long, String> dates = new HashMap<>();
+    private final Lane[] lanes;
+    private final AtomicInteger nextLane = new AtomicInteger();
+    private final ThreadLocal<Lane> laneOfThread;
+    private final Map<Long, String> dates = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final FileChannel lockChannel;
     private final FileLock lock;
 
     /** Tables whose last write failed, with the reason; consumption of their records pauses until a probe succeeds. */
-    private final Map<String, String> unwritable = new LinkedHashMap<>();
-    private String lastError;
-    private Instant lastErrorAt;
-    private Instant lastCommitAt;
-    private long committedFiles;
-    private long committedRows;
-    private long committedBytes;
-    private long failedFiles;
-    private long commitNanos;
-    private boolean closed;
+    private final Map<String, String> unwritable = new ConcurrentHashMap<>();
+    private volatile Instant lastErrorAt;
+    private volatile Instant lastCommitAt;
+    private final AtomicLong committedFiles = new AtomicLong();
+    private final AtomicLong committedRows = new AtomicLong();
+    private final AtomicLong committedBytes = new AtomicLong();
+    private final AtomicLong failedFiles = new AtomicLong();
+    private final AtomicLong commitNanos = new AtomicLong();
+    private volatile boolean closed;
 
     /**
      * Opens the archive: creates its folder, takes this instance's lock, removes temporary files left
@@ -100,6 +104,12 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     public ParquetArchive(ArchiveOptions options, Clock clock) {
         this.options = options;
         this.clock = clock;
+        this.lanes = new Lane[options.writers()];
+        int writersPerLane = Math.max(1, (options.maxOpenWriters() + lanes.length - 1) / lanes.length);
+        for (int i = 0; i < lanes.length; i++) {
+            lanes[i] = new Lane(i, writersPerLane);
+        }
+        this.laneOfThread = ThreadLocal.withInitial(() -> lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)]);
         try {
             Path instances = options.path().resolve(".instances");
             Files.createDirectories(instances);
@@ -140,49 +150,69 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     }
 
     private <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
-        List<Completion> toComplete = new ArrayList<>();
-        List<Completion> toFail = new ArrayList<>();
-        Exception failure = null;
-        synchronized (this) {
-            if (closed) {
-                throw new TransientHandlerException("the archive is closed (shutting down)");
-            }
-            if (unwritable.containsKey(table.name())) {
-                probe(table, batch.records());
-            }
-            MessageHold hold = new MessageHold();
-            String messageId = batch.message().messageId();
-            List<T> records = batch.records();
-            List<PartitionFile<?>> touched = new ArrayList<>();
-            try {
-                for (int row = 0; row < records.size(); row++) {
-                    T record = records.get(row);
-                    PartitionFile<T> file = fileFor(table, record, toComplete, toFail);
-                    if (!touched.contains(file)) {
-                        touched.add(file);
-                    }
-                    file.hold(hold);
-                    file.write(record, messageId, row);
-                }
-                hold.attach(batch.defer());
-                pending.add(hold);
-            } catch (IOException | RuntimeException e) {
-                failure = e;
-                // the files this batch wrote into may be broken: give them up (their messages come back)
-                for (PartitionFile<?> file : touched) {
-                    open.values().remove(file);
-                    lose(file, e, toFail);
-                }
-                markUnwritable(table.name(), e);
-            }
-            if (failure == null) {
-                rollIfDue(toComplete, toFail);
+        if (closed) {
+            throw new TransientHandlerException("the archive is closed (shutting down)");
+        }
+        laneOfThread.get().append(table, batch);
+    }
+
+    /** Commits every open file now (tests, shutdown). */
+    public void commitNow() {
+        for (Lane lane : lanes) {
+            lane.commitAllNow();
+        }
+    }
+
+    private void commitOldFiles() {
+        if (closed) {
+            return;
+        }
+        for (Lane lane : lanes) {
+            lane.commitOlderThan(options.maxAge().toNanos());
+        }
+    }
+
+    /** A snapshot for health and metrics. */
+    public ArchiveStatus status() {
+        int open = 0;
+        int pending = 0;
+        for (Lane lane : lanes) {
+            synchronized (lane) {
+                open += lane.open.size();
+                pending += lane.pending.size();
             }
         }
-        finish(toComplete, toFail);
-        if (failure != null) {
-            throw new TransientHandlerException("archive cannot write " + table.name() + ": " + failure, failure);
+        boolean writable = unwritable.isEmpty();
+        return new ArchiveStatus(writable, writable ? null : String.join("; ", unwritable.values()), lastErrorAt, lastCommitAt,
+                open, pending, committedFiles.get(), committedRows.get(), committedBytes.get(), failedFiles.get(),
+                commitNanos.get());
+    }
+
+    /** The archive's root folder. */
+    public Path path() {
+        return options.path();
+    }
+
+    /** Commits every open file, stops the timer and releases the instance lock. */
+    @Override
+    public void close() {
+        commitNow();
+        closed = true;
+        timer.shutdownNow();
+        try {
+            if (lock != null) {
+                lock.release();
+            }
+            lockChannel.close();
+            Files.deleteIfExists(options.path().resolve(".instances").resolve(instanceId + ".lock"));
+        } catch (IOException e) {
+            log.debug("releasing the archive lock failed", e);
         }
+    }
+
+    private void markUnwritable(String table, Throwable cause) {
+        lastErrorAt = clock.instant();
+        unwritable.put(table, table + ": " + cause);
     }
 
     private <T extends TelemetryRecord> PartitionKey partitionKey(ArchiveTable<T> table, T record) {
@@ -195,98 +225,16 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         return options.path().resolve(key.table()).resolve("date=" + key.date()).resolve("run_id=" + key.run());
     }
 
-    @SuppressWarnings("unchecked")
-    private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record, List<Completion> toComplete,
-            List<Completion> toFail) throws IOException {
-        PartitionKey key = partitionKey(table, record);
-        PartitionFile<T> file = (PartitionFile<T>) open.get(key);
-        if (file == null) {
-            while (open.size() >= options.maxOpenWriters()) {
-                Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest = open.entrySet().iterator();
-                Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
-                eldest.remove();
-                commit(e.getValue(), toComplete, toFail);
-            }
-            Path dir = partitionDirectory(key);
-            Files.createDirectories(dir);
-            String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
-                    + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-            file = new PartitionFile<>(table, dir, name, options);
-            open.put(key, file);
-        }
-        return file;
-    }
-
-    private void rollIfDue(List<Completion> toComplete, List<Completion> toFail) {
-        if (pending.size() >= options.maxPendingMessages()) {
-            commitAll(toComplete, toFail);
-            return;
-        }
-        for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
-            PartitionFile<?> file = it.next();
-            if (file.rows() >= options.maxRows() || file.dataSize() >= options.maxFileSizeBytes()) {
-                it.remove();
-                commit(file, toComplete, toFail);
-            }
-        }
-    }
-
-    private void commitAll(List<Completion> toComplete, List<Completion> toFail) {
-        List<PartitionFile<?>> files = new ArrayList<>(open.values());
-        open.clear();
-        for (PartitionFile<?> file : files) {
-            commit(file, toComplete, toFail);
-        }
-    }
-
-    private void commit(PartitionFile<?> file, List<Completion> toComplete, List<Completion> toFail) {
-        long size;
-        long start = System.nanoTime();
-        try {
-            size = file.commit();
-            commitNanos += System.nanoTime() - start;
-        } catch (IOException | RuntimeException e) {
-            lose(file, e, toFail);
-            return;
-        }
-        committedFiles++;
-        committedRows += file.rows();
-        committedBytes += size;
-        lastCommitAt = clock.instant();
-        for (MessageHold hold : file.holds()) {
-            Completion c = hold.fileCommitted();
-            if (c != null) {
-                pending.remove(hold);
-                toComplete.add(c);
-            }
-        }
-    }
-
-    private void lose(PartitionFile<?> file, Throwable cause, List<Completion> toFail) {
-        file.abort();
-        failedFiles++;
-        markUnwritable(file.table(), cause);
-        log.error("archive file {} lost ({}); its messages will be redelivered", file.committedPath(), cause.toString());
-        for (MessageHold hold : file.holds()) {
-            Completion c = hold.fileLost();
-            pending.remove(hold);
-            if (c != null) {
-                toFail.add(c);
-            }
-        }
-    }
-
-    private void markUnwritable(String table, Throwable cause) {
-        lastError = table + ": " + cause;
-        lastErrorAt = clock.instant();
-        unwritable.put(table, lastError);
+    private String date(long unixNanos) {
+        long day = Math.floorDiv(unixNanos, NANOS_PER_DAY);
+        return dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
     }
 
     /**
      * While a table is unwritable: checks that the folders of this batch's partitions can be created and
      * a probe file written and forced there; refuses the batch (transient) until then.
      */
-    private <T extends TelemetryRecord> void probe(ArchiveTable<T> table, List<T> records) {
+    private <T extends TelemetryRecord> void probe(ArchiveTable<T> table, List<T> records, int laneIndex) {
         List<Path> dirs = new ArrayList<>();
         for (T record : records) {
             Path dir = partitionDirectory(partitionKey(table, record));
@@ -295,7 +243,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             }
         }
         for (Path dir : dirs) {
-            Path probe = dir.resolve(".probe-" + instanceId);
+            Path probe = dir.resolve(".probe-" + instanceId + "-" + laneIndex);
             try {
                 Files.createDirectories(dir);
                 try (OutputStream out = Files.newOutputStream(probe)) {
@@ -315,41 +263,12 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                 throw new TransientHandlerException("archive still cannot write " + table.name() + " (" + e + ")", e);
             }
         }
-        unwritable.remove(table.name());
-        log.info("archive can write {} again", table.name());
-    }
-
-    private void commitOldFiles() {
-        List<Completion> toComplete = new ArrayList<>();
-        List<Completion> toFail = new ArrayList<>();
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            long now = System.nanoTime();
-            long maxAge = options.maxAge().toNanos();
-            for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
-                PartitionFile<?> file = it.next();
-                if (file.ageNanos(now) >= maxAge) {
-                    it.remove();
-                    commit(file, toComplete, toFail);
-                }
-            }
+        if (unwritable.remove(table.name()) != null) {
+            log.info("archive can write {} again", table.name());
         }
-        finish(toComplete, toFail);
     }
 
-    /** Commits every open file now (tests, shutdown). */
-    public void commitNow() {
-        List<Completion> toComplete = new ArrayList<>();
-        List<Completion> toFail = new ArrayList<>();
-        synchronized (this) {
-            commitAll(toComplete, toFail);
-        }
-        finish(toComplete, toFail);
-    }
-
-    private void finish(List<Completion> toComplete, List<Completion> toFail) {
+    private static void finish(List<Completion> toComplete, List<Completion> toFail, String reason) {
         for (Completion c : toComplete) {
             try {
                 c.complete();
@@ -359,46 +278,175 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         }
         for (Completion c : toFail) {
             try {
-                c.fail(new IOException("archive write failed: " + lastError));
+                c.fail(new IOException("archive write failed: " + reason));
             } catch (RuntimeException e) {
                 log.warn("returning a message after a lost file failed: {}", e.toString());
             }
         }
     }
 
-    /** A snapshot for health and metrics. */
-    public synchronized ArchiveStatus status() {
-        return new ArchiveStatus(unwritable.isEmpty(), unwritable.isEmpty() ? null : String.join("; ", unwritable.values()), lastErrorAt, lastCommitAt, open.size(), pending.size(), committedFiles,
-                committedRows, committedBytes, failedFiles, commitNanos);
-    }
+    /** One writer lane: its own open files, pending messages and lock. */
+    private final class Lane {
+        private final int index;
+        private final int maxOpenWriters;
+        private final LinkedHashMap<PartitionKey, PartitionFile<?>> open = new LinkedHashMap<>(16, 0.75f, true);
+        private final Set<MessageHold> pending = Collections.newSetFromMap(new IdentityHashMap<>());
+        private String lastLoss = "";
 
-    /** The archive's root folder. */
-    public Path path() {
-        return options.path();
-    }
-
-    /** Commits every open file, stops the timer and releases the instance lock. */
-    @Override
-    public void close() {
-        commitNow();
-        synchronized (this) {
-            closed = true;
+        Lane(int index, int maxOpenWriters) {
+            this.index = index;
+            this.maxOpenWriters = maxOpenWriters;
         }
-        timer.shutdownNow();
-        try {
-            if (lock != null) {
-                lock.release();
+
+        <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
+            List<Completion> toComplete = new ArrayList<>();
+            List<Completion> toFail = new ArrayList<>();
+            Exception failure = null;
+            synchronized (this) {
+                if (unwritable.containsKey(table.name())) {
+                    probe(table, batch.records(), index);
+                }
+                MessageHold hold = new MessageHold();
+                String messageId = batch.message().messageId();
+                List<T> records = batch.records();
+                List<PartitionFile<?>> touched = new ArrayList<>();
+                try {
+                    for (int row = 0; row < records.size(); row++) {
+                        T record = records.get(row);
+                        PartitionFile<T> file = fileFor(table, record, toComplete, toFail);
+                        if (!touched.contains(file)) {
+                            touched.add(file);
+                        }
+                        file.hold(hold);
+                        file.write(record, messageId, row);
+                    }
+                    hold.attach(batch.defer());
+                    pending.add(hold);
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                    // the files this batch wrote into may be broken: give them up (their messages come back)
+                    for (PartitionFile<?> file : touched) {
+                        open.values().remove(file);
+                        lose(file, e, toFail);
+                    }
+                    markUnwritable(table.name(), e);
+                }
+                if (failure == null) {
+                    rollIfDue(toComplete, toFail);
+                }
             }
-            lockChannel.close();
-            Files.deleteIfExists(options.path().resolve(".instances").resolve(instanceId + ".lock"));
-        } catch (IOException e) {
-            log.debug("releasing the archive lock failed", e);
+            finish(toComplete, toFail, lastLoss);
+            if (failure != null) {
+                throw new TransientHandlerException("archive cannot write " + table.name() + ": " + failure, failure);
+            }
         }
-    }
 
-    private String date(long unixNanos) {
-        long day = Math.floorDiv(unixNanos, NANOS_PER_DAY);
-        return dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
+        @SuppressWarnings("unchecked")
+        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record, List<Completion> toComplete,
+                List<Completion> toFail) throws IOException {
+            PartitionKey key = partitionKey(table, record);
+            PartitionFile<T> file = (PartitionFile<T>) open.get(key);
+            if (file == null) {
+                while (open.size() >= maxOpenWriters) {
+                    Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest = open.entrySet().iterator();
+                    Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
+                    eldest.remove();
+                    commit(e.getValue(), toComplete, toFail);
+                }
+                Path dir = partitionDirectory(key);
+                Files.createDirectories(dir);
+                String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
+                        + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
+                file = new PartitionFile<>(table, dir, name, options);
+                open.put(key, file);
+            }
+            return file;
+        }
+
+        private void rollIfDue(List<Completion> toComplete, List<Completion> toFail) {
+            if (pending.size() >= options.maxPendingMessages()) {
+                commitAll(toComplete, toFail);
+                return;
+            }
+            for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
+                PartitionFile<?> file = it.next();
+                if (file.rows() >= options.maxRows() || file.dataSize() >= options.maxFileSizeBytes()) {
+                    it.remove();
+                    commit(file, toComplete, toFail);
+                }
+            }
+        }
+
+        void commitAllNow() {
+            List<Completion> toComplete = new ArrayList<>();
+            List<Completion> toFail = new ArrayList<>();
+            synchronized (this) {
+                commitAll(toComplete, toFail);
+            }
+            finish(toComplete, toFail, lastLoss);
+        }
+
+        void commitOlderThan(long maxAgeNanos) {
+            List<Completion> toComplete = new ArrayList<>();
+            List<Completion> toFail = new ArrayList<>();
+            synchronized (this) {
+                long now = System.nanoTime();
+                for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
+                    PartitionFile<?> file = it.next();
+                    if (file.ageNanos(now) >= maxAgeNanos) {
+                        it.remove();
+                        commit(file, toComplete, toFail);
+                    }
+                }
+            }
+            finish(toComplete, toFail, lastLoss);
+        }
+
+        private void commitAll(List<Completion> toComplete, List<Completion> toFail) {
+            List<PartitionFile<?>> files = new ArrayList<>(open.values());
+            open.clear();
+            for (PartitionFile<?> file : files) {
+                commit(file, toComplete, toFail);
+            }
+        }
+
+        private void commit(PartitionFile<?> file, List<Completion> toComplete, List<Completion> toFail) {
+            long size;
+            long start = System.nanoTime();
+            try {
+                size = file.commit();
+                commitNanos.addAndGet(System.nanoTime() - start);
+            } catch (IOException | RuntimeException e) {
+                lose(file, e, toFail);
+                return;
+            }
+            committedFiles.incrementAndGet();
+            committedRows.addAndGet(file.rows());
+            committedBytes.addAndGet(size);
+            lastCommitAt = clock.instant();
+            for (MessageHold hold : file.holds()) {
+                Completion c = hold.fileCommitted();
+                if (c != null) {
+                    pending.remove(hold);
+                    toComplete.add(c);
+                }
+            }
+        }
+
+        private void lose(PartitionFile<?> file, Throwable cause, List<Completion> toFail) {
+            file.abort();
+            failedFiles.incrementAndGet();
+            markUnwritable(file.table(), cause);
+            lastLoss = file.table() + ": " + cause;
+            log.error("archive file {} lost ({}); its messages will be redelivered", file.committedPath(), cause.toString());
+            for (MessageHold hold : file.holds()) {
+                Completion c = hold.fileLost();
+                pending.remove(hold);
+                if (c != null) {
+                    toFail.add(c);
+                }
+            }
+        }
     }
 
     /** The run id as a folder name: {@code unknown} when absent; characters outside [A-Za-z0-9._-] %-escaped. */
@@ -418,7 +466,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                 if (safe) {
                     sb.append(c);
                 } else {
-                    for (byte b : String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                    for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {
                         sb.append('%').append(String.format("%02X", b & 0xFF));
                     }
                 }
