@@ -2,6 +2,7 @@ package io.nemolens.consumer.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
 import io.nemolens.consumer.decode.DecodedMessage;
@@ -325,25 +326,31 @@ class ParquetArchiveTests {
 
     @Test
     void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
-        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 3, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
+        // 10 pending messages at most: files are committed once 5 wait
+        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 10, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
         for (int i = 0; i < 2; i++) {
             DecodedMessage decoded = decoder.decode(Signal.SPANS,
                     NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(), null);
             archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
         }
         // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
-        assertThat(completed).hasSize(2);
-        DecodedMessage third = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
-        archive.logHandler().handle(batch(third.logs(), Signal.LOGS, third.request()));
-        assertThat(completed).hasSize(2);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(completed).hasSize(2));
+        for (int i = 0; i < 4; i++) {
+            DecodedMessage small = decoder.decode(Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i).toByteArray(), null);
+            archive.handle(batch(small.spans(), Signal.SPANS, small.request()));
+        }
+        assertThat(completed).as("4 messages wait, fewer than half the pending limit").hasSize(2);
+        DecodedMessage fifth = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
+        archive.logHandler().handle(batch(fifth.logs(), Signal.LOGS, fifth.request()));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(completed).hasSize(7));
         List<Path> files = parquetFiles();
         assertThat(files).isNotEmpty().allSatisfy(f -> {
-            assertThat(dir.relativize(f).toString()).matches("spans/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-[^/]+\\.parquet");
+            assertThat(dir.relativize(f).toString()).matches("(spans|logs)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-[^/]+\\.parquet");
         });
-        assertThat(files.get(0).getParent().getFileName().toString()).isEqualTo("run_id=" + NemoLensTelemetry.RUN_ID);
+        assertThat(files).extracting(f -> f.getParent().getFileName().toString()).contains("run_id=" + NemoLensTelemetry.RUN_ID, "run_id=r");
         try (ArchiveReader reader = new ArchiveReader(dir)) {
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(2048L);
-            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans")).isEqualTo(2L);
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(2052L);
+            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans")).isEqualTo(6L);
         }
     }
 

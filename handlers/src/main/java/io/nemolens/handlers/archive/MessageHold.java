@@ -11,6 +11,7 @@ final class MessageHold {
     private int openFiles;
     private Completion completion;
     private boolean failed;
+    private boolean committing;
 
     void fileOpened() {
         openFiles++;
@@ -19,6 +20,15 @@ final class MessageHold {
     /** Attaches the completion once every row of the batch is written; abandoned holds never get one. */
     void attach(Completion c) {
         this.completion = c;
+    }
+
+    /** Some file of this message was handed to the committer. */
+    void markCommitting() {
+        committing = true;
+    }
+
+    boolean committing() {
+        return committing;
     }
 
     boolean isPending() {

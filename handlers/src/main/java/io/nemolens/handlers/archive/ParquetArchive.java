@@ -81,6 +81,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private final ThreadLocal<Lane> laneOfThread;
     private final Map<Long, String> dates = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
+    /** Commits (close, fsync, rename) off the listener threads, one file at a time, in order. */
+    private final java.util.concurrent.ExecutorService committer;
     private final FileChannel lockChannel;
     private final FileLock lock;
 
@@ -127,6 +129,11 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             return t;
         });
         timer.scheduleWithFixedDelay(this::commitOldFiles, period, period, TimeUnit.MILLISECONDS);
+        committer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lens-archive-commit");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** The id that names this process's files. */
@@ -156,10 +163,19 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         laneOfThread.get().append(table, batch);
     }
 
-    /** Commits every open file now (tests, shutdown). */
+    /** Commits every open file now and waits for commits under way (tests, shutdown). */
     public void commitNow() {
         for (Lane lane : lanes) {
             lane.commitAllNow();
+        }
+        try {
+            committer.submit(() -> { }).get();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed: nothing under way
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -199,6 +215,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         commitNow();
         closed = true;
         timer.shutdownNow();
+        committer.shutdown();
         try {
             if (lock != null) {
                 lock.release();
@@ -351,7 +368,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                     Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest = open.entrySet().iterator();
                     Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
                     eldest.remove();
-                    commit(e.getValue(), toComplete, toFail);
+                    commitLater(List.of(e.getValue()));
                 }
                 Path dir = partitionDirectory(key);
                 Files.createDirectories(dir);
@@ -363,53 +380,90 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             return file;
         }
 
+        /**
+         * Hands files to the committer: all open ones once half the pending limit is reached (so the
+         * channel still has deliveries to work on while the commit runs and the broker refills it),
+         * and any one that is big enough.
+         */
         private void rollIfDue(List<Completion> toComplete, List<Completion> toFail) {
-            if (pending.size() >= options.maxPendingMessages()) {
-                commitAll(toComplete, toFail);
+            if (uncommitted() >= Math.max(1, options.maxPendingMessages() / 2) && !open.isEmpty()) {
+                List<PartitionFile<?>> files = new ArrayList<>(open.values());
+                open.clear();
+                commitLater(files);
                 return;
             }
+            List<PartitionFile<?>> full = new ArrayList<>();
             for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
                 PartitionFile<?> file = it.next();
                 if (file.rows() >= options.maxRows() || file.dataSize() >= options.maxFileSizeBytes()) {
                     it.remove();
-                    commit(file, toComplete, toFail);
+                    full.add(file);
                 }
+            }
+            if (!full.isEmpty()) {
+                commitLater(full);
             }
         }
 
+        /** Messages with rows in files still open in this lane (not those already handed to the committer). */
+        private int uncommitted() {
+            int n = 0;
+            for (MessageHold hold : pending) {
+                if (!hold.committing()) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
+        private void commitLater(List<PartitionFile<?>> files) {
+            for (PartitionFile<?> file : files) {
+                for (MessageHold hold : file.holds()) {
+                    hold.markCommitting();
+                }
+            }
+            committer.execute(() -> {
+                List<Completion> toComplete = new ArrayList<>();
+                List<Completion> toFail = new ArrayList<>();
+                for (PartitionFile<?> file : files) {
+                    commit(file, toComplete, toFail);
+                }
+                finish(toComplete, toFail, lastLoss);
+            });
+        }
+
         void commitAllNow() {
+            List<PartitionFile<?>> files;
+            synchronized (this) {
+                files = new ArrayList<>(open.values());
+                open.clear();
+            }
             List<Completion> toComplete = new ArrayList<>();
             List<Completion> toFail = new ArrayList<>();
-            synchronized (this) {
-                commitAll(toComplete, toFail);
+            for (PartitionFile<?> file : files) {
+                commit(file, toComplete, toFail);
             }
             finish(toComplete, toFail, lastLoss);
         }
 
         void commitOlderThan(long maxAgeNanos) {
-            List<Completion> toComplete = new ArrayList<>();
-            List<Completion> toFail = new ArrayList<>();
             synchronized (this) {
                 long now = System.nanoTime();
+                List<PartitionFile<?>> old = new ArrayList<>();
                 for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
                     PartitionFile<?> file = it.next();
                     if (file.ageNanos(now) >= maxAgeNanos) {
                         it.remove();
-                        commit(file, toComplete, toFail);
+                        old.add(file);
                     }
                 }
-            }
-            finish(toComplete, toFail, lastLoss);
-        }
-
-        private void commitAll(List<Completion> toComplete, List<Completion> toFail) {
-            List<PartitionFile<?>> files = new ArrayList<>(open.values());
-            open.clear();
-            for (PartitionFile<?> file : files) {
-                commit(file, toComplete, toFail);
+                if (!old.isEmpty()) {
+                    commitLater(old);
+                }
             }
         }
 
+        /** Commits one file (on the caller's thread; the lane lock is taken only to settle its messages). */
         private void commit(PartitionFile<?> file, List<Completion> toComplete, List<Completion> toFail) {
             long size;
             long start = System.nanoTime();
@@ -424,11 +478,13 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             committedRows.addAndGet(file.rows());
             committedBytes.addAndGet(size);
             lastCommitAt = clock.instant();
-            for (MessageHold hold : file.holds()) {
-                Completion c = hold.fileCommitted();
-                if (c != null) {
-                    pending.remove(hold);
-                    toComplete.add(c);
+            synchronized (this) {
+                for (MessageHold hold : file.holds()) {
+                    Completion c = hold.fileCommitted();
+                    if (c != null) {
+                        pending.remove(hold);
+                        toComplete.add(c);
+                    }
                 }
             }
         }
@@ -437,13 +493,15 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             file.abort();
             failedFiles.incrementAndGet();
             markUnwritable(file.table(), cause);
-            lastLoss = file.table() + ": " + cause;
             log.error("archive file {} lost ({}); its messages will be redelivered", file.committedPath(), cause.toString());
-            for (MessageHold hold : file.holds()) {
-                Completion c = hold.fileLost();
-                pending.remove(hold);
-                if (c != null) {
-                    toFail.add(c);
+            synchronized (this) {
+                lastLoss = file.table() + ": " + cause;
+                for (MessageHold hold : file.holds()) {
+                    Completion c = hold.fileLost();
+                    pending.remove(hold);
+                    if (c != null) {
+                        toFail.add(c);
+                    }
                 }
             }
         }
