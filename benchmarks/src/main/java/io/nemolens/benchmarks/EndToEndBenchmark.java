@@ -118,6 +118,9 @@ public final class EndToEndBenchmark {
                 container.stop();
                 bytes = fill(ch, topology, encoding, spans, 0, messages);
                 double before = acked(meters);
+                long cpu0 = processCpuNanos();
+                Map<String, Long> threads0 = threadCpu();
+                long gc0 = gcMillis();
                 long t0 = System.nanoTime();
                 container.start();
                 while (acked(meters) - before < messages) {
@@ -127,12 +130,31 @@ public final class EndToEndBenchmark {
                     Thread.sleep(5);
                 }
                 double seconds = (System.nanoTime() - t0) / 1e9;
+                double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+                Map<String, Long> threads1 = threadCpu();
+                double gcSeconds = (gcMillis() - gc0) / 1e3;
                 long left = ch.messageCount(topology.queueName());
                 long poisoned = ch.messageCount(topology.poisonQueueName());
                 double spansPerSecond = (double) messages * spans / seconds;
                 System.out.printf(Locale.ROOT, "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
                         + " (archive on, ack after commit; %d left, %d poisoned)%n",
                         encoding.tag(), messages, bytes / 1e6, seconds, spansPerSecond, bytes / 1e6 / seconds, left, poisoned);
+                System.out.printf(Locale.ROOT, "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s%n",
+                        encoding.tag(), cpuSeconds / seconds, Runtime.getRuntime().availableProcessors(), cpuSeconds, gcSeconds);
+                Map<String, Double> byGroup = new java.util.TreeMap<>();
+                double javaThreads = 0;
+                for (Map.Entry<String, Long> e : threads1.entrySet()) {
+                    double used = (e.getValue() - threads0.getOrDefault(e.getKey(), 0L)) / 1e9;
+                    String group = e.getKey().replaceAll("[-#]?\\d+$", "").replaceAll("\\d+", "N");
+                    byGroup.merge(group, used, Double::sum);
+                    javaThreads += used;
+                }
+                StringBuilder groups = new StringBuilder();
+                byGroup.entrySet().stream().filter(e -> e.getValue() >= 0.05)
+                        .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+                        .forEach(e -> groups.append(String.format(Locale.ROOT, " %s %.1f,", e.getKey(), e.getValue())));
+                System.out.printf(Locale.ROOT, "%-8s CPU-s by Java thread:%s other (GC, JIT) %.1f%n", encoding.tag(), groups,
+                        cpuSeconds - javaThreads);
                 double raw = rawParquetRate(encoding, messages, spans);
                 System.out.printf(Locale.ROOT, "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
                         encoding.tag(), raw, spansPerSecond / raw);
@@ -192,6 +214,33 @@ public final class EndToEndBenchmark {
             deleteRecursively(dir);
         }
         return rows / (writeNanos / 1e9);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static Map<String, Long> threadCpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info != null) {
+                long cpu = mx.getThreadCpuTime(info.getThreadId());
+                if (cpu > 0) {
+                    out.merge(info.getThreadName() + "#" + info.getThreadId(), cpu, Long::sum);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
     }
 
     private static double acked(MeterRegistry meters) {

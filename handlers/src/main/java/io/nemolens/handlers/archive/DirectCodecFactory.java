@@ -24,7 +24,7 @@ final class DirectCodecFactory implements CompressionCodecFactory {
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
         return switch (codec) {
             case UNCOMPRESSED -> new Compressor(codec, in -> in);
-            case ZSTD -> new Compressor(codec, in -> BytesInput.from(Zstd.compress(in.toByteArray(), zstdLevel)));
+            case ZSTD -> new Compressor(codec, new ZstdWithBuffers(zstdLevel)::compress);
             case SNAPPY -> new Compressor(codec, in -> BytesInput.from(Snappy.compress(in.toByteArray())));
             default -> throw new IllegalArgumentException("unsupported archive compression " + codec
                     + " (supported: uncompressed, snappy, zstd)");
@@ -44,6 +44,38 @@ final class DirectCodecFactory implements CompressionCodecFactory {
     @Override
     public void release() {
         // nothing pooled
+    }
+
+    /**
+     * zstd into a destination buffer reused from page to page: Parquet copies each compressed page into
+     * its own column-chunk buffer before it asks for the next one. One per compressor, and a file's
+     * compressors are used by one thread at a time.
+     */
+    private static final class ZstdWithBuffers {
+        private final int level;
+        private byte[] source = new byte[0];
+        private byte[] destination = new byte[0];
+
+        ZstdWithBuffers(int level) {
+            this.level = level;
+        }
+
+        BytesInput compress(BytesInput in) throws IOException {
+            int size = (int) in.size();
+            if (source.length < size) {
+                source = new byte[Math.max(size, source.length * 2)];
+            }
+            in.toInputStream().readNBytes(source, 0, size);
+            int bound = (int) Zstd.compressBound(size);
+            if (destination.length < bound) {
+                destination = new byte[Math.max(bound, destination.length * 2)];
+            }
+            long written = Zstd.compressByteArray(destination, 0, destination.length, source, 0, size, level);
+            if (Zstd.isError(written)) {
+                throw new IOException("zstd compression failed: " + Zstd.getErrorName(written));
+            }
+            return BytesInput.from(destination, 0, (int) written);
+        }
     }
 
     @FunctionalInterface

@@ -47,8 +47,8 @@ final class LogTable extends ArchiveTable<LogEntry> {
         w.optionalRepeatedString("severity_text", severityText, l.severityText());
         w.anyValue("body", body, l.body());
         w.optionalRepeatedString("event_name", eventName, l.eventName());
-        w.optionalString("trace_id", traceId, l.traceId());
-        w.optionalString("span_id", spanId, l.spanId());
+        w.optionalUniqueString("trace_id", traceId, l.traceId());
+        w.optionalUniqueString("span_id", spanId, l.spanId());
         w.int64("flags", flags, unsigned(l.flags()));
     }
 }

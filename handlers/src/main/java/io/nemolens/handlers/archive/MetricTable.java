@@ -179,8 +179,8 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                 rc.startGroup();
                 w.int64("time_unix_nano", 0, e.timeUnixNano());
                 number(w, "value", 1, "int_value", 2, e.value());
-                w.optionalString("trace_id", 3, e.traceId());
-                w.optionalString("span_id", 4, e.spanId());
+                w.optionalUniqueString("trace_id", 3, e.traceId());
+                w.optionalUniqueString("span_id", 4, e.spanId());
                 w.ownJsonAttributes("filtered_attributes", 5, e.filteredAttributes());
                 rc.endGroup();
                 rc.endField("element", 0);

@@ -46,7 +46,14 @@ final class OtlpJson {
      * OTLP/JSON form ({@code {"intValue":"3"}}), so that every value keeps its type.
      */
     static String object(Attributes attributes) {
-        StringBuilder sb = new StringBuilder("{");
+        StringBuilder sb = new StringBuilder(64 * attributes.size() + 2);
+        object(sb, attributes);
+        return sb.toString();
+    }
+
+    /** Appends {@link #object(Attributes)} to {@code sb}. */
+    static void object(StringBuilder sb, Attributes attributes) {
+        sb.append('{');
         for (int i = 0; i < attributes.size(); i++) {
             if (i > 0) {
                 sb.append(',');
@@ -55,7 +62,7 @@ final class OtlpJson {
             sb.append(':');
             anyValue(sb, attributes.valueAt(i));
         }
-        return sb.append('}').toString();
+        sb.append('}');
     }
 
     static void anyValue(StringBuilder sb, AnyValue value) {
@@ -88,7 +95,22 @@ final class OtlpJson {
 
     static void string(StringBuilder sb, String s) {
         sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                break;
+            }
+            i++;
+        }
+        if (i == n) {
+            // nothing to escape: the common case
+            sb.append(s).append('"');
+            return;
+        }
+        sb.append(s, 0, i);
+        for (; i < n; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");

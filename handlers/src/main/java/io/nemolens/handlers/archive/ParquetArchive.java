@@ -235,7 +235,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private <T extends TelemetryRecord> PartitionKey partitionKey(ArchiveTable<T> table, T record) {
         long time = table.timeUnixNano(record);
         String date = date(time != 0 ? time : clock.millis() * 1_000_000L);
-        return new PartitionKey(table.name(), date, runFolder(record.runId()));
+        return new PartitionKey(table.name(), date, runFolder(record.runId()), record.runId());
     }
 
     private Path partitionDirectory(PartitionKey key) {
@@ -244,8 +244,20 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
 
     private String date(long unixNanos) {
         long day = Math.floorDiv(unixNanos, NANOS_PER_DAY);
-        return dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
+        LastDate last = lastDate.get();
+        if (last != null && last.day == day) {
+            return last.text;
+        }
+        String text = dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
+        lastDate.set(new LastDate(day, text));
+        return text;
     }
+
+    /** The date of the previous row on this thread: nearly every row repeats it. */
+    private record LastDate(long day, String text) {
+    }
+
+    private final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
 
     /**
      * While a table is unwritable: checks that the folders of this batch's partitions can be created and
@@ -358,10 +370,22 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             }
         }
 
+        // the file of the previous row: consecutive rows nearly always share table, date and run
+        private PartitionKey lastKey;
+        private PartitionFile<?> lastFile;
+
         @SuppressWarnings("unchecked")
         private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record, List<Completion> toComplete,
                 List<Completion> toFail) throws IOException {
-            PartitionKey key = partitionKey(table, record);
+            long time = table.timeUnixNano(record);
+            String date = date(time != 0 ? time : clock.millis() * 1_000_000L);
+            String run = record.runId();
+            PartitionKey last = lastKey;
+            if (last != null && last.table() == table.name() && last.date() == date && last.runId().equals(run)
+                    && open.get(last) == lastFile) {
+                return (PartitionFile<T>) lastFile;
+            }
+            PartitionKey key = new PartitionKey(table.name(), date, runFolder(run), run);
             PartitionFile<T> file = (PartitionFile<T>) open.get(key);
             if (file == null) {
                 while (open.size() >= maxOpenWriters) {
@@ -377,6 +401,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                 file = new PartitionFile<>(table, dir, name, options);
                 open.put(key, file);
             }
+            lastKey = key;
+            lastFile = file;
             return file;
         }
 
@@ -582,6 +608,16 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         }
     }
 
-    private record PartitionKey(String table, String date, String run) {
+    /** A partition; {@code runId} is the id as it came, {@code run} its folder name (equal keys have equal runs). */
+    private record PartitionKey(String table, String date, String run, String runId) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PartitionKey k && table.equals(k.table) && date.equals(k.date) && run.equals(k.run);
+        }
+
+        @Override
+        public int hashCode() {
+            return (table.hashCode() * 31 + date.hashCode()) * 31 + run.hashCode();
+        }
     }
 }

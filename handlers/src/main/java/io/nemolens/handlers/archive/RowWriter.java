@@ -44,8 +44,61 @@ final class RowWriter {
     // is rendered once and found again by identity
     private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
 
+    // scratch space for values that Parquet copies at once (columns without a dictionary)
+    private final StringBuilder scratchText = new StringBuilder(1024);
+    private byte[] scratchBytes = new byte[4096];
+
     RowWriter(RecordConsumer rc) {
         this.rc = rc;
+    }
+
+    /**
+     * UTF-8 of {@code text} in a reused buffer. Only for columns written without a dictionary, whose
+     * writers copy the bytes at once (a dictionary would keep a reference to the buffer).
+     */
+    private Binary reusedUtf8(CharSequence text) {
+        int n = text.length();
+        if (scratchBytes.length < n * 3) {
+            scratchBytes = new byte[Math.max(n * 3, scratchBytes.length * 2)];
+        }
+        byte[] out = scratchBytes;
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                out[j++] = (byte) c;
+            } else if (c < 0x800) {
+                out[j++] = (byte) (0xC0 | (c >> 6));
+                out[j++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                out[j++] = (byte) (0xF0 | (cp >> 18));
+                out[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                out[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                out[j++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                out[j++] = (byte) '?'; // an unpaired surrogate, as String.getBytes writes it
+            } else {
+                out[j++] = (byte) (0xE0 | (c >> 12));
+                out[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                out[j++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return Binary.fromReusedByteArray(out, 0, j);
+    }
+
+    /** A string in a column without a dictionary (ids): no allocation. */
+    void uniqueString(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(reusedUtf8(value));
+        rc.endField(name, index);
+    }
+
+    /** An id, or null when empty, in a column without a dictionary. */
+    void optionalUniqueString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            uniqueString(name, index, value);
+        }
     }
 
     RecordConsumer consumer() {
@@ -63,7 +116,7 @@ final class RowWriter {
     /** A string, even when empty. */
     void string(String name, int index, String value) {
         rc.startField(name, index);
-        rc.addBinary(Binary.fromString(value));
+        rc.addBinary(Binary.fromConstantByteArray(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         rc.endField(name, index);
     }
 
@@ -191,7 +244,13 @@ final class RowWriter {
     /** Like {@link #jsonAttributes(String, int, Attributes)} for attributes of one record only (events, links): not cached. */
     void ownJsonAttributes(String name, int index, Attributes attributes) {
         rc.startField(name, index);
-        rc.addBinary(attributes.isEmpty() ? EMPTY_OBJECT : Binary.fromString(OtlpJson.object(attributes)));
+        if (attributes.isEmpty()) {
+            rc.addBinary(EMPTY_OBJECT);
+        } else {
+            scratchText.setLength(0);
+            OtlpJson.object(scratchText, attributes);
+            rc.addBinary(reusedUtf8(scratchText));
+        }
         rc.endField(name, index);
     }
 

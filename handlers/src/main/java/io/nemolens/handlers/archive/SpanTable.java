@@ -64,9 +64,9 @@ final class SpanTable extends ArchiveTable<Span> {
 
     @Override
     void writeOwn(RowWriter w, Span s) {
-        w.string("trace_id", traceId, s.traceId());
-        w.string("span_id", spanId, s.spanId());
-        w.optionalString("parent_span_id", parentSpanId, s.parentSpanId());
+        w.uniqueString("trace_id", traceId, s.traceId());
+        w.uniqueString("span_id", spanId, s.spanId());
+        w.optionalUniqueString("parent_span_id", parentSpanId, s.parentSpanId());
         w.optionalString("trace_state", traceState, s.traceState());
         w.repeatedString("name", name, s.name());
         w.int32("kind", kind, s.kind());
@@ -108,8 +108,8 @@ final class SpanTable extends ArchiveTable<Span> {
                 rc.startGroup();
                 rc.startField("element", 0);
                 rc.startGroup();
-                w.string("trace_id", 0, l.traceId());
-                w.string("span_id", 1, l.spanId());
+                w.uniqueString("trace_id", 0, l.traceId());
+                w.uniqueString("span_id", 1, l.spanId());
                 w.optionalString("trace_state", 2, l.traceState());
                 w.ownJsonAttributes("attributes", 3, l.attributes());
                 w.int32("dropped_attributes_count", 4, l.droppedAttributesCount());
