@@ -4,7 +4,8 @@ import io.nemolens.handlers.record.TelemetryRecord;
 
 /**
  * Receives decoded telemetry. Implement one of the per-signal interfaces ({@link SpanHandler},
- * {@link MetricPointHandler}, {@link LogHandler}) as a Spring bean; the consumer finds it and calls it
+ * {@link MetricPointHandler}, {@link LogHandler}, {@link GpuSampleHandler}, {@link NodeSampleHandler}) as a
+ * Spring bean; the consumer finds it and calls it
  * once per AMQP message that carried records of that kind.
  *
  * <h2>What your outcome means</h2>

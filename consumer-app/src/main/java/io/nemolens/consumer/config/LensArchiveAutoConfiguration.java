@@ -2,8 +2,10 @@ package io.nemolens.consumer.config;
 
 import io.nemolens.consumer.archive.ArchiveHealthIndicator;
 import io.nemolens.consumer.archive.ArchiveMetrics;
+import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.archive.ParquetArchive;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -35,6 +37,18 @@ public class LensArchiveAutoConfiguration {
     @Order(Ordered.HIGHEST_PRECEDENCE)
     MetricPointHandler archiveMetricPointHandler(ParquetArchive archive) {
         return archive.metricPointHandler();
+    }
+
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    GpuSampleHandler archiveGpuSampleHandler(ParquetArchive archive) {
+        return archive.gpuSampleHandler();
+    }
+
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    NodeSampleHandler archiveNodeSampleHandler(ParquetArchive archive) {
+        return archive.nodeSampleHandler();
     }
 
     @Bean

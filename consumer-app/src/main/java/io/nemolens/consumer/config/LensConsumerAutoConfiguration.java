@@ -8,8 +8,10 @@ import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -32,11 +34,11 @@ import org.springframework.context.event.ContextClosedEvent;
  * Wires the consumer: decoder, handlers, dispatcher, poison publisher, listener container, health.
  * An auto-configuration: an application that has this jar on its class path and a RabbitMQ
  * connection gets the consumer, and its own {@code SpanHandler}/{@code MetricPointHandler}/
- * {@code LogHandler} beans are called. Beans marked {@code @ConditionalOnMissingBean} back off when
+ * {@code LogHandler}/{@code GpuSampleHandler}/{@code NodeSampleHandler} beans are called. Beans marked {@code @ConditionalOnMissingBean} back off when
  * the application defines its own.
  */
 @AutoConfiguration(after = {RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class})
-@EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class})
+@EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class, LensInfraProperties.class})
 public class LensConsumerAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LensConsumerAutoConfiguration.class);
@@ -49,8 +51,8 @@ public class LensConsumerAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    OtlpDecoder otlpDecoder() {
-        return new OtlpDecoder();
+    OtlpDecoder otlpDecoder(LensInfraProperties infra) {
+        return new OtlpDecoder(infra.toClassifier());
     }
 
     @Bean
@@ -60,11 +62,12 @@ public class LensConsumerAutoConfiguration {
 
     @Bean
     HandlerRegistry handlerRegistry(ObjectProvider<SpanHandler> spans, ObjectProvider<MetricPointHandler> metrics,
-            ObjectProvider<LogHandler> logs) {
+            ObjectProvider<LogHandler> logs, ObjectProvider<GpuSampleHandler> gpus, ObjectProvider<NodeSampleHandler> nodes) {
         HandlerRegistry registry = new HandlerRegistry(spans.orderedStream().toList(), metrics.orderedStream().toList(),
-                logs.orderedStream().toList());
-        log.info("handlers: {} for spans, {} for metric points, {} for logs", registry.spanHandlers().size(),
-                registry.metricPointHandlers().size(), registry.logHandlers().size());
+                logs.orderedStream().toList(), gpus.orderedStream().toList(), nodes.orderedStream().toList());
+        log.info("handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples",
+                registry.spanHandlers().size(), registry.metricPointHandlers().size(), registry.logHandlers().size(),
+                registry.gpuSampleHandlers().size(), registry.nodeSampleHandlers().size());
         return registry;
     }
 

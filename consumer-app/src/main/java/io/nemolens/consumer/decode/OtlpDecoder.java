@@ -23,14 +23,23 @@ import java.util.Objects;
  * anything else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf,
  * whose first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content
  * type, so detection is the usual path. Both encodings are mapped to records by one mapper, so they
- * decode to equal records.
+ * decode to equal records. Metric points from dcgm-exporter and node-exporter become GPU and node
+ * samples ({@link InfraClassifier}).
  *
  * <p>Stateless and thread-safe.
  */
 public final class OtlpDecoder {
 
-    /** Creates a decoder. */
+    private final InfraClassifier classifier;
+
+    /** Creates a decoder that classifies GPU and node samples by the default rules ({@link InfraClassifier#DEFAULT}). */
     public OtlpDecoder() {
+        this(InfraClassifier.DEFAULT);
+    }
+
+    /** Creates a decoder that sorts metric points with {@code classifier} ({@link InfraClassifier#NONE}: all generic). */
+    public OtlpDecoder(InfraClassifier classifier) {
+        this.classifier = Objects.requireNonNull(classifier, "classifier");
     }
 
     /**
@@ -81,8 +90,12 @@ public final class OtlpDecoder {
             return switch (signal) {
                 case SPANS -> new DecodedMessage(signal, encoding, request,
                         ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
-                case METRICS -> new DecodedMessage(signal, encoding, request, List.of(),
-                        ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request), List.of());
+                case METRICS -> {
+                    InfraClassifier.Sorted sorted = classifier.sort(
+                            ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
+                    yield new DecodedMessage(signal, encoding, request, List.of(), sorted.generic(), List.of(),
+                            sorted.gpuSamples(), sorted.nodeSamples(), sorted.staleSkipped());
+                }
                 case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
                         ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
             };

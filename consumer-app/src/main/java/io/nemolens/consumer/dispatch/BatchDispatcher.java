@@ -51,6 +51,8 @@ public final class BatchDispatcher {
         addCalls(pending, handlers.spanHandlers(), decoded.spans(), message, deferrer);
         addCalls(pending, handlers.metricPointHandlers(), decoded.metricPoints(), message, deferrer);
         addCalls(pending, handlers.logHandlers(), decoded.logs(), message, deferrer);
+        addCalls(pending, handlers.gpuSampleHandlers(), decoded.gpuSamples(), message, deferrer);
+        addCalls(pending, handlers.nodeSampleHandlers(), decoded.nodeSamples(), message, deferrer);
 
         int attempts = 0;
         int transientAttempts = 0;

@@ -1,7 +1,9 @@
 package io.nemolens.consumer.dispatch;
 
+import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
 import java.util.List;
 
@@ -11,18 +13,29 @@ import java.util.List;
  * @param spanHandlers handlers of spans
  * @param metricPointHandlers handlers of metric points
  * @param logHandlers handlers of logs
+ * @param gpuSampleHandlers handlers of dcgm-exporter samples
+ * @param nodeSampleHandlers handlers of node-exporter samples
  */
 public record HandlerRegistry(List<SpanHandler> spanHandlers, List<MetricPointHandler> metricPointHandlers,
-        List<LogHandler> logHandlers) {
+        List<LogHandler> logHandlers, List<GpuSampleHandler> gpuSampleHandlers, List<NodeSampleHandler> nodeSampleHandlers) {
 
     public HandlerRegistry {
         spanHandlers = List.copyOf(spanHandlers);
         metricPointHandlers = List.copyOf(metricPointHandlers);
         logHandlers = List.copyOf(logHandlers);
+        gpuSampleHandlers = List.copyOf(gpuSampleHandlers);
+        nodeSampleHandlers = List.copyOf(nodeSampleHandlers);
+    }
+
+    /** Handlers of spans, metric points and logs only. */
+    public HandlerRegistry(List<SpanHandler> spanHandlers, List<MetricPointHandler> metricPointHandlers,
+            List<LogHandler> logHandlers) {
+        this(spanHandlers, metricPointHandlers, logHandlers, List.of(), List.of());
     }
 
     /** How many handlers there are in all. */
     public int size() {
-        return spanHandlers.size() + metricPointHandlers.size() + logHandlers.size();
+        return spanHandlers.size() + metricPointHandlers.size() + logHandlers.size() + gpuSampleHandlers.size()
+                + nodeSampleHandlers.size();
     }
 }

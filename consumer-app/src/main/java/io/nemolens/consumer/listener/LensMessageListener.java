@@ -18,8 +18,10 @@ import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.handlers.record.Span;
 import java.io.IOException;
 import java.time.Clock;
@@ -153,6 +155,9 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         metrics.records(decoded.signal(), "span", decoded.spans().size());
         metrics.records(decoded.signal(), "metric_point", decoded.metricPoints().size());
         metrics.records(decoded.signal(), "log", decoded.logs().size());
+        metrics.records(decoded.signal(), "gpu_sample", decoded.gpuSamples().size());
+        metrics.records(decoded.signal(), "node_sample", decoded.nodeSamples().size());
+        metrics.staleSkipped(decoded.signal(), decoded.staleSkipped());
     }
 
     /** Now minus the newest record time of the message, or {@code null} when no record has a time. */
@@ -163,6 +168,12 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         }
         for (MetricPoint point : decoded.metricPoints()) {
             newest = Math.max(newest, point.timeUnixNano());
+        }
+        for (GpuSample sample : decoded.gpuSamples()) {
+            newest = Math.max(newest, sample.timeUnixNano());
+        }
+        for (NodeSample sample : decoded.nodeSamples()) {
+            newest = Math.max(newest, sample.timeUnixNano());
         }
         for (LogEntry entry : decoded.logs()) {
             newest = Math.max(newest, entry.effectiveTimeUnixNano());

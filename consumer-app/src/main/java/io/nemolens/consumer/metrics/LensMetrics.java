@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code dead-lettered} when the poison republish failed and the broker dead-lettered it,
  *       {@code requeued} when left for redelivery)</li>
  *   <li>{@code lens.records}: records handed to handlers, by signal and kind</li>
+ *   <li>{@code lens.stale.skipped}: staleness markers of GPU and node metrics skipped (never records), by signal</li>
  *   <li>{@code lens.retries}: handler retries by signal and type ({@code handler}, {@code transient})</li>
  *   <li>{@code lens.message.bytes}: body bytes received, by signal</li>
  *   <li>{@code lens.decode.duration}, {@code lens.handle.duration}: latency per message, by signal</li>
@@ -104,6 +105,18 @@ public final class LensMetrics {
                 .description("decoded records handed to handlers")
                 .tag("signal", signalTag(signal))
                 .tag("kind", kind)
+                .register(registry)
+                .increment(count);
+    }
+
+    /** Staleness markers of GPU and node metrics that were skipped instead of becoming samples. */
+    public void staleSkipped(Signal signal, int count) {
+        if (count == 0) {
+            return;
+        }
+        Counter.builder("lens.stale.skipped")
+                .description("staleness markers of GPU and node metrics skipped (no value, never recorded)")
+                .tag("signal", signalTag(signal))
                 .register(registry)
                 .increment(count);
     }

@@ -32,6 +32,8 @@ class GoldenDecodeTests {
                 Arguments.of("megatron metrics", Signal.METRICS, NemoLensTelemetry.megatronMetrics()),
                 Arguments.of("dcgm-exporter scrape", Signal.METRICS, NemoLensTelemetry.dcgmBatch()),
                 Arguments.of("node-exporter scrape", Signal.METRICS, NemoLensTelemetry.nodeExporterBatch()),
+                Arguments.of("dcgm-exporter scrape, newer build with MIG and pods", Signal.METRICS,
+                        NemoLensTelemetry.dcgmBatchNewerBuild()),
                 Arguments.of("all metrics", Signal.METRICS, NemoLensTelemetry.metrics()),
                 Arguments.of("logs", Signal.LOGS, NemoLensTelemetry.logs()));
     }
@@ -49,6 +51,9 @@ class GoldenDecodeTests {
         assertThat(fromJson.spans()).isEqualTo(fromProtobuf.spans());
         assertThat(fromJson.metricPoints()).isEqualTo(fromProtobuf.metricPoints());
         assertThat(fromJson.logs()).isEqualTo(fromProtobuf.logs());
+        assertThat(fromJson.gpuSamples()).isEqualTo(fromProtobuf.gpuSamples());
+        assertThat(fromJson.nodeSamples()).isEqualTo(fromProtobuf.nodeSamples());
+        assertThat(fromJson.staleSkipped()).isEqualTo(fromProtobuf.staleSkipped());
         assertThat(fromJson.recordCount()).isEqualTo(fromProtobuf.recordCount()).isPositive();
         assertThat(fromJson.signal()).isEqualTo(signal);
     }
@@ -165,7 +170,8 @@ class GoldenDecodeTests {
 
     @Test
     void stalenessMarkersHaveNoValue() {
-        List<MetricPoint> points = decoder.decode(Signal.METRICS,
+        // without classification: as generic points, staleness markers are kept (GPU samples skip them)
+        List<MetricPoint> points = new OtlpDecoder(InfraClassifier.NONE).decode(Signal.METRICS,
                 CollectorJsonWriter.write(NemoLensTelemetry.dcgmBatch()), null).metricPoints();
 
         MetricPoint stale = points.stream().filter(MetricPoint::noRecordedValue).findFirst().orElseThrow();

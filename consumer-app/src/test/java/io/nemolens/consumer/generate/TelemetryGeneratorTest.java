@@ -3,6 +3,7 @@ package io.nemolens.consumer.generate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.nemolens.consumer.decode.InfraClassifier;
 import io.nemolens.consumer.decode.OtlpDecoder;
 import io.nemolens.consumer.generate.TelemetryGenerator.Batch;
 import io.nemolens.consumer.generate.TelemetryGenerator.Kind;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class TelemetryGeneratorTest {
 
     private static final long T0 = NemoLensRequests.START_NANOS;
-    private final OtlpDecoder decoder = new OtlpDecoder();
+    /** Every point generic: these tests look at the requests' raw shape. */
+    private final OtlpDecoder decoder = new OtlpDecoder(InfraClassifier.NONE);
 
     private static TelemetryGenerator generator(List<Kind> kinds, int ranks) {
         return new TelemetryGenerator(new Settings(kinds, "run-1", ranks, 8, 12, 5, 7, T0));

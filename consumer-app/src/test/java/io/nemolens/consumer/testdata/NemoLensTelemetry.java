@@ -333,6 +333,46 @@ public final class NemoLensTelemetry {
                 new ScrapeStats(0.231, 2210, 2210, 3));
     }
 
+    /**
+     * A dcgm-exporter scrape as newer builds and Kubernetes deployments send it: host {@code dgx-h100-001},
+     * lowercase {@code hostname} label, MIG labels ({@code GPU_I_PROFILE}, {@code GPU_I_ID}) and the
+     * {@code pod}/{@code namespace}/{@code container} labels on GPU 0 only (GPU 1 runs no pod: the
+     * receiver drops the empty labels), and the scrape target's resource of that host. Otherwise
+     * {@link #dcgmBatch()}: the same values and staleness markers.
+     */
+    public static ExportMetricsServiceRequest dcgmBatchNewerBuild() {
+        ExportMetricsServiceRequest.Builder request = dcgmBatch().toBuilder();
+        ResourceMetrics.Builder rm = request.getResourceMetricsBuilder(0);
+        rm.setResource(scrapeTarget("dcgm-exporter", "dgx-h100-001", "9400"));
+        for (Metric.Builder metric : rm.getScopeMetricsBuilder(0).getMetricsBuilderList()) {
+            List<NumberDataPoint.Builder> points = metric.hasGauge() ? metric.getGaugeBuilder().getDataPointsBuilderList()
+                    : metric.getSumBuilder().getDataPointsBuilderList();
+            for (NumberDataPoint.Builder point : points) {
+                if (point.getAttributesCount() == 0) {
+                    continue; // the scrape gauges
+                }
+                String gpu = point.getAttributes(0).getValue().getStringValue();
+                List<KeyValue> labels = new java.util.ArrayList<>();
+                for (KeyValue label : point.getAttributesList()) {
+                    if (label.getKey().equals("Hostname")) {
+                        labels.add(kv("GPU_I_PROFILE", "1g.10gb"));
+                        labels.add(kv("GPU_I_ID", gpu.equals("0") ? "7" : "8"));
+                        labels.add(kv("hostname", "dgx-h100-001"));
+                    } else {
+                        labels.add(label);
+                    }
+                }
+                if (gpu.equals("0")) {
+                    labels.add(kv("pod", "llama3-8b-worker-0"));
+                    labels.add(kv("namespace", "training"));
+                    labels.add(kv("container", "megatron"));
+                }
+                point.clearAttributes().addAllAttributes(labels);
+            }
+        }
+        return request.build();
+    }
+
     /** All metric fixtures in one request: Megatron, dcgm-exporter and node-exporter resources. */
     public static ExportMetricsServiceRequest metrics() {
         return ExportMetricsServiceRequest.newBuilder()

@@ -1,8 +1,10 @@
 package io.nemolens.handlers.archive;
 
 import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
@@ -76,6 +78,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private final SpanTable spans = new SpanTable();
     private final MetricTable metrics = new MetricTable();
     private final LogTable logs = new LogTable();
+    private final GpuTable gpus = new GpuTable();
+    private final NodeTable nodes = new NodeTable();
     private final Lane[] lanes;
     private final AtomicInteger nextLane = new AtomicInteger();
     private final ThreadLocal<Lane> laneOfThread;
@@ -149,6 +153,16 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     /** A handler of logs writing into this archive. */
     public LogHandler logHandler() {
         return batch -> append(logs, batch);
+    }
+
+    /** A handler of dcgm-exporter samples writing into this archive ({@code gpu_metrics}). */
+    public GpuSampleHandler gpuSampleHandler() {
+        return batch -> append(gpus, batch);
+    }
+
+    /** A handler of node-exporter samples writing into this archive ({@code node_metrics}). */
+    public NodeSampleHandler nodeSampleHandler() {
+        return batch -> append(nodes, batch);
     }
 
     @Override
