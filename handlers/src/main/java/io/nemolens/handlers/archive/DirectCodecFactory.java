@@ -47,34 +47,70 @@ final class DirectCodecFactory implements CompressionCodecFactory {
     }
 
     /**
-     * zstd into a destination buffer reused from page to page: Parquet copies each compressed page into
-     * its own column-chunk buffer before it asks for the next one. One per compressor, and a file's
-     * compressors are used by one thread at a time.
+     * zstd through buffers reused from page to page and file to file (one set per thread): Parquet
+     * copies each compressed page into its own column-chunk buffer before it asks for the next one, and
+     * a file is written by one thread at a time.
      */
     private static final class ZstdWithBuffers {
+        private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
         private final int level;
-        private byte[] source = new byte[0];
-        private byte[] destination = new byte[0];
 
         ZstdWithBuffers(int level) {
             this.level = level;
         }
 
         BytesInput compress(BytesInput in) throws IOException {
+            Buffers b = BUFFERS.get();
             int size = (int) in.size();
-            if (source.length < size) {
-                source = new byte[Math.max(size, source.length * 2)];
-            }
-            in.toInputStream().readNBytes(source, 0, size);
+            b.source.reset(size);
+            in.writeAllTo(b.source);
             int bound = (int) Zstd.compressBound(size);
-            if (destination.length < bound) {
-                destination = new byte[Math.max(bound, destination.length * 2)];
+            if (b.destination.length < bound) {
+                b.destination = new byte[Math.max(bound, b.destination.length * 2)];
             }
-            long written = Zstd.compressByteArray(destination, 0, destination.length, source, 0, size, level);
+            long written = Zstd.compressByteArray(b.destination, 0, b.destination.length, b.source.bytes, 0, size, level);
             if (Zstd.isError(written)) {
                 throw new IOException("zstd compression failed: " + Zstd.getErrorName(written));
             }
-            return BytesInput.from(destination, 0, (int) written);
+            return BytesInput.from(b.destination, 0, (int) written);
+        }
+    }
+
+    private static final class Buffers {
+        private final Sink source = new Sink();
+        private byte[] destination = new byte[0];
+    }
+
+    /** An output stream into a reused array. */
+    private static final class Sink extends java.io.OutputStream {
+        private byte[] bytes = new byte[0];
+        private int count;
+
+        void reset(int capacity) {
+            if (bytes.length < capacity) {
+                bytes = new byte[Math.max(capacity, bytes.length * 2)];
+            }
+            count = 0;
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            bytes[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, bytes, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            if (count + more > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(count + more, bytes.length * 2));
+            }
         }
     }
 
