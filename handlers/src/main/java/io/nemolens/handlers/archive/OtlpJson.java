@@ -2,6 +2,7 @@ package io.nemolens.handlers.archive;
 
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
+import io.nemolens.handlers.record.JsonText;
 import java.util.List;
 
 /**
@@ -94,39 +95,6 @@ final class OtlpJson {
     }
 
     static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        int n = s.length();
-        int i = 0;
-        while (i < n) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == '"' || c == '\\') {
-                break;
-            }
-            i++;
-        }
-        if (i == n) {
-            // nothing to escape: the common case
-            sb.append(s).append('"');
-            return;
-        }
-        sb.append(s, 0, i);
-        for (; i < n; i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
+        JsonText.appendQuoted(sb, s);
     }
 }
