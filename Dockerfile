@@ -23,4 +23,4 @@ EXPOSE 8080
 VOLUME ["/var/lib/nemo-lens/archive"]
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=12 \
   CMD curl -fsS http://localhost:8080/actuator/health || exit 1
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/lens-consumer.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+UseParallelGC", "-jar", "/app/lens-consumer.jar"]

@@ -41,7 +41,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
  *
  * <p>Options: {@code --messages N} (300), {@code --warmup N} (100 messages through the same consumer
- * first, not measured), {@code --spans N} (1024), {@code --prefetch N} (50),
+ * first, not measured), {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default),
  * {@code --concurrency N} (2), {@code --encodings protobuf,json}, {@code --amqp-uri URI}
  * (amqp://guest:guest@127.0.0.1:5672).
  */
@@ -55,7 +55,7 @@ public final class EndToEndBenchmark {
         int messages = Integer.parseInt(opts.getOrDefault("messages", "300"));
         int warmup = Integer.parseInt(opts.getOrDefault("warmup", "100"));
         int spans = Integer.parseInt(opts.getOrDefault("spans", "1024"));
-        int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "50"));
+        int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "20"));
         int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
         String uri = opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F");
         Runtime rt = Runtime.getRuntime();
