@@ -81,8 +81,9 @@ public final class TestBroker {
     }
 
     private static void requireAnswers(URI uri, String message) {
-        try (Connection ignored = factory(uri).newConnection("lens-test-probe")) {
-            // it answers
+        try {
+            Connection probe = factory(uri).newConnection("lens-test-probe");
+            probe.close();
         } catch (Exception e) {
             throw new IllegalStateException(message + ": " + e, e);
         }

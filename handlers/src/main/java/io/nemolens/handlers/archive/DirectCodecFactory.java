@@ -25,7 +25,7 @@ final class DirectCodecFactory implements CompressionCodecFactory {
         return switch (codec) {
             case UNCOMPRESSED -> new Compressor(codec, in -> in);
             case ZSTD -> new Compressor(codec, new ZstdWithBuffers(zstdLevel)::compress);
-            case SNAPPY -> new Compressor(codec, in -> BytesInput.from(Snappy.compress(in.toByteArray())));
+            case SNAPPY -> new Compressor(codec, in -> BytesInput.from(Snappy.compress(bytes(in))));
             default -> throw new IllegalArgumentException("unsupported archive compression " + codec
                     + " (supported: uncompressed, snappy, zstd)");
         };
@@ -35,8 +35,8 @@ final class DirectCodecFactory implements CompressionCodecFactory {
     public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
         return switch (codec) {
             case UNCOMPRESSED -> new Decompressor((in, size) -> in);
-            case ZSTD -> new Decompressor((in, size) -> BytesInput.from(Zstd.decompress(in.toByteArray(), size)));
-            case SNAPPY -> new Decompressor((in, size) -> BytesInput.from(Snappy.uncompress(in.toByteArray())));
+            case ZSTD -> new Decompressor((in, size) -> BytesInput.from(Zstd.decompress(bytes(in), size)));
+            case SNAPPY -> new Decompressor((in, size) -> BytesInput.from(Snappy.uncompress(bytes(in))));
             default -> throw new IllegalArgumentException("unsupported archive compression " + codec);
         };
     }
@@ -44,6 +44,12 @@ final class DirectCodecFactory implements CompressionCodecFactory {
     @Override
     public void release() {
         // nothing pooled
+    }
+
+    private static byte[] bytes(BytesInput in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) in.size());
+        in.writeAllTo(out);
+        return out.toByteArray();
     }
 
     /**
@@ -152,7 +158,7 @@ final class DirectCodecFactory implements CompressionCodecFactory {
                 throws IOException {
             byte[] in = new byte[compressedSize];
             input.get(in);
-            output.put(transform.apply(BytesInput.from(in), uncompressedSize).toByteArray());
+            output.put(bytes(transform.apply(BytesInput.from(in), uncompressedSize)));
         }
 
         @Override

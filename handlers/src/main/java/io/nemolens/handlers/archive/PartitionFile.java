@@ -160,6 +160,7 @@ final class PartitionFile<T extends TelemetryRecord> {
         }
 
         @Override
+        @SuppressWarnings("deprecation") // abstract in parquet's builder: must be implemented, never called here
         protected WriteSupport<T> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
             return writeSupport;
         }

@@ -27,6 +27,7 @@ final class RowWriteSupport<T extends TelemetryRecord> extends WriteSupport<T> {
     }
 
     @Override
+    @SuppressWarnings("deprecation") // abstract in WriteSupport: must be implemented; the writer calls the other init
     public WriteContext init(org.apache.hadoop.conf.Configuration configuration) {
         return init((ParquetConfiguration) null);
     }
