@@ -31,10 +31,6 @@ final class MessageHold {
         return committing;
     }
 
-    boolean isPending() {
-        return completion != null && !failed && openFiles > 0;
-    }
-
     /** A file holding rows of this message was committed; returns the completion to call if that was the last. */
     Completion fileCommitted() {
         openFiles--;

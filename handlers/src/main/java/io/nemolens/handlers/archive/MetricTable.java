@@ -1,13 +1,11 @@
 package io.nemolens.handlers.archive;
 
-import io.nemolens.handlers.record.Exemplar;
 import io.nemolens.handlers.record.MetricInfo;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.NumberValue;
 import io.nemolens.handlers.record.PointValue;
 import java.util.List;
 import java.util.OptionalDouble;
-import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * The {@code metrics} table: one row per data point, all five kinds in one table; the columns of the
@@ -149,47 +147,17 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
         }
         w.int64List("exp_negative_bucket_counts", expNegativeCounts, negative);
 
-        RecordConsumer rc = w.consumer();
-        rc.startField("quantiles", quantiles);
-        rc.startGroup();
-        if (!quantileValues.isEmpty()) {
-            rc.startField("list", 0);
-            for (PointValue.Quantile q : quantileValues) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                w.float64("quantile", 0, q.quantile());
-                w.float64("value", 1, q.value());
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField("quantiles", quantiles);
-
-        rc.startField("exemplars", exemplars);
-        rc.startGroup();
-        if (!p.exemplars().isEmpty()) {
-            rc.startField("list", 0);
-            for (Exemplar e : p.exemplars()) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                w.int64("time_unix_nano", 0, e.timeUnixNano());
-                number(w, "value", 1, "int_value", 2, e.value());
-                w.optionalUniqueString("trace_id", 3, e.traceId());
-                w.optionalUniqueString("span_id", 4, e.spanId());
-                w.ownJsonAttributes("filtered_attributes", 5, e.filteredAttributes());
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField("exemplars", exemplars);
+        w.structList("quantiles", quantiles, quantileValues, q -> {
+            w.float64("quantile", 0, q.quantile());
+            w.float64("value", 1, q.value());
+        });
+        w.structList("exemplars", exemplars, p.exemplars(), e -> {
+            w.int64("time_unix_nano", 0, e.timeUnixNano());
+            number(w, "value", 1, "int_value", 2, e.value());
+            w.optionalUniqueString("trace_id", 3, e.traceId());
+            w.optionalUniqueString("span_id", 4, e.spanId());
+            w.ownJsonAttributes("filtered_attributes", 5, e.filteredAttributes());
+        });
 
         w.int64("flags", flags, unsigned(p.flags()));
         w.bool("no_recorded_value", noRecordedValue, p.noRecordedValue());

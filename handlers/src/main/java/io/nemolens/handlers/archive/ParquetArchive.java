@@ -83,7 +83,6 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private final Lane[] lanes;
     private final AtomicInteger nextLane = new AtomicInteger();
     private final ThreadLocal<Lane> laneOfThread;
-    private final Map<Long, String> dates = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     /** Commits (close, fsync, rename) off the listener threads, one file at a time, in order. */
     private final java.util.concurrent.ExecutorService committer;
@@ -246,10 +245,14 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         unwritable.put(table, table + ": " + cause);
     }
 
-    private <T extends TelemetryRecord> PartitionKey partitionKey(ArchiveTable<T> table, T record) {
+    /** The date partition of a record: its own time, or now when it has none. */
+    private <T extends TelemetryRecord> String dateOf(ArchiveTable<T> table, T record) {
         long time = table.timeUnixNano(record);
-        String date = date(time != 0 ? time : clock.millis() * 1_000_000L);
-        return new PartitionKey(table.name(), date, runFolder(record.runId()), record.runId());
+        return date(time != 0 ? time : clock.millis() * 1_000_000L);
+    }
+
+    private static PartitionKey partitionKey(ArchiveTable<?> table, String date, String runId) {
+        return new PartitionKey(table.name(), date, runFolder(runId), runId);
     }
 
     private Path partitionDirectory(PartitionKey key) {
@@ -262,7 +265,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         if (last != null && last.day == day) {
             return last.text;
         }
-        String text = dates.computeIfAbsent(day, d -> LocalDate.ofEpochDay(d).toString());
+        String text = LocalDate.ofEpochDay(day).toString();
         lastDate.set(new LastDate(day, text));
         return text;
     }
@@ -280,7 +283,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private <T extends TelemetryRecord> void probe(ArchiveTable<T> table, List<T> records, int laneIndex) {
         List<Path> dirs = new ArrayList<>();
         for (T record : records) {
-            Path dir = partitionDirectory(partitionKey(table, record));
+            Path dir = partitionDirectory(partitionKey(table, dateOf(table, record), record.runId()));
             if (!dirs.contains(dir)) {
                 dirs.add(dir);
             }
@@ -342,7 +345,6 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         }
 
         <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
-            List<Completion> toComplete = new ArrayList<>();
             List<Completion> toFail = new ArrayList<>();
             Exception failure = null;
             synchronized (this) {
@@ -356,7 +358,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                 try {
                     for (int row = 0; row < records.size(); row++) {
                         T record = records.get(row);
-                        PartitionFile<T> file = fileFor(table, record, toComplete, toFail);
+                        PartitionFile<T> file = fileFor(table, record);
                         if (!touched.contains(file)) {
                             touched.add(file);
                         }
@@ -375,10 +377,10 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
                     markUnwritable(table.name(), e);
                 }
                 if (failure == null) {
-                    rollIfDue(toComplete, toFail);
+                    rollIfDue();
                 }
             }
-            finish(toComplete, toFail, lastLoss);
+            finish(List.of(), toFail, lastLoss);
             if (failure != null) {
                 throw new TransientHandlerException("archive cannot write " + table.name() + ": " + failure, failure);
             }
@@ -389,17 +391,15 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         private PartitionFile<?> lastFile;
 
         @SuppressWarnings("unchecked")
-        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record, List<Completion> toComplete,
-                List<Completion> toFail) throws IOException {
-            long time = table.timeUnixNano(record);
-            String date = date(time != 0 ? time : clock.millis() * 1_000_000L);
+        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record) throws IOException {
+            String date = dateOf(table, record);
             String run = record.runId();
             PartitionKey last = lastKey;
             if (last != null && last.table() == table.name() && last.date() == date && last.runId().equals(run)
                     && open.get(last) == lastFile) {
                 return (PartitionFile<T>) lastFile;
             }
-            PartitionKey key = new PartitionKey(table.name(), date, runFolder(run), run);
+            PartitionKey key = partitionKey(table, date, run);
             PartitionFile<T> file = (PartitionFile<T>) open.get(key);
             if (file == null) {
                 while (open.size() >= maxOpenWriters) {
@@ -425,7 +425,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
          * channel still has deliveries to work on while the commit runs and the broker refills it),
          * and any one that is big enough.
          */
-        private void rollIfDue(List<Completion> toComplete, List<Completion> toFail) {
+        private void rollIfDue() {
             if (uncommitted() >= Math.max(1, options.maxPendingMessages() / 2) && !open.isEmpty()) {
                 List<PartitionFile<?>> files = new ArrayList<>(open.values());
                 open.clear();

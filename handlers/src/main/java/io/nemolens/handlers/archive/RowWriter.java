@@ -2,6 +2,7 @@ package io.nemolens.handlers.archive;
 
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
+import io.nemolens.handlers.record.ResourceInfo;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +45,24 @@ final class RowWriter {
     // is rendered once and found again by identity
     private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
 
+    // the promoted columns of the previous row's resource: consecutive rows nearly always share it
+    private ResourceInfo lastResource;
+    private ArchiveTable.ResourceColumns lastResourceColumns;
+
     // scratch space for values that Parquet copies at once (columns without a dictionary)
     private final StringBuilder scratchText = new StringBuilder(1024);
     private byte[] scratchBytes = new byte[4096];
 
     RowWriter(RecordConsumer rc) {
         this.rc = rc;
+    }
+
+    ArchiveTable.ResourceColumns resourceColumns(ResourceInfo resource) {
+        if (resource != lastResource) {
+            lastResourceColumns = ArchiveTable.ResourceColumns.of(resource);
+            lastResource = resource;
+        }
+        return lastResourceColumns;
     }
 
     /**
@@ -99,10 +112,6 @@ final class RowWriter {
         if (value != null && !value.isEmpty()) {
             uniqueString(name, index, value);
         }
-    }
-
-    RecordConsumer consumer() {
-        return rc;
     }
 
     void startRow() {
@@ -181,33 +190,36 @@ final class RowWriter {
 
     /** A list of int64 ({@code LIST} of required int64). */
     void int64List(String name, int index, List<Long> values) {
-        rc.startField(name, index);
-        rc.startGroup();
-        if (!values.isEmpty()) {
-            rc.startField("list", 0);
-            for (Long v : values) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.addLong(v);
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField(name, index);
+        list(name, index, values, rc::addLong);
     }
 
     /** A list of doubles ({@code LIST} of required double). */
     void doubleList(String name, int index, List<Double> values) {
+        list(name, index, values, rc::addDouble);
+    }
+
+    /**
+     * A list of structs ({@code LIST} of a required group): {@code fields} writes one element's fields
+     * (numbered from 0 within the element).
+     */
+    <E> void structList(String name, int index, List<E> elements, java.util.function.Consumer<E> fields) {
+        list(name, index, elements, e -> {
+            rc.startGroup();
+            fields.accept(e);
+            rc.endGroup();
+        });
+    }
+
+    /** Parquet's three-level {@code LIST}: {@code element} writes the value inside {@code element}. */
+    private <E> void list(String name, int index, List<E> elements, java.util.function.Consumer<E> element) {
         rc.startField(name, index);
         rc.startGroup();
-        if (!values.isEmpty()) {
+        if (!elements.isEmpty()) {
             rc.startField("list", 0);
-            for (Double v : values) {
+            for (E e : elements) {
                 rc.startGroup();
                 rc.startField("element", 0);
-                rc.addDouble(v);
+                element.accept(e);
                 rc.endField("element", 0);
                 rc.endGroup();
             }

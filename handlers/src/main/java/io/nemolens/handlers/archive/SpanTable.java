@@ -1,9 +1,6 @@
 package io.nemolens.handlers.archive;
 
 import io.nemolens.handlers.record.Span;
-import io.nemolens.handlers.record.SpanEvent;
-import io.nemolens.handlers.record.SpanLink;
-import org.apache.parquet.io.api.RecordConsumer;
 
 /** The {@code spans} table: one row per span. */
 final class SpanTable extends ArchiveTable<Span> {
@@ -78,51 +75,20 @@ final class SpanTable extends ArchiveTable<Span> {
         w.int64("flags", flags, unsigned(s.flags()));
         w.optionalInt64("megatron_iteration", iteration, s.attributes().getLong("megatron.iteration"));
 
-        RecordConsumer rc = w.consumer();
-        rc.startField("events", events);
-        rc.startGroup();
-        if (!s.events().isEmpty()) {
-            rc.startField("list", 0);
-            for (SpanEvent e : s.events()) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                w.int64("time_unix_nano", 0, e.timeUnixNano());
-                w.repeatedString("name", 1, e.name());
-                w.ownJsonAttributes("attributes", 2, e.attributes());
-                w.int32("dropped_attributes_count", 3, e.droppedAttributesCount());
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField("events", events);
-
-        rc.startField("links", links);
-        rc.startGroup();
-        if (!s.links().isEmpty()) {
-            rc.startField("list", 0);
-            for (SpanLink l : s.links()) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                w.uniqueString("trace_id", 0, l.traceId());
-                w.uniqueString("span_id", 1, l.spanId());
-                w.optionalString("trace_state", 2, l.traceState());
-                w.ownJsonAttributes("attributes", 3, l.attributes());
-                w.int32("dropped_attributes_count", 4, l.droppedAttributesCount());
-                w.int64("flags", 5, unsigned(l.flags()));
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField("links", links);
-
+        w.structList("events", events, s.events(), e -> {
+            w.int64("time_unix_nano", 0, e.timeUnixNano());
+            w.repeatedString("name", 1, e.name());
+            w.ownJsonAttributes("attributes", 2, e.attributes());
+            w.int32("dropped_attributes_count", 3, e.droppedAttributesCount());
+        });
+        w.structList("links", links, s.links(), l -> {
+            w.uniqueString("trace_id", 0, l.traceId());
+            w.uniqueString("span_id", 1, l.spanId());
+            w.optionalString("trace_state", 2, l.traceState());
+            w.ownJsonAttributes("attributes", 3, l.attributes());
+            w.int32("dropped_attributes_count", 4, l.droppedAttributesCount());
+            w.int64("flags", 5, unsigned(l.flags()));
+        });
         w.int32("dropped_events_count", droppedEvents, s.droppedEventsCount());
         w.int32("dropped_links_count", droppedLinks, s.droppedLinksCount());
     }
