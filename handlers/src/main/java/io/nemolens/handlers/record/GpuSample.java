@@ -44,7 +44,7 @@ public record GpuSample(
         double value,
         boolean counter,
         long timeUnixNano,
-        MetricPoint point) implements TelemetryRecord {
+        MetricPoint point) implements ScrapedSample {
 
     public GpuSample {
         Objects.requireNonNull(metricName, "metricName");
@@ -52,22 +52,6 @@ public record GpuSample(
         Objects.requireNonNull(point, "point");
     }
 
-    /** The scrape target's resource ({@code service.name} = scrape job). */
-    @Override
-    public ResourceInfo resource() {
-        return point.resource();
-    }
-
-    @Override
-    public ScopeInfo scope() {
-        return point.scope();
-    }
-
-    /** All labels of the sample, as the receiver delivered them. */
-    @Override
-    public Attributes attributes() {
-        return point.attributes();
-    }
 
     /** Whether the sample is of a MIG instance. */
     public boolean mig() {

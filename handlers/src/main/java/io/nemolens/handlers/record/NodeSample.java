@@ -26,28 +26,11 @@ public record NodeSample(
         double value,
         boolean counter,
         long timeUnixNano,
-        MetricPoint point) implements TelemetryRecord {
+        MetricPoint point) implements ScrapedSample {
 
     public NodeSample {
         Objects.requireNonNull(metricName, "metricName");
         Objects.requireNonNull(subsystem, "subsystem");
         Objects.requireNonNull(point, "point");
-    }
-
-    /** The scrape target's resource ({@code service.name} = scrape job). */
-    @Override
-    public ResourceInfo resource() {
-        return point.resource();
-    }
-
-    @Override
-    public ScopeInfo scope() {
-        return point.scope();
-    }
-
-    /** All labels of the sample, as the receiver delivered them. */
-    @Override
-    public Attributes attributes() {
-        return point.attributes();
     }
 }
