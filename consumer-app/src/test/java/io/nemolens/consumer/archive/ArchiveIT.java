@@ -58,10 +58,6 @@ class ArchiveIT {
         return consumer;
     }
 
-    private static double acked(MeterRegistry meters) {
-        return meters.find("lens.messages").tag("outcome", "acked").counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
     @Test
     void allSignalsInBothEncodingsAreArchivedIdenticallyAndReadBackWithDuckDb() throws Exception {
         start("archive");
@@ -73,8 +69,7 @@ class ArchiveIT {
                 client.publish(topology.exchange(), entry.getKey().routingKey(), entry.getValue().toByteArray());
                 client.publish(topology.exchange(), entry.getKey().routingKey(), CollectorJsonWriter.write(entry.getValue()));
             }
-            MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            await().atMost(Duration.ofSeconds(30)).until(() -> acked(meters) == 6);
+            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 6);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
         }
 
@@ -154,14 +149,14 @@ class ArchiveIT {
                 assertThat(r.body()).contains("\"archive\"").contains("spans");
             });
             // the spans message is held, neither acknowledged nor poisoned, while the logs go through
-            await().atMost(Duration.ofSeconds(20)).until(() -> acked(meters) == 1);
+            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
             assertThat(meters.find("lens.retries").tag("type", "transient").counters()).isNotEmpty();
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters()).isEmpty();
             assertThat(Files.isRegularFile(archive.resolve("spans"))).isTrue();
 
             Files.delete(archive.resolve("spans"));
-            await().atMost(Duration.ofSeconds(60)).until(() -> acked(meters) == 2);
+            await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 2);
             await().atMost(Duration.ofSeconds(20)).until(() ->
                     http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();

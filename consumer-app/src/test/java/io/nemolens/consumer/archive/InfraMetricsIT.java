@@ -11,11 +11,11 @@ import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.testdata.NemoLensTelemetry;
 import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RecordingHandlers;
+import io.nemolens.consumer.testing.RecordingHandlers;
+import io.nemolens.consumer.testing.RecordingHandlers.Recorded;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.TestTopology;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.handlers.GpuSampleHandler;
-import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.DcgmField;
@@ -27,11 +27,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.context.annotation.Bean;
 
 /**
  * dcgm-exporter and node-exporter batches, shaped as the collector's {@code prometheus} receiver makes
@@ -41,30 +39,6 @@ import org.springframework.context.annotation.Bean;
  * example query runs against the same archive.
  */
 class InfraMetricsIT {
-
-    /** Handlers that remember GPU and node sample batches. Not a {@code @Configuration}: see {@code BreakableHandlers}. */
-    static class SampleHandlers {
-
-        static final class Seen {
-            final List<SignalBatch<GpuSample>> gpus = new CopyOnWriteArrayList<>();
-            final List<SignalBatch<NodeSample>> nodes = new CopyOnWriteArrayList<>();
-        }
-
-        @Bean
-        Seen seenSamples() {
-            return new Seen();
-        }
-
-        @Bean
-        GpuSampleHandler recordingGpuSampleHandler(Seen seen) {
-            return seen.gpus::add;
-        }
-
-        @Bean
-        NodeSampleHandler recordingNodeSampleHandler(Seen seen) {
-            return seen.nodes::add;
-        }
-    }
 
     @TempDir
     Path archive;
@@ -82,14 +56,10 @@ class InfraMetricsIT {
         }
     }
 
-    private static double acked(MeterRegistry meters) {
-        return meters.find("lens.messages").tag("outcome", "acked").counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
     @Test
     void gpuAndNodeSamplesInBothEncodingsReachHandlersAndTheArchive() throws Exception {
         topology = TestTopology.unique("infra");
-        consumer = RunningConsumer.start(topology, Map.of("lens.archive.path", archive.toString()), SampleHandlers.class);
+        consumer = RunningConsumer.start(topology, Map.of("lens.archive.path", archive.toString()), RecordingHandlers.class);
         Message dcgm = NemoLensTelemetry.dcgmBatch();
         Message dcgmNewer = NemoLensTelemetry.dcgmBatchNewerBuild();
         Message node = NemoLensTelemetry.nodeExporterBatch();
@@ -101,7 +71,7 @@ class InfraMetricsIT {
             }
             client.publish(topology.exchange(), "otlp_spans", traces.toByteArray());
             MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            await().atMost(Duration.ofSeconds(30)).until(() -> acked(meters) == 7);
+            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 7);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             assertThat(meters.get("lens.records").tag("kind", "gpu_sample").counter().count()).isEqualTo(4 * 38);
             assertThat(meters.get("lens.records").tag("kind", "node_sample").counter().count()).isEqualTo(2 * 17);
@@ -114,7 +84,7 @@ class InfraMetricsIT {
         DecodedMessage expectedNode = decoder.decode(Signal.METRICS, node.toByteArray(), null);
 
         // the typed records the handlers saw: equal in both encodings and to a direct decode
-        SampleHandlers.Seen seen = consumer.bean(SampleHandlers.Seen.class);
+        Recorded seen = consumer.bean(Recorded.class);
         assertThat(seen.gpus).hasSize(4);
         assertThat(seen.nodes).hasSize(2);
         for (SignalBatch<GpuSample> batch : seen.gpus) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.poison.PoisonHeaders;
 import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RecordingHandlers;
@@ -119,12 +118,9 @@ class PoisonRoutingIT {
             assertThat(client.messageCount(topology.queue())).isZero();
         });
         // every garbage message is either poisoned or (when it happens to parse as protobuf) acknowledged
-        MeterRegistry meters = consumer.bean(MeterRegistry.class);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            double poisoned = meters.find("lens.messages").tag("outcome", "poisoned").counters().stream()
-                    .mapToDouble(c -> c.count()).sum();
-            double acked = meters.find("lens.messages").tag("outcome", "acked").counters().stream()
-                    .mapToDouble(c -> c.count()).sum();
+            double poisoned = consumer.messages("poisoned");
+            double acked = consumer.messages("acked");
             assertThat(poisoned + acked).isEqualTo(51);
             assertThat(client.messageCount(topology.poisonQueue())).isEqualTo((long) poisoned);
         });

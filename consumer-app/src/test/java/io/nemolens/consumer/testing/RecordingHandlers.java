@@ -1,11 +1,15 @@
 package io.nemolens.consumer.testing;
 
+import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
+import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.handlers.record.Span;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,6 +25,8 @@ public class RecordingHandlers {
         public final List<SignalBatch<Span>> spans = new CopyOnWriteArrayList<>();
         public final List<SignalBatch<MetricPoint>> metricPoints = new CopyOnWriteArrayList<>();
         public final List<SignalBatch<LogEntry>> logs = new CopyOnWriteArrayList<>();
+        public final List<SignalBatch<GpuSample>> gpus = new CopyOnWriteArrayList<>();
+        public final List<SignalBatch<NodeSample>> nodes = new CopyOnWriteArrayList<>();
 
         public List<Span> allSpans() {
             return spans.stream().flatMap(b -> b.records().stream()).toList();
@@ -57,5 +63,15 @@ public class RecordingHandlers {
     @Bean
     LogHandler recordingLogHandler(Recorded recorded) {
         return recorded.logs::add;
+    }
+
+    @Bean
+    GpuSampleHandler recordingGpuSampleHandler(Recorded recorded) {
+        return recorded.gpus::add;
+    }
+
+    @Bean
+    NodeSampleHandler recordingNodeSampleHandler(Recorded recorded) {
+        return recorded.nodes::add;
     }
 }

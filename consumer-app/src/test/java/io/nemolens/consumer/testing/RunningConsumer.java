@@ -51,6 +51,12 @@ public final class RunningConsumer implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** How many messages ended with this {@code lens.messages} outcome ({@code acked}, {@code poisoned}, ...), all signals. */
+    public double messages(String outcome) {
+        return bean(io.micrometer.core.instrument.MeterRegistry.class).find("lens.messages").tag("outcome", outcome)
+                .counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
     /** The port of the HTTP server (actuator). */
     public int port() {
         return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "-1"));
