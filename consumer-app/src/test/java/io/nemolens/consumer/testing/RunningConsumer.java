@@ -16,8 +16,8 @@ public final class RunningConsumer implements AutoCloseable {
     }
 
     /**
-     * Starts the app with these extra configuration classes (handlers) and properties.
-     * Web server on a random port; broker from {@link TestBroker}.
+     * Starts the app with these extra configuration classes (handlers) and properties; no other test
+     * class is scanned. Web server on a random port; broker from {@link TestBroker}.
      */
     public static RunningConsumer start(TestTopology topology, Map<String, Object> properties, Class<?>... configuration) {
         Class<?>[] sources = new Class<?>[configuration.length + 1];
@@ -39,7 +39,9 @@ public final class RunningConsumer implements AutoCloseable {
         // as command-line arguments: default properties (SpringApplicationBuilder.properties) rank below
         // application.yml, which would silently win for the broker address and credentials
         String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources).run(args);
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
+                .initializers(c -> c.getBeanFactory().registerSingleton("onlyGivenTestClasses", new OnlyGivenTestClasses(sources)))
+                .run(args);
         return new RunningConsumer(ctx);
     }
 
