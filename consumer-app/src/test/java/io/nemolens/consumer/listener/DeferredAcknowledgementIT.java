@@ -1,0 +1,130 @@
+package io.nemolens.consumer.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.consumer.testing.BrokerClient;
+import io.nemolens.consumer.testing.RunningConsumer;
+import io.nemolens.consumer.testing.SmallRequests;
+import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.record.Span;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * A buffering handler's {@code defer()} on a real broker: the message is acknowledged only when the
+ * handler completes, returned to the queue when it fails, and while it waits it holds no more than an
+ * acknowledgement needs (not the decoded request and its records).
+ */
+class DeferredAcknowledgementIT {
+
+    /** What the buffering handler saw: a weak reference to the first span, and the completion it holds. */
+    record Deferred(String name, WeakReference<Span> firstSpan, Completion completion) {
+    }
+
+    static final BlockingQueue<Deferred> deferred = new LinkedBlockingQueue<>();
+
+    @Configuration(proxyBeanMethods = false)
+    static class BufferingHandler {
+        @Bean
+        SpanHandler bufferingSpanHandler() {
+            // keeps nothing of the batch but the completion, as a handler that copied its rows out would
+            return batch -> deferred.add(new Deferred(batch.records().get(0).name(),
+                    new WeakReference<>(batch.records().get(0)), batch.defer()));
+        }
+    }
+
+    private TestTopology topology;
+    private RunningConsumer consumer;
+    private BrokerClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        deferred.clear();
+        topology = TestTopology.unique("deferred-ack");
+        consumer = RunningConsumer.start(topology, Map.of("lens.archive.enabled", "false"), BufferingHandler.class);
+        client = new BrokerClient();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        consumer.close();
+        client.close();
+        topology.delete();
+    }
+
+    @Test
+    void aMessageIsAcknowledgedOnlyWhenItsHandlerCompletes() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "buffered"));
+        Deferred held = next();
+
+        // delivered and handled, but neither acknowledged nor back in the queue
+        Thread.sleep(500);
+        assertThat(consumer.messages("acked")).isZero();
+        assertThat(client.messageCount(topology.queue())).isZero();
+
+        held.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        consumer.close();
+        assertThat(client.messageCount(topology.queue())).isZero();
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+    }
+
+    @Test
+    void aFailedCompletionReturnsTheMessageForRedelivery() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "lost-on-flush"));
+        next().completion().fail(new java.io.IOException("disk went away"));
+
+        Deferred again = next();
+        assertThat(again.name()).isEqualTo("lost-on-flush");
+        again.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        assertThat(consumer.messages("requeued")).isEqualTo(1);
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+    }
+
+    @Test
+    void aWaitingMessageDoesNotKeepItsDecodedRecordsAlive() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "waiting"));
+        Deferred held = next();
+
+        // only the completion is held: the decoded request and its records must be collectable while the
+        // acknowledgement waits, or every message waiting for a commit pins megabytes of heap
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            System.gc();
+            return held.firstSpan().get() == null;
+        });
+        assertThat(consumer.messages("acked")).isZero();
+
+        held.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+    }
+
+    @Test
+    void unfinishedMessagesGoBackToTheQueueWhenTheConsumerStops() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "never-completed"));
+        assertThat(next().name()).isEqualTo("never-completed");
+
+        consumer.close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 1);
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        assertThat(deferred).as("no second delivery to the stopped consumer").isEmpty();
+    }
+
+    private static Deferred next() throws InterruptedException {
+        Deferred d = deferred.poll(20, TimeUnit.SECONDS);
+        assertThat(d).as("the handler was called").isNotNull();
+        return d;
+    }
+}
