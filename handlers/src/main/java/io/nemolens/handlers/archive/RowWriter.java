@@ -50,8 +50,8 @@ final class RowWriter {
     private ArchiveTable.ResourceColumns lastResourceColumns;
 
     // scratch space for values that Parquet copies at once (columns without a dictionary)
-    private final StringBuilder scratchText = new StringBuilder(1024);
-    private byte[] scratchBytes = new byte[4096];
+    private final Utf8Buffer scratch = new Utf8Buffer();
+    private final OtlpJson json = new OtlpJson();
 
     RowWriter(RecordConsumer rc) {
         this.rc = rc;
@@ -65,45 +65,10 @@ final class RowWriter {
         return lastResourceColumns;
     }
 
-    /**
-     * UTF-8 of {@code text} in a reused buffer. Only for columns written without a dictionary, whose
-     * writers copy the bytes at once (a dictionary would keep a reference to the buffer).
-     */
-    private Binary reusedUtf8(CharSequence text) {
-        int n = text.length();
-        if (scratchBytes.length < n * 3) {
-            scratchBytes = new byte[Math.max(n * 3, scratchBytes.length * 2)];
-        }
-        byte[] out = scratchBytes;
-        int j = 0;
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                out[j++] = (byte) c;
-            } else if (c < 0x800) {
-                out[j++] = (byte) (0xC0 | (c >> 6));
-                out[j++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, text.charAt(++i));
-                out[j++] = (byte) (0xF0 | (cp >> 18));
-                out[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                out[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                out[j++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                out[j++] = (byte) '?'; // an unpaired surrogate, as String.getBytes writes it
-            } else {
-                out[j++] = (byte) (0xE0 | (c >> 12));
-                out[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                out[j++] = (byte) (0x80 | (c & 0x3F));
-            }
-        }
-        return Binary.fromReusedByteArray(out, 0, j);
-    }
-
     /** A string in a column without a dictionary (ids): no allocation. */
     void uniqueString(String name, int index, String value) {
         rc.startField(name, index);
-        rc.addBinary(reusedUtf8(value));
+        rc.addBinary(scratch.clear().utf8(value).reused());
         rc.endField(name, index);
     }
 
@@ -239,17 +204,16 @@ final class RowWriter {
      * ({@code {"dl.rank":{"intValue":"3"}}}), rendered once per shared instance.
      */
     void jsonAttributes(String name, int index, Attributes attributes) {
-        Binary json = attributes.isEmpty() ? EMPTY_OBJECT : jsonCache.get(attributes);
-        if (json == null) {
+        Binary rendered = attributes.isEmpty() ? EMPTY_OBJECT : jsonCache.get(attributes);
+        if (rendered == null) {
             if (jsonCache.size() >= JSON_CACHE_LIMIT) {
                 jsonCache.clear();
             }
-            json = attributes.isEmpty() ? EMPTY_OBJECT : Binary.fromConstantByteArray(
-                    OtlpJson.object(attributes).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            jsonCache.put(attributes, json);
+            rendered = Binary.fromConstantByteArray(json.object(attributes).toByteArray());
+            jsonCache.put(attributes, rendered);
         }
         rc.startField(name, index);
-        rc.addBinary(json);
+        rc.addBinary(rendered);
         rc.endField(name, index);
     }
 
@@ -259,9 +223,7 @@ final class RowWriter {
         if (attributes.isEmpty()) {
             rc.addBinary(EMPTY_OBJECT);
         } else {
-            scratchText.setLength(0);
-            OtlpJson.object(scratchText, attributes);
-            rc.addBinary(reusedUtf8(scratchText));
+            rc.addBinary(json.object(attributes).reused());
         }
         rc.endField(name, index);
     }
@@ -294,12 +256,12 @@ final class RowWriter {
             }
             case ARRAY -> {
                 rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromString(OtlpJson.array(((AnyValue.ArrayValue) value).values())));
+                rc.addBinary(Binary.fromConstantByteArray(json.array(((AnyValue.ArrayValue) value).values()).toByteArray()));
                 rc.endField("string_value", 1);
             }
             case KVLIST -> {
                 rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromString(OtlpJson.kvList(((AnyValue.KvListValue) value).values())));
+                rc.addBinary(Binary.fromConstantByteArray(json.kvList(((AnyValue.KvListValue) value).values()).toByteArray()));
                 rc.endField("string_value", 1);
             }
             case INT -> {

@@ -3,9 +3,36 @@ package io.nemolens.handlers.record;
 /** JSON string quoting, shared by everything here that writes JSON text. */
 public final class JsonText {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final String[] ESCAPES = new String[0x20];
+
+    static {
+        for (char c = 0; c < 0x20; c++) {
+            ESCAPES[c] = String.format("\\u%04x", (int) c);
+        }
+        ESCAPES['\n'] = "\\n";
+        ESCAPES['\r'] = "\\r";
+        ESCAPES['\t'] = "\\t";
+    }
 
     private JsonText() {
+    }
+
+    /**
+     * How JSON writes {@code c} inside a string, for the characters that must be escaped: the quote,
+     * the backslash and the control characters (newline, carriage return and tab by their short
+     * escapes, the others as six-character unicode escapes in lowercase hex).
+     */
+    public static String escape(char c) {
+        return switch (c) {
+            case '"' -> "\\\"";
+            case '\\' -> "\\\\";
+            default -> {
+                if (c >= 0x20) {
+                    throw new IllegalArgumentException("needs no escape: " + c);
+                }
+                yield ESCAPES[c];
+            }
+        };
     }
 
     /** Appends {@code s} as a quoted JSON string: quotes, backslashes and control characters escaped. */
@@ -27,19 +54,10 @@ public final class JsonText {
         sb.append(s, 0, i);
         for (; i < n; i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                    } else {
-                        sb.append(c);
-                    }
-                }
+            if (c < 0x20 || c == '"' || c == '\\') {
+                sb.append(escape(c));
+            } else {
+                sb.append(c);
             }
         }
         sb.append('"');

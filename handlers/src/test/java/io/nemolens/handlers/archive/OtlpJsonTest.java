@@ -1,0 +1,81 @@
+package io.nemolens.handlers.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.Attributes;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The archive's attribute JSON, byte for byte: what a DuckDB user's {@code ->>} paths run against. */
+class OtlpJsonTest {
+
+    private final OtlpJson json = new OtlpJson();
+
+    @Test
+    void everyValueTypeKeepsItsOtlpJsonForm() {
+        Attributes attributes = Attributes.of(
+                "s", AnyValue.of("train"),
+                "b", AnyValue.of(true),
+                "f", AnyValue.of(false),
+                "i", AnyValue.of(-42L),
+                "min", AnyValue.of(Long.MIN_VALUE),
+                "d", AnyValue.of(2.5),
+                "tiny", AnyValue.of(1e-7),
+                "nan", AnyValue.of(Double.NaN),
+                "inf", AnyValue.of(Double.NEGATIVE_INFINITY),
+                "raw", new AnyValue.BytesValue(new byte[] {1, 2, (byte) 0xff}),
+                "arr", new AnyValue.ArrayValue(List.of(AnyValue.of(1L), AnyValue.of("x"))),
+                "kv", new AnyValue.KvListValue(Attributes.of("k", AnyValue.of(0L))),
+                "none", new AnyValue.Empty());
+
+        assertThat(json.object(attributes).toString()).isEqualTo("{"
+                + "\"s\":{\"stringValue\":\"train\"},"
+                + "\"b\":{\"boolValue\":true},"
+                + "\"f\":{\"boolValue\":false},"
+                + "\"i\":{\"intValue\":\"-42\"},"
+                + "\"min\":{\"intValue\":\"-9223372036854775808\"},"
+                + "\"d\":{\"doubleValue\":2.5},"
+                + "\"tiny\":{\"doubleValue\":1.0E-7},"
+                + "\"nan\":{\"doubleValue\":\"NaN\"},"
+                + "\"inf\":{\"doubleValue\":\"-Infinity\"},"
+                + "\"raw\":{\"bytesValue\":\"AQL/\"},"
+                + "\"arr\":{\"arrayValue\":{\"values\":[{\"intValue\":\"1\"},{\"stringValue\":\"x\"}]}},"
+                + "\"kv\":{\"kvlistValue\":{\"values\":[{\"key\":\"k\",\"value\":{\"intValue\":\"0\"}}]}},"
+                + "\"none\":{}"
+                + "}");
+    }
+
+    @Test
+    void stringsAreEscapedAndEncodedAsUtf8() {
+        String text = "täst \"quoted\" back\\slash\n\r\t\u0001 ✓ \uD83D\uDE80";
+        Attributes attributes = Attributes.of("ké\u0007y", AnyValue.of(text));
+
+        byte[] bytes = json.object(attributes).toByteArray();
+
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo(
+                "{\"ké\\u0007y\":{\"stringValue\":\"täst \\\"quoted\\\" back\\\\slash\\n\\r\\t\\u0001 ✓ \uD83D\uDE80\"}}");
+        // the rocket is one four-byte sequence, not two encoded surrogates
+        assertThat(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8)).isEqualTo(bytes);
+    }
+
+    @Test
+    void anUnpairedSurrogateBecomesAQuestionMarkAsStringGetBytesWritesIt() {
+        String broken = "a\uD800b";
+        String rendered = json.object(Attributes.of("k", AnyValue.of(broken))).toString();
+        assertThat(rendered).isEqualTo("{\"k\":{\"stringValue\":\"a?b\"}}");
+        assertThat(new String(broken.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo("a?b");
+    }
+
+    @Test
+    void theBufferIsReusedAndGrowsForLargeValues() {
+        String big = "x".repeat(100_000);
+        assertThat(json.object(Attributes.of("big", AnyValue.of(big))).toString())
+                .isEqualTo("{\"big\":{\"stringValue\":\"" + big + "\"}}");
+        assertThat(json.object(Attributes.empty()).toString()).isEqualTo("{}");
+        assertThat(json.array(List.of()).toString()).isEqualTo("[]");
+        assertThat(json.kvList(Attributes.of("a", AnyValue.of(true))).toString())
+                .isEqualTo("[{\"key\":\"a\",\"value\":{\"boolValue\":true}}]");
+    }
+}
