@@ -40,8 +40,12 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Parquet with one thread and no broker, and prints that rate and the ratio. Protobuf first, then
  * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
  *
- * <p>Options: {@code --messages N} (300), {@code --warmup N} (100 messages through the same consumer
- * first, not measured), {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default),
+ * <p>Before the measured run the consumer is warmed up in rounds of {@code --warmup N} messages (100),
+ * not measured, until a round in which the JIT compiler worked less than a tenth of the round's time
+ * (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is what counts,
+ * and the compiler threads' CPU of the measured run is printed with the rest.
+ *
+ * <p>Options: {@code --messages N} (300), {@code --warmup N}, {@code --warmup-rounds N}, {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default),
  * {@code --concurrency N} (2), {@code --encodings protobuf,json}, {@code --amqp-uri URI}
  * (amqp://guest:guest@127.0.0.1:5672).
  */
@@ -54,6 +58,7 @@ public final class EndToEndBenchmark {
         Map<String, String> opts = options(args);
         int messages = Integer.parseInt(opts.getOrDefault("messages", "300"));
         int warmup = Integer.parseInt(opts.getOrDefault("warmup", "100"));
+        int warmupRounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "10"));
         int spans = Integer.parseInt(opts.getOrDefault("spans", "1024"));
         int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "20"));
         int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
@@ -63,7 +68,7 @@ public final class EndToEndBenchmark {
                 messages, spans, prefetch, concurrency, rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"));
         for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
             Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
-            run(enc, messages, warmup, spans, prefetch, concurrency, uri);
+            run(enc, messages, warmup, warmupRounds, spans, prefetch, concurrency, uri);
         }
     }
 
@@ -72,7 +77,7 @@ public final class EndToEndBenchmark {
         return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
     }
 
-    private static void run(Encoding encoding, int messages, int warmup, int spans, int prefetch, int concurrency, String uri)
+    private static void run(Encoding encoding, int messages, int warmup, int warmupRounds, int spans, int prefetch, int concurrency, String uri)
             throws Exception {
         String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
         LensTopology topology = LensTopology.builder().exchange(id + ".raw").queue(id + "-processing")
@@ -88,8 +93,6 @@ public final class EndToEndBenchmark {
             ch.queueDeclare(topology.queueName(), true, false, false, topology.processingQueueArguments());
             ch.queueBind(topology.queueName(), topology.exchangeName(), "#");
             ch.confirmSelect();
-            // warm-up messages (other seeds) get the JIT going before the measured run
-            fill(ch, topology, encoding, spans, messages, messages + warmup);
 
             Map<String, Object> props = new LinkedHashMap<>();
             props.put("spring.rabbitmq.host", factory.getHost());
@@ -112,9 +115,7 @@ public final class EndToEndBenchmark {
                 MeterRegistry meters = app.getBean(MeterRegistry.class);
                 SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
                 container.start();
-                while (acked(meters) < warmup) {
-                    Thread.sleep(5);
-                }
+                int warmedUp = warmUp(ch, topology, encoding, spans, messages, warmup, warmupRounds, meters);
                 container.stop();
                 bytes = fill(ch, topology, encoding, spans, 0, messages);
                 double before = acked(meters);
@@ -139,13 +140,14 @@ public final class EndToEndBenchmark {
                 System.out.printf(Locale.ROOT, "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
                         + " (archive on, ack after commit; %d left, %d poisoned)%n",
                         encoding.tag(), messages, bytes / 1e6, seconds, spansPerSecond, bytes / 1e6 / seconds, left, poisoned);
-                System.out.printf(Locale.ROOT, "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s%n",
-                        encoding.tag(), cpuSeconds / seconds, Runtime.getRuntime().availableProcessors(), cpuSeconds, gcSeconds);
+                System.out.printf(Locale.ROOT, "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up messages%n",
+                        encoding.tag(), cpuSeconds / seconds, Runtime.getRuntime().availableProcessors(), cpuSeconds, gcSeconds,
+                        warmedUp);
                 Map<String, Double> byGroup = new java.util.TreeMap<>();
                 double javaThreads = 0;
                 for (Map.Entry<String, Long> e : threads1.entrySet()) {
                     double used = (e.getValue() - threads0.getOrDefault(e.getKey(), 0L)) / 1e9;
-                    String group = e.getKey().replaceAll("[-#]?\\d+$", "").replaceAll("\\d+", "N");
+                    String group = e.getKey().replaceAll("#\\d+$", "").replaceAll("\\d+", "N");
                     byGroup.merge(group, used, Double::sum);
                     javaThreads += used;
                 }
@@ -153,7 +155,7 @@ public final class EndToEndBenchmark {
                 byGroup.entrySet().stream().filter(e -> e.getValue() >= 0.05)
                         .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
                         .forEach(e -> groups.append(String.format(Locale.ROOT, " %s %.1f,", e.getKey(), e.getValue())));
-                System.out.printf(Locale.ROOT, "%-8s CPU-s by Java thread:%s other (GC, JIT) %.1f%n", encoding.tag(), groups,
+                System.out.printf(Locale.ROOT, "%-8s CPU-s by thread:%s not attributed %.1f%n", encoding.tag(), groups,
                         cpuSeconds - javaThreads);
                 double raw = rawParquetRate(encoding, messages, spans);
                 System.out.printf(Locale.ROOT, "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
@@ -168,6 +170,33 @@ public final class EndToEndBenchmark {
             }
             deleteRecursively(archive);
         }
+    }
+
+    /**
+     * Runs rounds of warm-up messages (seeds after the measured ones) through the running consumer until
+     * the JIT compiler works less than a tenth of a round's time, or the rounds run out. Returns how many
+     * messages it took.
+     */
+    private static int warmUp(Channel ch, LensTopology topology, Encoding encoding, int spans, int measured, int perRound,
+            int rounds, MeterRegistry meters) throws Exception {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        int sent = 0;
+        for (int round = 0; round < rounds; round++) {
+            long jit0 = jit.getTotalCompilationTime();
+            long t0 = System.nanoTime();
+            fill(ch, topology, encoding, spans, measured + sent, measured + sent + perRound);
+            sent += perRound;
+            while (acked(meters) < sent) {
+                Thread.sleep(5);
+            }
+            long roundMillis = (System.nanoTime() - t0) / 1_000_000;
+            System.out.printf(Locale.ROOT, "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n", encoding.tag(),
+                    round + 1, perRound, roundMillis, jit.getTotalCompilationTime() - jit0);
+            if (jit.getTotalCompilationTime() - jit0 < roundMillis / 10) {
+                break;
+            }
+        }
+        return sent;
     }
 
     private static long fill(Channel ch, LensTopology topology, Encoding encoding, int spans, int from, int to) throws Exception {
@@ -221,9 +250,34 @@ public final class EndToEndBenchmark {
                 .getProcessCpuTime();
     }
 
+    /**
+     * CPU time by thread, keyed {@code name#tid}: every thread of the JVM from {@code /proc/self/task}
+     * (so the garbage collector's and the JIT compiler's threads too; names cut to 15 characters by
+     * Linux), or the Java threads alone where there is no {@code /proc}.
+     */
     private static Map<String, Long> threadCpu() {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         Map<String, Long> out = new LinkedHashMap<>();
+        Path tasks = Path.of("/proc/self/task");
+        if (Files.isDirectory(tasks)) {
+            long nanosPerTick = 10_000_000L; // USER_HZ is 100 on Linux
+            try (var dirs = Files.list(tasks)) {
+                for (Path task : (Iterable<Path>) dirs::iterator) {
+                    try {
+                        String stat = Files.readString(task.resolve("stat"));
+                        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+                        out.put(name + "#" + task.getFileName(), ticks * nanosPerTick);
+                    } catch (IOException | RuntimeException e) {
+                        // the thread ended meanwhile
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return out;
+        }
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
             if (info != null) {
                 long cpu = mx.getThreadCpuTime(info.getThreadId());
