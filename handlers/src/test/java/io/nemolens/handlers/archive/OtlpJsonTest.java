@@ -69,6 +69,23 @@ class OtlpJsonTest {
     }
 
     @Test
+    void repeatedAndCollidingDoublesAlwaysRenderTheirOwnValue() {
+        java.util.Random random = new java.util.Random(7);
+        double[] values = new double[2000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i % 3 == 0 ? values[Math.max(0, i - 3)] : random.nextGaussian() * Math.pow(10, random.nextInt(20) - 10);
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            for (double v : values) {
+                assertThat(json.object(Attributes.of("k", AnyValue.of(v))).toString())
+                        .isEqualTo("{\"k\":{\"doubleValue\":" + v + "}}");
+            }
+        }
+        assertThat(json.object(Attributes.of("k", AnyValue.of(-0.0))).toString()).isEqualTo("{\"k\":{\"doubleValue\":-0.0}}");
+        assertThat(json.object(Attributes.of("k", AnyValue.of(0.0))).toString()).isEqualTo("{\"k\":{\"doubleValue\":0.0}}");
+    }
+
+    @Test
     void theBufferIsReusedAndGrowsForLargeValues() {
         String big = "x".repeat(100_000);
         assertThat(json.object(Attributes.of("big", AnyValue.of(big))).toString())
