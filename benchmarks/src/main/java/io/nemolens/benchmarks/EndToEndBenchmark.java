@@ -41,8 +41,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
  *
  * <p>Before the measured run the consumer is warmed up in rounds of {@code --warmup N} messages (100),
- * not measured, until a round in which the JIT compiler worked less than a tenth of the round's time
- * (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is what counts,
+ * not measured, at least three, until a round in which the JIT compiler worked less than a tenth of
+ * the round's time (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is what counts,
  * and the compiler threads' CPU of the measured run is printed with the rest.
  *
  * <p>Options: {@code --messages N} (300), {@code --warmup N}, {@code --warmup-rounds N}, {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default),
@@ -173,8 +173,8 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Runs rounds of warm-up messages (seeds after the measured ones) through the running consumer until
-     * the JIT compiler works less than a tenth of a round's time, or the rounds run out. Returns how many
+     * Runs rounds of warm-up messages (seeds after the measured ones) through the running consumer, at
+     * least three, until the JIT compiler works less than a tenth of a round's time, or the rounds run out. Returns how many
      * messages it took.
      */
     private static int warmUp(Channel ch, LensTopology topology, Encoding encoding, int spans, int measured, int perRound,
@@ -192,7 +192,7 @@ public final class EndToEndBenchmark {
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
             System.out.printf(Locale.ROOT, "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n", encoding.tag(),
                     round + 1, perRound, roundMillis, jit.getTotalCompilationTime() - jit0);
-            if (jit.getTotalCompilationTime() - jit0 < roundMillis / 10) {
+            if (round >= 2 && jit.getTotalCompilationTime() - jit0 < roundMillis / 10) {
                 break;
             }
         }
