@@ -1,15 +1,15 @@
 package io.nemolens.benchmarks;
 
+import com.google.protobuf.Message;
 import io.nemolens.consumer.decode.DecodedMessage;
 import io.nemolens.consumer.decode.OtlpDecoder;
 import io.nemolens.consumer.decode.json.OtlpJsonReader;
 import io.nemolens.consumer.decode.proto.ProtoRecordMapper;
 import io.nemolens.consumer.decode.proto.ProtobufRequests;
-import io.nemolens.handlers.record.Span;
 import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.generate.NemoLensRequests;
-import com.google.protobuf.Message;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.Span;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -63,6 +63,7 @@ public class DecodeBenchmark {
         public long spans;
         /** CPU nanoseconds this thread used in this iteration. */
         public long cpuNanos;
+
         private long cpuAtStart;
 
         /** Clears the counts before each iteration. */
@@ -85,7 +86,9 @@ public class DecodeBenchmark {
         protobuf = NemoLensRequests.spans(spanCount).toByteArray();
         request = (ExportTraceServiceRequest) ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
         json = CollectorJsonWriter.write(request);
-        if (!decoder.decode(Signal.SPANS, json, null).spans().equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
+        if (!decoder.decode(Signal.SPANS, json, null)
+                .spans()
+                .equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
             throw new IllegalStateException("protobuf and JSON decode differently");
         }
     }

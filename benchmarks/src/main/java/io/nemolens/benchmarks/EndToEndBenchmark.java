@@ -51,8 +51,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class EndToEndBenchmark {
 
-    private EndToEndBenchmark() {
-    }
+    private EndToEndBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
@@ -64,8 +63,16 @@ public final class EndToEndBenchmark {
         int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
         String uri = opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F");
         Runtime rt = Runtime.getRuntime();
-        System.out.printf(Locale.ROOT, "end-to-end bench: %d messages x %d spans, prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
-                messages, spans, prefetch, concurrency, rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"));
+        System.out.printf(
+                Locale.ROOT,
+                "end-to-end bench: %d messages x %d spans, prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
+                messages,
+                spans,
+                prefetch,
+                concurrency,
+                rt.availableProcessors(),
+                rt.maxMemory() >> 20,
+                System.getProperty("java.version"));
         for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
             Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
             run(enc, messages, warmup, warmupRounds, spans, prefetch, concurrency, uri);
@@ -77,16 +84,29 @@ public final class EndToEndBenchmark {
         return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
     }
 
-    private static void run(Encoding encoding, int messages, int warmup, int warmupRounds, int spans, int prefetch, int concurrency, String uri)
+    private static void run(
+            Encoding encoding,
+            int messages,
+            int warmup,
+            int warmupRounds,
+            int spans,
+            int prefetch,
+            int concurrency,
+            String uri)
             throws Exception {
         String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
-        LensTopology topology = LensTopology.builder().exchange(id + ".raw").queue(id + "-processing")
-                .poisonQueue(id + "-poison").parkingLotQueue(id + "-poison.parking-lot").build();
+        LensTopology topology = LensTopology.builder()
+                .exchange(id + ".raw")
+                .queue(id + "-processing")
+                .poisonQueue(id + "-poison")
+                .parkingLotQueue(id + "-poison.parking-lot")
+                .build();
         Path archive = Files.createTempDirectory("lens-bench-archive");
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(uri);
         long bytes = 0;
-        try (Connection connection = factory.newConnection("lens-bench"); Channel ch = connection.createChannel()) {
+        try (Connection connection = factory.newConnection("lens-bench");
+                Channel ch = connection.createChannel()) {
             ch.exchangeDeclare(topology.exchangeName(), "topic", true);
             ch.queueDeclare(topology.poisonQueueName(), true, false, false, topology.poisonQueueArguments());
             ch.queueDeclare(topology.parkingLotQueueName(), true, false, false, topology.parkingLotQueueArguments());
@@ -111,7 +131,9 @@ public final class EndToEndBenchmark {
             props.put("spring.main.banner-mode", "off");
             props.put("logging.level.root", "WARN");
             try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LensConsumerApplication.class)
-                    .web(WebApplicationType.NONE).properties(props).run()) {
+                    .web(WebApplicationType.NONE)
+                    .properties(props)
+                    .run()) {
                 MeterRegistry meters = app.getBean(MeterRegistry.class);
                 SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
                 container.start();
@@ -126,7 +148,8 @@ public final class EndToEndBenchmark {
                 container.start();
                 while (acked(meters) - before < messages) {
                     if (System.nanoTime() - t0 > 300_000_000_000L) {
-                        throw new IllegalStateException("not drained in 5 minutes: " + (acked(meters) - before) + " acknowledged");
+                        throw new IllegalStateException(
+                                "not drained in 5 minutes: " + (acked(meters) - before) + " acknowledged");
                     }
                     Thread.sleep(5);
                 }
@@ -137,11 +160,26 @@ public final class EndToEndBenchmark {
                 long left = ch.messageCount(topology.queueName());
                 long poisoned = ch.messageCount(topology.poisonQueueName());
                 double spansPerSecond = (double) messages * spans / seconds;
-                System.out.printf(Locale.ROOT, "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
-                        + " (archive on, ack after commit; %d left, %d poisoned)%n",
-                        encoding.tag(), messages, bytes / 1e6, seconds, spansPerSecond, bytes / 1e6 / seconds, left, poisoned);
-                System.out.printf(Locale.ROOT, "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up messages%n",
-                        encoding.tag(), cpuSeconds / seconds, Runtime.getRuntime().availableProcessors(), cpuSeconds, gcSeconds,
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
+                                + " (archive on, ack after commit; %d left, %d poisoned)%n",
+                        encoding.tag(),
+                        messages,
+                        bytes / 1e6,
+                        seconds,
+                        spansPerSecond,
+                        bytes / 1e6 / seconds,
+                        left,
+                        poisoned);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up messages%n",
+                        encoding.tag(),
+                        cpuSeconds / seconds,
+                        Runtime.getRuntime().availableProcessors(),
+                        cpuSeconds,
+                        gcSeconds,
                         warmedUp);
                 Map<String, Double> byGroup = new java.util.TreeMap<>();
                 double javaThreads = 0;
@@ -152,17 +190,27 @@ public final class EndToEndBenchmark {
                     javaThreads += used;
                 }
                 StringBuilder groups = new StringBuilder();
-                byGroup.entrySet().stream().filter(e -> e.getValue() >= 0.05)
+                byGroup.entrySet().stream()
+                        .filter(e -> e.getValue() >= 0.05)
                         .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
                         .forEach(e -> groups.append(String.format(Locale.ROOT, " %s %.1f,", e.getKey(), e.getValue())));
-                System.out.printf(Locale.ROOT, "%-8s CPU-s by thread:%s not attributed %.1f%n", encoding.tag(), groups,
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s CPU-s by thread:%s not attributed %.1f%n",
+                        encoding.tag(),
+                        groups,
                         cpuSeconds - javaThreads);
                 double raw = rawParquetRate(encoding, messages, spans);
-                System.out.printf(Locale.ROOT, "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
-                        encoding.tag(), raw, spansPerSecond / raw);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
+                        encoding.tag(),
+                        raw,
+                        spansPerSecond / raw);
             }
         } finally {
-            try (Connection connection = factory.newConnection("lens-bench-cleanup"); Channel ch = connection.createChannel()) {
+            try (Connection connection = factory.newConnection("lens-bench-cleanup");
+                    Channel ch = connection.createChannel()) {
                 ch.queueDelete(topology.queueName());
                 ch.queueDelete(topology.poisonQueueName());
                 ch.queueDelete(topology.parkingLotQueueName());
@@ -177,8 +225,16 @@ public final class EndToEndBenchmark {
      * least three, until the JIT compiler works less than a tenth of a round's time, or the rounds run out. Returns how many
      * messages it took.
      */
-    private static int warmUp(Channel ch, LensTopology topology, Encoding encoding, int spans, int measured, int perRound,
-            int rounds, MeterRegistry meters) throws Exception {
+    private static int warmUp(
+            Channel ch,
+            LensTopology topology,
+            Encoding encoding,
+            int spans,
+            int measured,
+            int perRound,
+            int rounds,
+            MeterRegistry meters)
+            throws Exception {
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         int sent = 0;
         for (int round = 0; round < rounds; round++) {
@@ -190,8 +246,14 @@ public final class EndToEndBenchmark {
                 Thread.sleep(5);
             }
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
-            System.out.printf(Locale.ROOT, "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n", encoding.tag(),
-                    round + 1, perRound, roundMillis, jit.getTotalCompilationTime() - jit0);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n",
+                    encoding.tag(),
+                    round + 1,
+                    perRound,
+                    roundMillis,
+                    jit.getTotalCompilationTime() - jit0);
             if (round >= 2 && jit.getTotalCompilationTime() - jit0 < roundMillis / 10) {
                 break;
             }
@@ -199,8 +261,10 @@ public final class EndToEndBenchmark {
         return sent;
     }
 
-    private static long fill(Channel ch, LensTopology topology, Encoding encoding, int spans, int from, int to) throws Exception {
-        AMQP.BasicProperties persistent = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
+    private static long fill(Channel ch, LensTopology topology, Encoding encoding, int spans, int from, int to)
+            throws Exception {
+        AMQP.BasicProperties persistent =
+                new AMQP.BasicProperties.Builder().deliveryMode(2).build();
         long bytes = 0;
         for (int i = from; i < to; i++) {
             byte[] body = body(encoding, spans, i);
@@ -224,13 +288,30 @@ public final class EndToEndBenchmark {
         OtlpDecoder decoder = new OtlpDecoder();
         long writeNanos = 0;
         long rows = 0;
-        try (ParquetArchive archive = new ParquetArchive(new ArchiveOptions(dir, Long.MAX_VALUE, Long.MAX_VALUE,
-                java.time.Duration.ofDays(1), Integer.MAX_VALUE, 8, ArchiveOptions.Compression.ZSTD, 16L << 20, 1), Clock.systemUTC())) {
+        try (ParquetArchive archive = new ParquetArchive(
+                new ArchiveOptions(
+                        dir,
+                        Long.MAX_VALUE,
+                        Long.MAX_VALUE,
+                        java.time.Duration.ofDays(1),
+                        Integer.MAX_VALUE,
+                        8,
+                        ArchiveOptions.Compression.ZSTD,
+                        16L << 20,
+                        1),
+                Clock.systemUTC())) {
             for (int i = 0; i < messages; i++) {
                 byte[] body = body(encoding, spans, i);
                 DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-                MessageInfo info = new MessageInfo(MessageIds.of(body), Signal.SPANS, decoded.encoding(), "", "otlp_spans",
-                        body.length, false, decoded.request());
+                MessageInfo info = new MessageInfo(
+                        MessageIds.of(body),
+                        Signal.SPANS,
+                        decoded.encoding(),
+                        "",
+                        "otlp_spans",
+                        body.length,
+                        false,
+                        decoded.request());
                 long t = System.nanoTime();
                 archive.handle(new SignalBatch<>(decoded.spans(), info));
                 writeNanos += System.nanoTime() - t;
@@ -246,7 +327,8 @@ public final class EndToEndBenchmark {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
@@ -265,7 +347,8 @@ public final class EndToEndBenchmark {
                     try {
                         String stat = Files.readString(task.resolve("stat"));
                         String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
                         out.put(name + "#" + task.getFileName(), ticks * nanosPerTick);
                     } catch (IOException | RuntimeException e) {
@@ -291,22 +374,26 @@ public final class EndToEndBenchmark {
 
     private static long gcMillis() {
         long total = 0;
-        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (java.lang.management.GarbageCollectorMXBean gc :
+                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
             total += Math.max(0, gc.getCollectionTime());
         }
         return total;
     }
 
     private static double acked(MeterRegistry meters) {
-        return meters.find("lens.messages").tag("outcome", "acked").counters().stream().mapToDouble(c -> c.count()).sum();
+        return meters.find("lens.messages").tag("outcome", "acked").counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> opts = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: EndToEndBenchmark [--messages N] [--warmup N] [--spans N] [--prefetch N] "
-                        + "[--concurrency N] [--encodings protobuf,json] [--amqp-uri URI]");
+                throw new IllegalArgumentException(
+                        "usage: EndToEndBenchmark [--messages N] [--warmup N] [--spans N] [--prefetch N] "
+                                + "[--concurrency N] [--encodings protobuf,json] [--amqp-uri URI]");
             }
             opts.put(args[i].substring(2), args[++i]);
         }

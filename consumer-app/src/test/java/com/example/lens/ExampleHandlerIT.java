@@ -27,8 +27,8 @@ class ExampleHandlerIT {
         try (RunningConsumer app = RunningConsumer.startSources(topology, Map.of(), ExampleApplication.class);
                 BrokerClient client = new BrokerClient()) {
             ScopeSpans.Builder scope = ScopeSpans.newBuilder()
-                    .addSpans(step(1, 3_000))  // slow
-                    .addSpans(step(2, 900))    // fast
+                    .addSpans(step(1, 3_000)) // slow
+                    .addSpans(step(2, 900)) // fast
                     .addSpans(step(3, 2_500)); // slow
             byte[] body = ExportTraceServiceRequest.newBuilder()
                     .addResourceSpans(ResourceSpans.newBuilder()
@@ -36,11 +36,13 @@ class ExampleHandlerIT {
                                     .addAttributes(kv("nemo.run.id", "run-42"))
                                     .addAttributes(kv("dl.rank", "3")))
                             .addScopeSpans(scope))
-                    .build().toByteArray();
+                    .build()
+                    .toByteArray();
             client.publish(topology.exchange(), "otlp_spans", body);
 
             SlowTrainStepHandler handler = app.bean(SlowTrainStepHandler.class);
-            await().atMost(Duration.ofSeconds(20)).until(() -> !handler.slowStepsByRun().isEmpty());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> !handler.slowStepsByRun().isEmpty());
             assertThat(handler.slowStepsByRun()).containsExactly(Map.entry("run-42", 2L));
         } finally {
             topology.delete();
@@ -50,16 +52,22 @@ class ExampleHandlerIT {
     private static Span step(int iteration, long millis) {
         long start = 1_767_225_600_000_000_000L + iteration * 10_000_000_000L;
         return Span.newBuilder()
-                .setTraceId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, (byte) iteration}))
+                .setTraceId(ByteString.copyFrom(
+                        new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, (byte) iteration}))
                 .setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, (byte) iteration}))
                 .setName("megatron.train_step")
                 .setStartTimeUnixNano(start)
                 .setEndTimeUnixNano(start + millis * 1_000_000L)
-                .addAttributes(KeyValue.newBuilder().setKey("megatron.iteration").setValue(AnyValue.newBuilder().setIntValue(iteration)))
+                .addAttributes(KeyValue.newBuilder()
+                        .setKey("megatron.iteration")
+                        .setValue(AnyValue.newBuilder().setIntValue(iteration)))
                 .build();
     }
 
     private static KeyValue kv(String key, String value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+        return KeyValue.newBuilder()
+                .setKey(key)
+                .setValue(AnyValue.newBuilder().setStringValue(value))
+                .build();
     }
 }

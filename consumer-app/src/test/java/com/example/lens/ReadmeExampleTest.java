@@ -12,7 +12,8 @@ class ReadmeExampleTest {
     @Test
     void readmeShowsTheTestedHandlerExample() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
-        String start = "<!-- example: consumer-app/src/test/java/com/example/lens/SlowTrainStepHandler.java -->\n```java\n";
+        String start =
+                "<!-- example: consumer-app/src/test/java/com/example/lens/SlowTrainStepHandler.java -->\n```java\n";
         int from = readme.indexOf(start);
         assertThat(from).as("README marks the handler example").isNotNegative();
         int codeStart = from + start.length();

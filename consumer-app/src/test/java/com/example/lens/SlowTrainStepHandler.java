@@ -24,9 +24,12 @@ public class SlowTrainStepHandler implements SpanHandler {
         for (Span span : batch.records()) {
             if (span.name().equals("megatron.train_step") && span.durationNanos() > THRESHOLD_NANOS) {
                 slowStepsByRun.merge(span.runId(), 1L, Long::sum);
-                log.warn("slow step in run {} (rank {}): iteration {} took {} ms", span.runId(),
+                log.warn(
+                        "slow step in run {} (rank {}): iteration {} took {} ms",
+                        span.runId(),
                         span.resource().attributes().getText("dl.rank", "?"),
-                        span.attributes().getLong("megatron.iteration"), span.durationNanos() / 1_000_000);
+                        span.attributes().getLong("megatron.iteration"),
+                        span.durationNanos() / 1_000_000);
             }
         }
     }

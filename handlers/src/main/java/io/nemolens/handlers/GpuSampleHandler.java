@@ -8,5 +8,4 @@ import io.nemolens.handlers.record.GpuSample;
  * skipped, so every sample has a value.
  */
 @FunctionalInterface
-public interface GpuSampleHandler extends SignalHandler<GpuSample> {
-}
+public interface GpuSampleHandler extends SignalHandler<GpuSample> {}

@@ -4,5 +4,4 @@ import io.nemolens.handlers.record.LogEntry;
 
 /** Receives log records. */
 @FunctionalInterface
-public interface LogHandler extends SignalHandler<LogEntry> {
-}
+public interface LogHandler extends SignalHandler<LogEntry> {}

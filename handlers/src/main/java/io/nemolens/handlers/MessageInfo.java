@@ -14,8 +14,15 @@ import java.util.Objects;
  * @param redelivered whether the broker has delivered it before
  * @param request the whole decoded OTLP request ({@code ExportTraceServiceRequest}, ...), for power users
  */
-public record MessageInfo(String messageId, Signal signal, Encoding encoding, String exchange, String routingKey,
-        int bodySize, boolean redelivered, com.google.protobuf.Message request) {
+public record MessageInfo(
+        String messageId,
+        Signal signal,
+        Encoding encoding,
+        String exchange,
+        String routingKey,
+        int bodySize,
+        boolean redelivered,
+        com.google.protobuf.Message request) {
     public MessageInfo {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(signal, "signal");

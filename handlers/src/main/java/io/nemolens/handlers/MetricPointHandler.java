@@ -7,5 +7,4 @@ import io.nemolens.handlers.record.MetricPoint;
  * Staleness markers arrive too: check {@link MetricPoint#noRecordedValue()} before reading a value.
  */
 @FunctionalInterface
-public interface MetricPointHandler extends SignalHandler<MetricPoint> {
-}
+public interface MetricPointHandler extends SignalHandler<MetricPoint> {}

@@ -8,5 +8,4 @@ import io.nemolens.handlers.record.NodeSample;
  * Staleness markers are skipped, so every sample has a value.
  */
 @FunctionalInterface
-public interface NodeSampleHandler extends SignalHandler<NodeSample> {
-}
+public interface NodeSampleHandler extends SignalHandler<NodeSample> {}

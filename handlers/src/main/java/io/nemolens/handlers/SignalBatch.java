@@ -15,12 +15,10 @@ public final class SignalBatch<T extends TelemetryRecord> {
 
     private static final Completion ALREADY_DURABLE = new Completion() {
         @Override
-        public void complete() {
-        }
+        public void complete() {}
 
         @Override
-        public void fail(Throwable cause) {
-        }
+        public void fail(Throwable cause) {}
     };
 
     private final List<T> records;

@@ -19,5 +19,4 @@ import io.nemolens.handlers.record.Span;
  * }</pre>
  */
 @FunctionalInterface
-public interface SpanHandler extends SignalHandler<Span> {
-}
+public interface SpanHandler extends SignalHandler<Span> {}

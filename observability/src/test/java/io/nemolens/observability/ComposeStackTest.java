@@ -66,12 +66,18 @@ class ComposeStackTest {
     private static String collectorConfig(String file) {
         Map<String, Object> collector = service(compose(file), file, "otel-collector");
         List<Mount> configs = mounts(collector, file + ": otel-collector").stream()
-                .filter(m -> m.target().equals(COLLECTOR_CONFIG_TARGET)).toList();
-        assertThat(configs).as("%s: otel-collector should mount one config at %s", file, COLLECTOR_CONFIG_TARGET).hasSize(1);
-        assertThat(list(collector.get("command"), "command")).as("%s: otel-collector command should load %s", file, COLLECTOR_CONFIG_TARGET)
+                .filter(m -> m.target().equals(COLLECTOR_CONFIG_TARGET))
+                .toList();
+        assertThat(configs)
+                .as("%s: otel-collector should mount one config at %s", file, COLLECTOR_CONFIG_TARGET)
+                .hasSize(1);
+        assertThat(list(collector.get("command"), "command"))
+                .as("%s: otel-collector command should load %s", file, COLLECTOR_CONFIG_TARGET)
                 .contains("--config=" + COLLECTOR_CONFIG_TARGET);
         String source = configs.get(0).source();
-        assertThat(source).as("%s: the collector config should come from observability/", file).startsWith("./observability/");
+        assertThat(source)
+                .as("%s: the collector config should come from observability/", file)
+                .startsWith("./observability/");
         return Path.of(source).getFileName().toString();
     }
 
@@ -79,31 +85,39 @@ class ComposeStackTest {
     @FieldSource("COMPOSE_FILES")
     void everyMountedFileExistsAndHostPathsAreReadOnly(String file) {
         Map<String, Object> compose = compose(file);
-        Set<String> namedVolumes = map(compose.get("volumes"), file + ": volumes").keySet();
+        Set<String> namedVolumes =
+                map(compose.get("volumes"), file + ": volumes").keySet();
         List<String> problems = new ArrayList<>();
         services(compose, file).forEach((name, value) -> {
             for (Mount m : mounts(map(value, name), file + ": " + name)) {
                 if (m.source().startsWith(".")) {
                     Path onDisk = ROOT.resolve(m.source()).normalize();
                     if (!Files.exists(onDisk)) {
-                        problems.add("service " + name + " mounts " + m.source() + ", which does not exist (" + onDisk + ")");
+                        problems.add("service " + name + " mounts " + m.source() + ", which does not exist (" + onDisk
+                                + ")");
                     }
                     if (!m.readOnly()) {
-                        problems.add("service " + name + " mounts " + m.source() + " writable; mount repository files :ro");
+                        problems.add(
+                                "service " + name + " mounts " + m.source() + " writable; mount repository files :ro");
                     }
                 } else if (m.isHostPath()) {
                     if (!m.readOnly()) {
-                        problems.add("service " + name + " mounts the host's " + m.source() + " writable; mount it :ro");
+                        problems.add(
+                                "service " + name + " mounts the host's " + m.source() + " writable; mount it :ro");
                     }
                 } else if (!namedVolumes.contains(m.source())) {
-                    problems.add("service " + name + " uses volume '" + m.source() + "', which the top-level volumes: does not declare");
+                    problems.add("service " + name + " uses volume '" + m.source()
+                            + "', which the top-level volumes: does not declare");
                 }
             }
             at(map(value, name), "build", "context").ifPresent(context -> {
                 Path dir = ROOT.resolve(String.valueOf(context)).normalize();
-                String dockerfile = at(map(value, name), "build", "dockerfile").map(String::valueOf).orElse("Dockerfile");
+                String dockerfile = at(map(value, name), "build", "dockerfile")
+                        .map(String::valueOf)
+                        .orElse("Dockerfile");
                 if (!Files.isRegularFile(dir.resolve(dockerfile))) {
-                    problems.add("service " + name + " builds from " + dir.resolve(dockerfile) + ", which does not exist");
+                    problems.add(
+                            "service " + name + " builds from " + dir.resolve(dockerfile) + ", which does not exist");
                 }
             });
         });
@@ -129,9 +143,13 @@ class ComposeStackTest {
     void dockerfileImagesArePinnedAndItRunsAsAnotherUserThanRoot() throws IOException {
         List<String> lines = Files.readAllLines(ROOT.resolve("Dockerfile"));
         List<String> problems = new ArrayList<>();
-        lines.stream().filter(l -> l.startsWith("FROM ")).forEach(l -> checkPinned("Dockerfile " + l, l.split("\\s+")[1], problems));
+        lines.stream()
+                .filter(l -> l.startsWith("FROM "))
+                .forEach(l -> checkPinned("Dockerfile " + l, l.split("\\s+")[1], problems));
         assertThat(problems).isEmpty();
-        assertThat(lines).as("Dockerfile: USER").anyMatch(l -> l.startsWith("USER ") && !l.trim().equals("USER root"));
+        assertThat(lines)
+                .as("Dockerfile: USER")
+                .anyMatch(l -> l.startsWith("USER ") && !l.trim().equals("USER root"));
         assertThat(lines).as("Dockerfile: HEALTHCHECK on the actuator").anyMatch(l -> l.contains("/actuator/health"));
         assertThat(ROOT.resolve(".dockerignore")).as(".dockerignore").exists();
     }
@@ -156,9 +174,12 @@ class ComposeStackTest {
         Map<String, Object> services = services(compose(file), file);
         services.forEach((name, value) -> {
             Object dependsOn = map(value, name).get("depends_on");
-            Set<String> targets = dependsOn instanceof List<?> l ? new LinkedHashSet<>(l.stream().map(String::valueOf).toList())
+            Set<String> targets = dependsOn instanceof List<?> l
+                    ? new LinkedHashSet<>(l.stream().map(String::valueOf).toList())
                     : map(dependsOn, name + ".depends_on").keySet();
-            assertThat(services.keySet()).as("%s: %s depends on services that do not exist", file, name).containsAll(targets);
+            assertThat(services.keySet())
+                    .as("%s: %s depends on services that do not exist", file, name)
+                    .containsAll(targets);
         });
     }
 
@@ -168,15 +189,24 @@ class ComposeStackTest {
         Map<String, Object> rabbitmq = service(compose(file), file, "rabbitmq");
         Map<String, String> mounted = new java.util.HashMap<>();
         mounts(rabbitmq, file + ": rabbitmq").forEach(m -> mounted.put(m.target(), m.source()));
-        assertThat(mounted).as("%s: rabbitmq mounts", file)
+        assertThat(mounted)
+                .as("%s: rabbitmq mounts", file)
                 .containsEntry("/etc/rabbitmq/rabbitmq.conf", "./observability/rabbitmq/rabbitmq.conf")
                 .containsEntry("/etc/rabbitmq/enabled_plugins", "./observability/rabbitmq/enabled_plugins");
         String definitionsPath = rabbitmqConf().get("definitions.local.path");
-        assertThat(mounted).as("%s: rabbitmq.conf loads definitions from %s; the compose file must mount definitions.json there",
-                file, definitionsPath).containsEntry(definitionsPath, "./observability/rabbitmq/definitions.json");
-        assertThat(containerPorts(rabbitmq, "rabbitmq")).as("%s: rabbitmq ports", file)
-                .contains(Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")), Integer.parseInt(rabbitmqConf().get("management.tcp.port")));
-        assertThat(String.valueOf(rabbitmq.get("image"))).as("%s: the broker image should have the management UI", file).contains("management");
+        assertThat(mounted)
+                .as(
+                        "%s: rabbitmq.conf loads definitions from %s; the compose file must mount definitions.json there",
+                        file, definitionsPath)
+                .containsEntry(definitionsPath, "./observability/rabbitmq/definitions.json");
+        assertThat(containerPorts(rabbitmq, "rabbitmq"))
+                .as("%s: rabbitmq ports", file)
+                .contains(
+                        Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")),
+                        Integer.parseInt(rabbitmqConf().get("management.tcp.port")));
+        assertThat(String.valueOf(rabbitmq.get("image")))
+                .as("%s: the broker image should have the management UI", file)
+                .contains("management");
     }
 
     private static Map<String, String> rabbitmqConf() throws IOException {
@@ -184,7 +214,9 @@ class ComposeStackTest {
         for (String line : Files.readAllLines(StackFiles.OBSERVABILITY.resolve("rabbitmq/rabbitmq.conf"))) {
             String l = line.strip();
             if (!l.isEmpty() && !l.startsWith("#") && l.contains("=")) {
-                conf.put(l.substring(0, l.indexOf('=')).strip(), l.substring(l.indexOf('=') + 1).strip());
+                conf.put(
+                        l.substring(0, l.indexOf('=')).strip(),
+                        l.substring(l.indexOf('=') + 1).strip());
             }
         }
         return conf;
@@ -196,23 +228,37 @@ class ComposeStackTest {
         Map<String, Object> compose = compose(file);
         String configName = collectorConfig(file);
         Map<String, Object> config = StackFiles.collector(configName);
-        URI endpoint = URI.create(at(config, "exporters", "rabbitmq", "connection", "endpoint").map(String::valueOf).orElseThrow());
-        assertThat(services(compose, file)).as("%s: %s publishes to host '%s', which is no service of %s", configName, configName,
-                endpoint.getHost(), file).containsKey(endpoint.getHost());
-        assertThat(endpoint.getPort()).as("%s: exporter port vs rabbitmq.conf listeners.tcp.default", configName)
+        URI endpoint = URI.create(at(config, "exporters", "rabbitmq", "connection", "endpoint")
+                .map(String::valueOf)
+                .orElseThrow());
+        assertThat(services(compose, file))
+                .as(
+                        "%s: %s publishes to host '%s', which is no service of %s",
+                        configName, configName, endpoint.getHost(), file)
+                .containsKey(endpoint.getHost());
+        assertThat(endpoint.getPort())
+                .as("%s: exporter port vs rabbitmq.conf listeners.tcp.default", configName)
                 .isEqualTo(Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")));
         assertThat(containerPorts(service(compose, file, endpoint.getHost()), endpoint.getHost()))
-                .as("%s: service %s should publish or expose the port the exporter uses", file, endpoint.getHost()).contains(endpoint.getPort());
+                .as("%s: service %s should publish or expose the port the exporter uses", file, endpoint.getHost())
+                .contains(endpoint.getPort());
 
         Map<String, String> env = environment(service(compose, file, "otel-collector"), "otel-collector");
         String text = Files.readString(StackFiles.OBSERVABILITY.resolve(configName));
         Matcher refs = ENV_REFERENCE.matcher(text);
         while (refs.find()) {
-            assertThat(env).as("%s uses ${env:%s}, which %s does not set for otel-collector", configName, refs.group(1), file)
+            assertThat(env)
+                    .as("%s uses ${env:%s}, which %s does not set for otel-collector", configName, refs.group(1), file)
                     .containsKey(refs.group(1));
         }
-        String user = resolve(String.valueOf(at(config, "exporters", "rabbitmq", "connection", "auth", "plain", "username").orElseThrow()), env);
-        String password = resolve(String.valueOf(at(config, "exporters", "rabbitmq", "connection", "auth", "plain", "password").orElseThrow()), env);
+        String user = resolve(
+                String.valueOf(at(config, "exporters", "rabbitmq", "connection", "auth", "plain", "username")
+                        .orElseThrow()),
+                env);
+        String password = resolve(
+                String.valueOf(at(config, "exporters", "rabbitmq", "connection", "auth", "plain", "password")
+                        .orElseThrow()),
+                env);
         assertDefinitionsUser(file + " otel-collector", user, password);
     }
 
@@ -223,20 +269,25 @@ class ComposeStackTest {
     }
 
     private static void assertDefinitionsUser(String who, String user, String password) throws Exception {
-        JsonNode definitions = JSON.readTree(StackFiles.OBSERVABILITY.resolve("rabbitmq/definitions.json").toFile());
+        JsonNode definitions = JSON.readTree(
+                StackFiles.OBSERVABILITY.resolve("rabbitmq/definitions.json").toFile());
         JsonNode match = null;
         for (JsonNode u : definitions.get("users")) {
             if (u.get("name").asString().equals(user)) {
                 match = u;
             }
         }
-        assertThat(match).as("%s logs in as '%s', who is no user in definitions.json", who, user).isNotNull();
+        assertThat(match)
+                .as("%s logs in as '%s', who is no user in definitions.json", who, user)
+                .isNotNull();
         byte[] hash = Base64.getDecoder().decode(match.get("password_hash").asString());
         MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
         sha256.update(hash, 0, 4);
         byte[] expected = sha256.digest(password.getBytes(StandardCharsets.UTF_8));
         assertThat(Arrays.copyOfRange(hash, 4, hash.length))
-                .as("%s: the default password of user '%s' does not match its password_hash in definitions.json", who, user)
+                .as(
+                        "%s: the default password of user '%s' does not match its password_hash in definitions.json",
+                        who, user)
                 .isEqualTo(expected);
     }
 
@@ -248,23 +299,42 @@ class ComposeStackTest {
         Map<String, String> env = environment(consumer, "lens-consumer");
         Set<String> known = knownPropertiesAsEnvironmentNames();
         for (String name : env.keySet()) {
-            assertThat(known).as("%s: lens-consumer sets %s, which is no configuration property of the consumer", file, name).contains(name);
+            assertThat(known)
+                    .as("%s: lens-consumer sets %s, which is no configuration property of the consumer", file, name)
+                    .contains(name);
         }
-        assertThat(env).as("%s: lens-consumer environment", file).containsKeys("SPRING_RABBITMQ_HOST", "SPRING_RABBITMQ_PORT",
-                "SPRING_RABBITMQ_USERNAME", "SPRING_RABBITMQ_PASSWORD", "LENS_TOPOLOGY_EXCHANGE", "LENS_ARCHIVE_PATH");
+        assertThat(env)
+                .as("%s: lens-consumer environment", file)
+                .containsKeys(
+                        "SPRING_RABBITMQ_HOST",
+                        "SPRING_RABBITMQ_PORT",
+                        "SPRING_RABBITMQ_USERNAME",
+                        "SPRING_RABBITMQ_PASSWORD",
+                        "LENS_TOPOLOGY_EXCHANGE",
+                        "LENS_ARCHIVE_PATH");
         String host = env.get("SPRING_RABBITMQ_HOST");
-        assertThat(services(compose, file)).as("%s: SPRING_RABBITMQ_HOST=%s is no service", file, host).containsKey(host);
-        assertThat(Integer.parseInt(env.get("SPRING_RABBITMQ_PORT"))).as("%s: SPRING_RABBITMQ_PORT vs rabbitmq.conf", file)
+        assertThat(services(compose, file))
+                .as("%s: SPRING_RABBITMQ_HOST=%s is no service", file, host)
+                .containsKey(host);
+        assertThat(Integer.parseInt(env.get("SPRING_RABBITMQ_PORT")))
+                .as("%s: SPRING_RABBITMQ_PORT vs rabbitmq.conf", file)
                 .isEqualTo(Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")));
-        assertThat(env.get("LENS_TOPOLOGY_EXCHANGE")).as("%s: LENS_TOPOLOGY_EXCHANGE", file).isEqualTo(LensTopology.DEFAULT_EXCHANGE);
-        assertDefinitionsUser(file + " lens-consumer", withDefaults(env.get("SPRING_RABBITMQ_USERNAME")),
+        assertThat(env.get("LENS_TOPOLOGY_EXCHANGE"))
+                .as("%s: LENS_TOPOLOGY_EXCHANGE", file)
+                .isEqualTo(LensTopology.DEFAULT_EXCHANGE);
+        assertDefinitionsUser(
+                file + " lens-consumer",
+                withDefaults(env.get("SPRING_RABBITMQ_USERNAME")),
                 withDefaults(env.get("SPRING_RABBITMQ_PASSWORD")));
-        String collectorUser = environment(service(compose, file, "otel-collector"), "otel-collector").get("RABBITMQ_USER");
-        assertThat(env.get("SPRING_RABBITMQ_USERNAME")).as("%s: consumer and collector should take the user from the same variable", file)
+        String collectorUser = environment(service(compose, file, "otel-collector"), "otel-collector")
+                .get("RABBITMQ_USER");
+        assertThat(env.get("SPRING_RABBITMQ_USERNAME"))
+                .as("%s: consumer and collector should take the user from the same variable", file)
                 .isEqualTo(collectorUser);
 
         String archive = env.get("LENS_ARCHIVE_PATH");
-        assertThat(mounts(consumer, "lens-consumer")).as("%s: LENS_ARCHIVE_PATH=%s should be a volume of lens-consumer", file, archive)
+        assertThat(mounts(consumer, "lens-consumer"))
+                .as("%s: LENS_ARCHIVE_PATH=%s should be a volume of lens-consumer", file, archive)
                 .anyMatch(m -> m.target().equals(archive) && !m.isHostPath());
     }
 
@@ -273,14 +343,21 @@ class ComposeStackTest {
     void consumerHealthCheckAsksTheActuatorOnTheServerPort(String file) {
         Map<String, Object> consumer = service(compose(file), file, "lens-consumer");
         String port = environment(consumer, "lens-consumer").getOrDefault("SERVER_PORT", "8080");
-        List<String> test = list(at(consumer, "healthcheck", "test").orElse(null), file + ": lens-consumer.healthcheck.test")
-                .stream().map(String::valueOf).toList();
+        List<String> test =
+                list(at(consumer, "healthcheck", "test").orElse(null), file + ": lens-consumer.healthcheck.test")
+                        .stream()
+                        .map(String::valueOf)
+                        .toList();
         assertThat(test).as("%s: lens-consumer health check", file).isNotEmpty();
         assertThat(test.get(0)).isIn("CMD", "CMD-SHELL");
-        assertThat(test).as("%s: the health check should use curl, which the Dockerfile installs", file).contains("curl");
-        assertThat(String.join(" ", test)).as("%s: lens-consumer health check should GET an actuator health path on port %s", file, port)
+        assertThat(test)
+                .as("%s: the health check should use curl, which the Dockerfile installs", file)
+                .contains("curl");
+        assertThat(String.join(" ", test))
+                .as("%s: lens-consumer health check should GET an actuator health path on port %s", file, port)
                 .containsPattern("http://localhost:" + port + "/actuator/health(/liveness|/readiness)?\\b");
-        assertThat(containerPorts(consumer, "lens-consumer")).as("%s: lens-consumer should publish its server port", file)
+        assertThat(containerPorts(consumer, "lens-consumer"))
+                .as("%s: lens-consumer should publish its server port", file)
                 .contains(Integer.parseInt(port));
     }
 
@@ -289,20 +366,28 @@ class ComposeStackTest {
     void generatorRunsTheJarsGenerateCommandAgainstTheCollector(String file) {
         Map<String, Object> compose = compose(file);
         Map<String, Object> generator = service(compose, file, "telemetry-generator");
-        List<String> command = list(generator.get("command"), "telemetry-generator.command").stream().map(String::valueOf).toList();
+        List<String> command = list(generator.get("command"), "telemetry-generator.command").stream()
+                .map(String::valueOf)
+                .toList();
         assertThat(command).as("%s: telemetry-generator command", file).first().isEqualTo("generate");
-        assertThat(generator.get("image")).as("%s: the generator runs the consumer's image", file)
+        assertThat(generator.get("image"))
+                .as("%s: the generator runs the consumer's image", file)
                 .isEqualTo(service(compose, file, "lens-consumer").get("image"));
         GenerateOptions options = GenerateOptions.parse(command.subList(1, command.size()), "run");
         assertThat(options.target()).isEqualTo(GenerateOptions.Target.OTLP_HTTP);
         URI endpoint = options.otlpEndpoint();
-        assertThat(services(compose, file)).as("%s: the generator sends to '%s', which is no service", file, endpoint.getHost())
+        assertThat(services(compose, file))
+                .as("%s: the generator sends to '%s', which is no service", file, endpoint.getHost())
                 .containsKey(endpoint.getHost());
         Map<String, Object> config = StackFiles.collector(collectorConfig(file));
-        String http = at(config, "receivers", "otlp", "protocols", "http", "endpoint").map(String::valueOf).orElseThrow();
-        assertThat(endpoint.getPort()).as("%s: generator port vs the collector's OTLP HTTP receiver %s", file, http)
+        String http = at(config, "receivers", "otlp", "protocols", "http", "endpoint")
+                .map(String::valueOf)
+                .orElseThrow();
+        assertThat(endpoint.getPort())
+                .as("%s: generator port vs the collector's OTLP HTTP receiver %s", file, http)
                 .isEqualTo(Integer.parseInt(http.substring(http.lastIndexOf(':') + 1)));
-        assertThat(containerPorts(service(compose, file, endpoint.getHost()), endpoint.getHost())).contains(endpoint.getPort());
+        assertThat(containerPorts(service(compose, file, endpoint.getHost()), endpoint.getHost()))
+                .contains(endpoint.getPort());
     }
 
     @Test
@@ -311,30 +396,45 @@ class ComposeStackTest {
         Map<String, Object> compose = compose(file);
         String configName = collectorConfig(file);
         assertThat(configName).isEqualTo("otel-collector-rabbitmq-infra.yaml");
-        Map<String, List<String>> jobs = CollectorConfigTest.scrapeTargets(StackFiles.collector(configName), configName);
+        Map<String, List<String>> jobs =
+                CollectorConfigTest.scrapeTargets(StackFiles.collector(configName), configName);
         Map<String, Object> collector = service(compose, file, "otel-collector");
 
         URI dcgm = URI.create("http://" + jobs.get("dcgm-exporter").get(0));
         Map<String, Object> dcgmService = service(compose, file, dcgm.getHost());
-        assertThat(containerPorts(dcgmService, dcgm.getHost())).as("%s: %s should listen on the scraped port %s", file, dcgm.getHost(),
-                dcgm.getPort()).contains(dcgm.getPort());
-        assertThat(dcgmService.get("runtime")).as("%s: dcgm-exporter needs the NVIDIA runtime", file).isEqualTo("nvidia");
+        assertThat(containerPorts(dcgmService, dcgm.getHost()))
+                .as("%s: %s should listen on the scraped port %s", file, dcgm.getHost(), dcgm.getPort())
+                .contains(dcgm.getPort());
+        assertThat(dcgmService.get("runtime"))
+                .as("%s: dcgm-exporter needs the NVIDIA runtime", file)
+                .isEqualTo("nvidia");
 
         URI node = URI.create("http://" + jobs.get("node-exporter").get(0));
         Map<String, Object> nodeService = service(compose, file, "node-exporter");
-        assertThat(nodeService.get("network_mode")).as("%s: node-exporter sees the host's network only in its namespace", file).isEqualTo("host");
-        assertThat(nodeService.get("pid")).as("%s: node-exporter pid namespace", file).isEqualTo("host");
-        assertThat(node.getHost()).as("%s: with network_mode host, node-exporter is reached through the host", configName)
+        assertThat(nodeService.get("network_mode"))
+                .as("%s: node-exporter sees the host's network only in its namespace", file)
+                .isEqualTo("host");
+        assertThat(nodeService.get("pid"))
+                .as("%s: node-exporter pid namespace", file)
+                .isEqualTo("host");
+        assertThat(node.getHost())
+                .as("%s: with network_mode host, node-exporter is reached through the host", configName)
                 .isEqualTo("host.docker.internal");
-        assertThat(list(collector.get("extra_hosts"), "extra_hosts")).as("%s: otel-collector must map host.docker.internal to the host", file)
+        assertThat(list(collector.get("extra_hosts"), "extra_hosts"))
+                .as("%s: otel-collector must map host.docker.internal to the host", file)
                 .contains("host.docker.internal:host-gateway");
-        assertThat(list(nodeService.get("command"), "command")).as("%s: node-exporter should listen on the scraped port", file)
+        assertThat(list(nodeService.get("command"), "command"))
+                .as("%s: node-exporter should listen on the scraped port", file)
                 .contains("--web.listen-address=:" + node.getPort());
-        assertThat(mounts(nodeService, "node-exporter")).as("%s: node-exporter mounts", file)
+        assertThat(mounts(nodeService, "node-exporter"))
+                .as("%s: node-exporter mounts", file)
                 .contains(new Mount("/proc", "/host/proc", true), new Mount("/sys", "/host/sys", true));
 
-        String rootPath = at(StackFiles.collector(configName), "receivers", "hostmetrics", "root_path").map(String::valueOf).orElseThrow();
-        assertThat(mounts(collector, "otel-collector")).as("%s: hostmetrics root_path %s should be the host's / read-only", file, rootPath)
+        String rootPath = at(StackFiles.collector(configName), "receivers", "hostmetrics", "root_path")
+                .map(String::valueOf)
+                .orElseThrow();
+        assertThat(mounts(collector, "otel-collector"))
+                .as("%s: hostmetrics root_path %s should be the host's / read-only", file, rootPath)
                 .contains(new Mount("/", rootPath, true));
     }
 
@@ -342,11 +442,16 @@ class ComposeStackTest {
     void minimalStackHasNoGpuSidecars() {
         String file = StackFiles.MINIMAL_COMPOSE;
         Map<String, Object> compose = compose(file);
-        assertThat(services(compose, file).keySet()).as("%s services", file)
+        assertThat(services(compose, file).keySet())
+                .as("%s services", file)
                 .containsExactlyInAnyOrder("rabbitmq", "otel-collector", "lens-consumer", "telemetry-generator");
         services(compose, file).forEach((name, value) -> {
-            assertThat(map(value, name).get("runtime")).as("%s: %s should not need the NVIDIA runtime", file, name).isNull();
-            assertThat(map(value, name).get("network_mode")).as("%s: %s network_mode", file, name).isNull();
+            assertThat(map(value, name).get("runtime"))
+                    .as("%s: %s should not need the NVIDIA runtime", file, name)
+                    .isNull();
+            assertThat(map(value, name).get("network_mode"))
+                    .as("%s: %s network_mode", file, name)
+                    .isNull();
         });
         assertThat(collectorConfig(file)).isEqualTo("otel-collector-rabbitmq.yaml");
     }
@@ -356,18 +461,24 @@ class ComposeStackTest {
         Map<String, Object> full = services(compose(StackFiles.FULL_COMPOSE), StackFiles.FULL_COMPOSE);
         Map<String, Object> minimal = services(compose(StackFiles.MINIMAL_COMPOSE), StackFiles.MINIMAL_COMPOSE);
         for (String name : List.of("rabbitmq", "lens-consumer")) {
-            assertThat(full.get(name)).as("service %s should be the same in both compose files", name).isEqualTo(minimal.get(name));
+            assertThat(full.get(name))
+                    .as("service %s should be the same in both compose files", name)
+                    .isEqualTo(minimal.get(name));
         }
         for (String key : List.of("image", "command", "environment", "ports", "depends_on")) {
-            assertThat(map(full.get("otel-collector"), "otel-collector").get(key)).as("otel-collector.%s should be the same in both", key)
-                    .isEqualTo(map(minimal.get("otel-collector"), "otel-collector").get(key));
+            assertThat(map(full.get("otel-collector"), "otel-collector").get(key))
+                    .as("otel-collector.%s should be the same in both", key)
+                    .isEqualTo(
+                            map(minimal.get("otel-collector"), "otel-collector").get(key));
         }
     }
 
     /** Every property in the configuration metadata on the class path (Spring Boot's and the consumer's), as environment names. */
     private static Set<String> knownPropertiesAsEnvironmentNames() throws IOException {
         Set<String> names = new LinkedHashSet<>();
-        for (String resource : List.of("META-INF/spring-configuration-metadata.json", "META-INF/additional-spring-configuration-metadata.json")) {
+        for (String resource : List.of(
+                "META-INF/spring-configuration-metadata.json",
+                "META-INF/additional-spring-configuration-metadata.json")) {
             Enumeration<URL> urls = ComposeStackTest.class.getClassLoader().getResources(resource);
             while (urls.hasMoreElements()) {
                 try (InputStream in = urls.nextElement().openStream()) {
@@ -378,7 +489,9 @@ class ComposeStackTest {
                 }
             }
         }
-        assertThat(names).as("configuration metadata of the consumer on the class path").contains("lens.topology.exchange", "spring.rabbitmq.host");
+        assertThat(names)
+                .as("configuration metadata of the consumer on the class path")
+                .contains("lens.topology.exchange", "spring.rabbitmq.host");
         names.addAll(ANNOUNCED_PROPERTIES);
         Set<String> env = new LinkedHashSet<>();
         names.forEach(n -> env.add(n.replace(".", "_").replace("-", "").toUpperCase(Locale.ROOT)));

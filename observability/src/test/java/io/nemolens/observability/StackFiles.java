@@ -28,12 +28,12 @@ final class StackFiles {
 
     static final List<String> COMPOSE_FILES = List.of(FULL_COMPOSE, MINIMAL_COMPOSE);
 
-    static final List<String> COLLECTOR_CONFIGS = List.of("otel-collector-rabbitmq.yaml", "otel-collector-rabbitmq-infra.yaml");
+    static final List<String> COLLECTOR_CONFIGS =
+            List.of("otel-collector-rabbitmq.yaml", "otel-collector-rabbitmq-infra.yaml");
 
     private static final Pattern DEFAULTED_VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)}");
 
-    private StackFiles() {
-    }
+    private StackFiles() {}
 
     /** Reads a YAML file as nested maps and lists; fails with the file's name. */
     static Map<String, Object> yaml(Path file) {
@@ -149,7 +149,10 @@ final class StackFiles {
             if (parts.length < 2) {
                 throw new AssertionError("volume '" + spec + "' has no target");
             }
-            return new Mount(parts[0], parts[1], parts.length > 2 && List.of(parts[2].split(",")).contains("ro"));
+            return new Mount(
+                    parts[0],
+                    parts[1],
+                    parts.length > 2 && List.of(parts[2].split(",")).contains("ro"));
         }
 
         boolean isHostPath() {
@@ -158,7 +161,9 @@ final class StackFiles {
     }
 
     static List<Mount> mounts(Map<String, Object> service, String where) {
-        return list(service.get("volumes"), where + ".volumes").stream().map(v -> Mount.parse(String.valueOf(v))).toList();
+        return list(service.get("volumes"), where + ".volumes").stream()
+                .map(v -> Mount.parse(String.valueOf(v)))
+                .toList();
     }
 
     /** The container ports a service publishes ({@code "HOST:CONTAINER"} or {@code "CONTAINER"}) or exposes. */

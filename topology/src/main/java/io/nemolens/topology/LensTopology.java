@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Queue;
@@ -110,8 +109,7 @@ public final class LensTopology {
 
     /** The default topology: {@link #DEFAULT_EXCHANGE}, {@link #DEFAULT_QUEUE} and so on. */
     public LensTopology() {
-        this(DEFAULT_EXCHANGE, DEFAULT_QUEUE, DEFAULT_POISON_QUEUE, DEFAULT_PARKING_LOT_QUEUE,
-                DEFAULT_DELIVERY_LIMIT);
+        this(DEFAULT_EXCHANGE, DEFAULT_QUEUE, DEFAULT_POISON_QUEUE, DEFAULT_PARKING_LOT_QUEUE, DEFAULT_DELIVERY_LIMIT);
     }
 
     /**
@@ -125,16 +123,22 @@ public final class LensTopology {
      * with the reserved prefix {@code amq.}, or two queue names are equal; or if the delivery
      * limit is less than 1
      */
-    public LensTopology(String exchangeName, String queueName, String poisonQueueName,
-            String parkingLotQueueName, int deliveryLimit) {
+    public LensTopology(
+            String exchangeName,
+            String queueName,
+            String poisonQueueName,
+            String parkingLotQueueName,
+            int deliveryLimit) {
         this.exchangeName = checkName("exchange", exchangeName);
         this.queueName = checkName("queue", queueName);
         this.poisonQueueName = checkName("poison queue", poisonQueueName);
         this.parkingLotQueueName = checkName("parking-lot queue", parkingLotQueueName);
-        if (queueName.equals(poisonQueueName) || queueName.equals(parkingLotQueueName)
+        if (queueName.equals(poisonQueueName)
+                || queueName.equals(parkingLotQueueName)
                 || poisonQueueName.equals(parkingLotQueueName)) {
-            throw new IllegalArgumentException("queue, poison queue and parking-lot queue need three different names, got '"
-                    + queueName + "', '" + poisonQueueName + "', '" + parkingLotQueueName + "'");
+            throw new IllegalArgumentException(
+                    "queue, poison queue and parking-lot queue need three different names, got '" + queueName + "', '"
+                            + poisonQueueName + "', '" + parkingLotQueueName + "'");
         }
         if (deliveryLimit < 1) {
             throw new IllegalArgumentException("delivery limit must be at least 1, got " + deliveryLimit);
@@ -258,11 +262,12 @@ public final class LensTopology {
             throw new IllegalArgumentException(what + " name must not be blank");
         }
         if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
-            throw new IllegalArgumentException(what + " name must be at most " + MAX_NAME_BYTES
-                    + " bytes in UTF-8: '" + name + "'");
+            throw new IllegalArgumentException(
+                    what + " name must be at most " + MAX_NAME_BYTES + " bytes in UTF-8: '" + name + "'");
         }
         if (name.startsWith("amq.")) {
-            throw new IllegalArgumentException(what + " name must not start with the reserved prefix 'amq.': '" + name + "'");
+            throw new IllegalArgumentException(
+                    what + " name must not start with the reserved prefix 'amq.': '" + name + "'");
         }
         return name;
     }
@@ -275,15 +280,17 @@ public final class LensTopology {
         if (!(other instanceof LensTopology that)) {
             return false;
         }
-        return this.deliveryLimit == that.deliveryLimit && this.exchangeName.equals(that.exchangeName)
-                && this.queueName.equals(that.queueName) && this.poisonQueueName.equals(that.poisonQueueName)
+        return this.deliveryLimit == that.deliveryLimit
+                && this.exchangeName.equals(that.exchangeName)
+                && this.queueName.equals(that.queueName)
+                && this.poisonQueueName.equals(that.poisonQueueName)
                 && this.parkingLotQueueName.equals(that.parkingLotQueueName);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(this.exchangeName, this.queueName, this.poisonQueueName, this.parkingLotQueueName,
-                this.deliveryLimit);
+        return Objects.hash(
+                this.exchangeName, this.queueName, this.poisonQueueName, this.parkingLotQueueName, this.deliveryLimit);
     }
 
     @Override
@@ -311,8 +318,7 @@ public final class LensTopology {
 
         private Integer deliveryLimit;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param exchangeName the exchange name, or {@code null} for {@link #DEFAULT_EXCHANGE}
@@ -373,7 +379,5 @@ public final class LensTopology {
                     (this.parkingLotQueueName != null) ? this.parkingLotQueueName : poison + PARKING_LOT_SUFFIX,
                     (this.deliveryLimit != null) ? this.deliveryLimit : DEFAULT_DELIVERY_LIMIT);
         }
-
     }
-
 }

@@ -1,14 +1,12 @@
 package io.nemolens.topology;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
-
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ShutdownSignalException;
-
 import org.springframework.amqp.AmqpException;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -54,13 +52,16 @@ public final class TopologyVerifier {
         List<String> problems = new ArrayList<>();
         Connection connection = this.connectionFactory.createConnection();
         try {
-            check(connection, "exchange", topology.exchangeName(), problems,
+            check(
+                    connection,
+                    "exchange",
+                    topology.exchangeName(),
+                    problems,
                     (channel) -> channel.exchangeDeclarePassive(topology.exchangeName()));
             checkQueue(connection, "queue", topology.queueName(), problems);
             checkQueue(connection, "poison queue", topology.poisonQueueName(), problems);
             checkQueue(connection, "parking-lot queue", topology.parkingLotQueueName(), problems);
-        }
-        finally {
+        } finally {
             connection.close();
         }
         return List.copyOf(problems);
@@ -70,22 +71,21 @@ public final class TopologyVerifier {
         check(connection, role, name, problems, (channel) -> channel.queueDeclarePassive(name));
     }
 
-    private static void check(Connection connection, String role, String name, List<String> problems,
-            PassiveDeclare declare) {
+    private static void check(
+            Connection connection, String role, String name, List<String> problems, PassiveDeclare declare) {
         Channel channel = connection.createChannel(false);
         try {
             declare.run(channel);
-        }
-        catch (IOException | ShutdownSignalException ex) {
+        } catch (IOException | ShutdownSignalException ex) {
             problems.add(describe(role, name, ex));
-        }
-        finally {
+        } finally {
             closeQuietly(channel);
         }
     }
 
     private static String describe(String role, String name, Exception ex) {
-        ShutdownSignalException shutdown = (ex instanceof ShutdownSignalException signal) ? signal
+        ShutdownSignalException shutdown = (ex instanceof ShutdownSignalException signal)
+                ? signal
                 : (ex.getCause() instanceof ShutdownSignalException signal) ? signal : null;
         String what = role + " '" + name + "'";
         if (shutdown != null && shutdown.getReason() instanceof com.rabbitmq.client.AMQP.Channel.Close close) {
@@ -102,8 +102,7 @@ public final class TopologyVerifier {
         try {
             // always close: a caching connection factory's channel proxy releases its slot here
             channel.close();
-        }
-        catch (IOException | TimeoutException | ShutdownSignalException ex) {
+        } catch (IOException | TimeoutException | ShutdownSignalException ex) {
             // the broker closed it first: nothing to release
         }
     }
@@ -112,7 +111,5 @@ public final class TopologyVerifier {
     private interface PassiveDeclare {
 
         void run(Channel channel) throws IOException;
-
     }
-
 }

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.Queue;
@@ -27,8 +26,7 @@ final class DefinitionsComparison {
 
     private final List<String> differences = new ArrayList<>();
 
-    private DefinitionsComparison() {
-    }
+    private DefinitionsComparison() {}
 
     /**
      * @param definitions the parsed definitions file
@@ -45,14 +43,14 @@ final class DefinitionsComparison {
     private void compare(Map<String, Object> definitions, LensTopology topology, String user) {
         Map<String, Map<String, Object>> exchanges = index(definitions, "exchanges", "exchange", (e) -> str(e, "name"));
         Map<String, Map<String, Object>> queues = index(definitions, "queues", "queue", (q) -> str(q, "name"));
-        Map<String, Map<String, Object>> bindings = index(definitions, "bindings", "binding", DefinitionsComparison::bindingKey);
+        Map<String, Map<String, Object>> bindings =
+                index(definitions, "bindings", "binding", DefinitionsComparison::bindingKey);
 
         Exchange exchange = topology.exchange();
         Map<String, Object> actualExchange = exchanges.remove(exchange.getName());
         if (actualExchange == null) {
             this.differences.add("exchange '" + exchange.getName() + "' is missing");
-        }
-        else {
+        } else {
             String what = "exchange '" + exchange.getName() + "'";
             field(what, "vhost", VHOST, actualExchange);
             field(what, "type", exchange.getType(), actualExchange);
@@ -77,7 +75,8 @@ final class DefinitionsComparison {
             // queues): absent means false.
             Object exclusive = actualQueue.getOrDefault("exclusive", false);
             if (!Objects.equals(exclusive, queue.isExclusive())) {
-                this.differences.add(what + " exclusive: expected " + show(queue.isExclusive()) + " but was " + show(exclusive));
+                this.differences.add(
+                        what + " exclusive: expected " + show(queue.isExclusive()) + " but was " + show(exclusive));
             }
             arguments(what, queue.getArguments(), actualQueue);
         }
@@ -85,12 +84,12 @@ final class DefinitionsComparison {
 
         Binding binding = topology.binding();
         String destinationType = (binding.getDestinationType() == Binding.DestinationType.QUEUE) ? "queue" : "exchange";
-        String key = bindingKey(binding.getExchange(), binding.getDestination(), destinationType, binding.getRoutingKey());
+        String key =
+                bindingKey(binding.getExchange(), binding.getDestination(), destinationType, binding.getRoutingKey());
         Map<String, Object> actualBinding = bindings.remove(key);
         if (actualBinding == null) {
             this.differences.add("binding " + key + " is missing");
-        }
-        else {
+        } else {
             field("binding " + key, "vhost", VHOST, actualBinding);
             arguments("binding " + key, binding.getArguments(), actualBinding);
         }
@@ -109,21 +108,23 @@ final class DefinitionsComparison {
             this.differences.add("user '" + user + "' is missing");
         }
         List<Map<String, Object>> permissions = list(definitions, "permissions").stream()
-                .filter((p) -> user.equals(p.get("user")) && VHOST.equals(p.get("vhost"))).toList();
+                .filter((p) -> user.equals(p.get("user")) && VHOST.equals(p.get("vhost")))
+                .toList();
         if (permissions.size() != 1) {
             this.differences.add("expected one permissions entry for user '" + user + "' on vhost '" + VHOST
                     + "' but found " + permissions.size());
             return;
         }
-        ALL_PERMISSIONS.forEach((name, value) -> field("permissions of '" + user + "'", name, value, permissions.get(0)));
+        ALL_PERMISSIONS.forEach(
+                (name, value) -> field("permissions of '" + user + "'", name, value, permissions.get(0)));
     }
 
     private void field(String what, String name, Object expected, Map<String, Object> actual) {
         if (!actual.containsKey(name)) {
             this.differences.add(what + " has no '" + name + "' (expected " + show(expected) + ")");
-        }
-        else if (!Objects.equals(normalize(expected), normalize(actual.get(name)))) {
-            this.differences.add(what + " " + name + ": expected " + show(expected) + " but was " + show(actual.get(name)));
+        } else if (!Objects.equals(normalize(expected), normalize(actual.get(name)))) {
+            this.differences.add(
+                    what + " " + name + ": expected " + show(expected) + " but was " + show(actual.get(name)));
         }
     }
 
@@ -138,19 +139,17 @@ final class DefinitionsComparison {
         for (String key : keys) {
             if (!expected.containsKey(key)) {
                 this.differences.add(what + " has unexpected argument " + key + " = " + show(arguments.get(key)));
-            }
-            else if (!arguments.containsKey(key)) {
+            } else if (!arguments.containsKey(key)) {
                 this.differences.add(what + " lacks argument " + key + " = " + show(expected.get(key)));
-            }
-            else if (!Objects.equals(normalize(expected.get(key)), normalize(arguments.get(key)))) {
+            } else if (!Objects.equals(normalize(expected.get(key)), normalize(arguments.get(key)))) {
                 this.differences.add(what + " argument " + key + ": expected " + show(expected.get(key)) + " but was "
                         + show(arguments.get(key)));
             }
         }
     }
 
-    private Map<String, Map<String, Object>> index(Map<String, Object> definitions, String section, String kind,
-            Function<Map<String, Object>, String> keyOf) {
+    private Map<String, Map<String, Object>> index(
+            Map<String, Object> definitions, String section, String kind, Function<Map<String, Object>, String> keyOf) {
         Map<String, Map<String, Object>> index = new LinkedHashMap<>();
         for (Map<String, Object> entry : list(definitions, section)) {
             String key = keyOf.apply(entry);
@@ -173,8 +172,7 @@ final class DefinitionsComparison {
                 Map<String, Object> typed = new LinkedHashMap<>();
                 map.forEach((k, v) -> typed.put(String.valueOf(k), v));
                 result.add(typed);
-            }
-            else {
+            } else {
                 this.differences.add("'" + section + "' holds a non-object: " + entry);
             }
         }
@@ -182,12 +180,16 @@ final class DefinitionsComparison {
     }
 
     private static String bindingKey(Map<String, Object> binding) {
-        return bindingKey(str(binding, "source"), str(binding, "destination"), str(binding, "destination_type"),
+        return bindingKey(
+                str(binding, "source"),
+                str(binding, "destination"),
+                str(binding, "destination_type"),
                 str(binding, "routing_key"));
     }
 
     private static String bindingKey(String source, String destination, String destinationType, String routingKey) {
-        return "'" + source + "' -> " + destinationType + " '" + destination + "' with routing key '" + routingKey + "'";
+        return "'" + source + "' -> " + destinationType + " '" + destination + "' with routing key '" + routingKey
+                + "'";
     }
 
     private static String str(Map<String, Object> map, String key) {
@@ -214,5 +216,4 @@ final class DefinitionsComparison {
         }
         return value;
     }
-
 }

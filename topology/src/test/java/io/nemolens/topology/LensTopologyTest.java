@@ -1,18 +1,17 @@
 package io.nemolens.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.entry;
+
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Declarable;
 import org.springframework.amqp.core.ExchangeTypes;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.TopicExchange;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.entry;
 
 class LensTopologyTest {
 
@@ -45,13 +44,14 @@ class LensTopologyTest {
         assertThat(queue.isDurable()).isTrue();
         assertThat(queue.isExclusive()).isFalse();
         assertThat(queue.isAutoDelete()).isFalse();
-        assertThat(this.topology.processingQueueArguments()).containsExactly(
-                entry("x-queue-type", "quorum"),
-                entry("x-dead-letter-exchange", ""),
-                entry("x-dead-letter-routing-key", "nemo_lens-poison"),
-                entry("x-dead-letter-strategy", "at-least-once"),
-                entry("x-overflow", "reject-publish"),
-                entry("x-delivery-limit", 1000));
+        assertThat(this.topology.processingQueueArguments())
+                .containsExactly(
+                        entry("x-queue-type", "quorum"),
+                        entry("x-dead-letter-exchange", ""),
+                        entry("x-dead-letter-routing-key", "nemo_lens-poison"),
+                        entry("x-dead-letter-strategy", "at-least-once"),
+                        entry("x-overflow", "reject-publish"),
+                        entry("x-delivery-limit", 1000));
         assertThat(queue.getArguments()).isEqualTo(this.topology.processingQueueArguments());
     }
 
@@ -61,13 +61,15 @@ class LensTopologyTest {
             assertThat(queue.isDurable()).isTrue();
             assertThat(queue.isExclusive()).isFalse();
             assertThat(queue.isAutoDelete()).isFalse();
-            assertThat(queue.getArguments()).containsOnly(entry("x-queue-type", "quorum"),
-                    entry("x-delivery-limit", 1000));
+            assertThat(queue.getArguments())
+                    .containsOnly(entry("x-queue-type", "quorum"), entry("x-delivery-limit", 1000));
         }
         assertThat(this.topology.poisonQueue().getName()).isEqualTo("nemo_lens-poison");
         assertThat(this.topology.parkingLotQueue().getName()).isEqualTo("nemo_lens-poison.parking-lot");
-        assertThat(this.topology.poisonQueueArguments()).isEqualTo(this.topology.poisonQueue().getArguments());
-        assertThat(this.topology.parkingLotQueueArguments()).isEqualTo(this.topology.parkingLotQueue().getArguments());
+        assertThat(this.topology.poisonQueueArguments())
+                .isEqualTo(this.topology.poisonQueue().getArguments());
+        assertThat(this.topology.parkingLotQueueArguments())
+                .isEqualTo(this.topology.parkingLotQueue().getArguments());
     }
 
     @Test
@@ -85,7 +87,8 @@ class LensTopologyTest {
         List<Declarable> declarables = List.copyOf(this.topology.declarables().getDeclarables());
         assertThat(declarables).hasSize(5);
         assertThat(declarables.get(0)).isInstanceOf(TopicExchange.class);
-        assertThat(declarables.subList(1, 4)).extracting((d) -> ((Queue) d).getName())
+        assertThat(declarables.subList(1, 4))
+                .extracting((d) -> ((Queue) d).getName())
                 .containsExactly("nemo_lens-poison", "nemo_lens-poison.parking-lot", "nemo_lens-processing");
         assertThat(declarables.get(4)).isInstanceOf(Binding.class);
     }
@@ -96,8 +99,7 @@ class LensTopologyTest {
         assertThatIllegalArgumentException().isThrownBy(() -> {
             try {
                 arguments.put("x", 1);
-            }
-            catch (UnsupportedOperationException ex) {
+            } catch (UnsupportedOperationException ex) {
                 throw new IllegalArgumentException(ex);
             }
         });
@@ -108,14 +110,19 @@ class LensTopologyTest {
 
     @Test
     void builderDefaultsParkingLotToPoisonNamePlusSuffix() {
-        LensTopology custom = LensTopology.builder().exchange("ex").queue("q").poisonQueue("dead").deliveryLimit(7)
+        LensTopology custom = LensTopology.builder()
+                .exchange("ex")
+                .queue("q")
+                .poisonQueue("dead")
+                .deliveryLimit(7)
                 .build();
         assertThat(custom.exchangeName()).isEqualTo("ex");
         assertThat(custom.queueName()).isEqualTo("q");
         assertThat(custom.poisonQueueName()).isEqualTo("dead");
         assertThat(custom.parkingLotQueueName()).isEqualTo("dead.parking-lot");
         assertThat(custom.deliveryLimit()).isEqualTo(7);
-        assertThat(custom.processingQueueArguments()).containsEntry("x-dead-letter-routing-key", "dead")
+        assertThat(custom.processingQueueArguments())
+                .containsEntry("x-dead-letter-routing-key", "dead")
                 .containsEntry("x-delivery-limit", 7);
         assertThat(custom.binding().getExchange()).isEqualTo("ex");
         assertThat(custom.binding().getDestination()).isEqualTo("q");
@@ -123,30 +130,41 @@ class LensTopologyTest {
 
     @Test
     void builderWithNullsGivesDefaults() {
-        LensTopology built = LensTopology.builder().exchange(null).queue(null).poisonQueue(null)
-                .parkingLotQueue(null).deliveryLimit(null).build();
+        LensTopology built = LensTopology.builder()
+                .exchange(null)
+                .queue(null)
+                .poisonQueue(null)
+                .parkingLotQueue(null)
+                .deliveryLimit(null)
+                .build();
         assertThat(built).isEqualTo(this.topology).hasSameHashCodeAs(this.topology);
         assertThat(built.toString()).contains("nemo_lens-processing", "1000");
     }
 
     @Test
     void explicitParkingLotNameWins() {
-        assertThat(LensTopology.builder().parkingLotQueue("parked").build().parkingLotQueueName()).isEqualTo("parked");
+        assertThat(LensTopology.builder().parkingLotQueue("parked").build().parkingLotQueueName())
+                .isEqualTo("parked");
     }
 
     @Test
     void rejectsBadNamesAndLimits() {
-        assertThatIllegalArgumentException().isThrownBy(() -> LensTopology.builder().queue(" ").build())
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder().queue(" ").build())
                 .withMessageContaining("queue name must not be blank");
-        assertThatIllegalArgumentException().isThrownBy(() -> LensTopology.builder().exchange("amq.topic").build())
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder().exchange("amq.topic").build())
                 .withMessageContaining("reserved prefix");
-        assertThatIllegalArgumentException().isThrownBy(() -> LensTopology.builder().queue("x".repeat(256)).build())
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder().queue("x".repeat(256)).build())
                 .withMessageContaining("255 bytes");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> LensTopology.builder().poisonQueue(LensTopology.DEFAULT_QUEUE).build())
+                .isThrownBy(() -> LensTopology.builder()
+                        .poisonQueue(LensTopology.DEFAULT_QUEUE)
+                        .build())
                 .withMessageContaining("three different names");
-        assertThatIllegalArgumentException().isThrownBy(() -> LensTopology.builder().deliveryLimit(0).build())
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder().deliveryLimit(0).build())
                 .withMessageContaining("at least 1");
     }
-
 }

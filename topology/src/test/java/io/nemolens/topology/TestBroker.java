@@ -1,11 +1,10 @@
 package io.nemolens.topology;
 
-import java.net.URI;
+import static org.assertj.core.api.Assertions.fail;
 
+import java.net.URI;
 import org.springframework.amqp.AmqpException;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
-
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The RabbitMQ broker integration tests use: {@code LENS_TEST_AMQP_URI} if set, else
@@ -18,8 +17,7 @@ final class TestBroker {
 
     private static final String LOCAL_URI = "amqp://guest:guest@127.0.0.1:5672"; // no path: vhost "/"
 
-    private TestBroker() {
-    }
+    private TestBroker() {}
 
     /**
      * @return a connection factory whose broker has answered; destroy it after use
@@ -31,17 +29,20 @@ final class TestBroker {
         connectionFactory.getRabbitConnectionFactory().setConnectionTimeout(5_000);
         try {
             connectionFactory.createConnection().close();
-        }
-        catch (AmqpException ex) {
+        } catch (AmqpException ex) {
             connectionFactory.destroy();
             String where = (configured != null && !configured.isBlank())
                     ? "the broker in " + URI_VARIABLE + " (" + redact(uri) + ") did not answer"
                     : URI_VARIABLE + " is not set and no broker answered at " + redact(uri);
-            fail("These integration tests need a RabbitMQ broker (3.10 or later, for quorum queues), but " + where
-                    + ": " + rootCause(ex).replaceFirst("\\.*$", "") + ". Start RabbitMQ on 127.0.0.1:5672 with user guest/guest, or set "
-                    + URI_VARIABLE + "=amqp://USER:PASSWORD@HOST:5672 (vhost \"/\"; another vhost as a URL-encoded path, "
-                    + "e.g. amqp://USER:PASSWORD@HOST:5672/lens; the user needs configure, write and "
-                    + "read permissions on the vhost).", ex);
+            fail(
+                    "These integration tests need a RabbitMQ broker (3.10 or later, for quorum queues), but " + where
+                            + ": " + rootCause(ex).replaceFirst("\\.*$", "")
+                            + ". Start RabbitMQ on 127.0.0.1:5672 with user guest/guest, or set "
+                            + URI_VARIABLE
+                            + "=amqp://USER:PASSWORD@HOST:5672 (vhost \"/\"; another vhost as a URL-encoded path, "
+                            + "e.g. amqp://USER:PASSWORD@HOST:5672/lens; the user needs configure, write and "
+                            + "read permissions on the vhost).",
+                    ex);
         }
         return connectionFactory;
     }
@@ -57,5 +58,4 @@ final class TestBroker {
     private static String redact(String uri) {
         return uri.replaceFirst("//([^:@/]*):[^@/]*@", "//$1:***@");
     }
-
 }

@@ -1,5 +1,12 @@
 package io.nemolens.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.MessageProperties;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,10 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.GetResponse;
-import com.rabbitmq.client.MessageProperties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,10 +27,6 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.context.support.GenericApplicationContext;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Declares the topology on a real broker (see {@link TestBroker}) under names no other test
@@ -63,12 +62,14 @@ class TopologyDeclarationIT {
     @BeforeEach
     void declareTopology() {
         String id = UUID.randomUUID().toString().substring(0, 8);
-        this.topology = LensTopology.builder().exchange("nemo_lens-it-" + id + ".otel.raw")
-                .queue("nemo_lens-it-" + id + "-processing").poisonQueue("nemo_lens-it-" + id + "-poison").build();
+        this.topology = LensTopology.builder()
+                .exchange("nemo_lens-it-" + id + ".otel.raw")
+                .queue("nemo_lens-it-" + id + "-processing")
+                .poisonQueue("nemo_lens-it-" + id + "-poison")
+                .build();
         // the way the application declares: a Declarables bean that RabbitAdmin finds in the context
         this.context = new GenericApplicationContext();
-        this.context.registerBean("lensTopology", Declarables.class,
-                this.topology::declarables);
+        this.context.registerBean("lensTopology", Declarables.class, this.topology::declarables);
         this.context.refresh();
         this.admin = new RabbitAdmin(connectionFactory);
         this.admin.setApplicationContext(this.context);
@@ -94,9 +95,10 @@ class TopologyDeclarationIT {
     @Test
     void declaringTwiceIsIdempotentAndEverythingExists() {
         this.admin.initialize();
-        assertThat(new TopologyVerifier(connectionFactory).findProblems(this.topology)).isEmpty();
-        for (String queue : List.of(this.topology.queueName(), this.topology.poisonQueueName(),
-                this.topology.parkingLotQueueName())) {
+        assertThat(new TopologyVerifier(connectionFactory).findProblems(this.topology))
+                .isEmpty();
+        for (String queue : List.of(
+                this.topology.queueName(), this.topology.poisonQueueName(), this.topology.parkingLotQueueName())) {
             AMQP.Queue.DeclareOk ok = this.rabbit.execute((channel) -> channel.queueDeclarePassive(queue));
             assertThat(ok.getQueue()).isEqualTo(queue);
             assertThat(ok.getMessageCount()).isZero();
@@ -118,24 +120,30 @@ class TopologyDeclarationIT {
             }
             return received.size() == routingKeys.size();
         });
-        assertThat(received).containsExactlyInAnyOrderElementsOf(routingKeys.stream().map((k) -> "via " + k).toList());
+        assertThat(received)
+                .containsExactlyInAnyOrderElementsOf(
+                        routingKeys.stream().map((k) -> "via " + k).toList());
     }
 
     @Test
     void aRejectedMessageIsDeadLetteredToThePoisonQueue() {
         publish("otlp_spans", "poison me");
-        Boolean rejected = await().atMost(TIMEOUT).until(() -> this.rabbit.execute((channel) -> {
-            GetResponse response = channel.basicGet(this.topology.queueName(), false);
-            if (response == null) {
-                return false;
-            }
-            channel.basicReject(response.getEnvelope().getDeliveryTag(), false);
-            return true;
-        }), Boolean::booleanValue);
+        Boolean rejected = await().atMost(TIMEOUT)
+                .until(
+                        () -> this.rabbit.execute((channel) -> {
+                            GetResponse response = channel.basicGet(this.topology.queueName(), false);
+                            if (response == null) {
+                                return false;
+                            }
+                            channel.basicReject(response.getEnvelope().getDeliveryTag(), false);
+                            return true;
+                        }),
+                        Boolean::booleanValue);
         assertThat(rejected).isTrue();
 
         GetResponse deadLetter = await().atMost(TIMEOUT)
-                .until(() -> this.rabbit.execute((channel) -> channel.basicGet(this.topology.poisonQueueName(), true)),
+                .until(
+                        () -> this.rabbit.execute((channel) -> channel.basicGet(this.topology.poisonQueueName(), true)),
                         (response) -> response != null);
         assertThat(new String(deadLetter.getBody(), StandardCharsets.UTF_8)).isEqualTo("poison me");
         assertThat(deadLetter.getEnvelope().getRoutingKey()).isEqualTo(this.topology.poisonQueueName());
@@ -145,35 +153,48 @@ class TopologyDeclarationIT {
         Map<String, Object> death = ((List<Map<String, Object>>) headers.get("x-death")).get(0);
         assertThat(String.valueOf(death.get("reason"))).isEqualTo("rejected");
         assertThat(String.valueOf(death.get("queue"))).isEqualTo(this.topology.queueName());
-        assertThat(this.rabbit.execute((channel) -> channel.queueDeclarePassive(this.topology.queueName()))
-                .getMessageCount()).isZero();
+        assertThat(this.rabbit
+                        .execute((channel) -> channel.queueDeclarePassive(this.topology.queueName()))
+                        .getMessageCount())
+                .isZero();
     }
 
     @Test
     void theVerifierReportsWhatIsMissing() {
         this.admin.deleteQueue(this.topology.parkingLotQueueName());
-        assertThat(new TopologyVerifier(connectionFactory).findProblems(this.topology)).singleElement()
-                .asString().startsWith("parking-lot queue '" + this.topology.parkingLotQueueName() + "' does not exist");
+        assertThat(new TopologyVerifier(connectionFactory).findProblems(this.topology))
+                .singleElement()
+                .asString()
+                .startsWith("parking-lot queue '" + this.topology.parkingLotQueueName() + "' does not exist");
 
-        LensTopology nothing = LensTopology.builder().exchange(this.topology.exchangeName() + ".absent")
-                .queue(this.topology.queueName() + ".absent").poisonQueue(this.topology.poisonQueueName() + ".absent")
+        LensTopology nothing = LensTopology.builder()
+                .exchange(this.topology.exchangeName() + ".absent")
+                .queue(this.topology.queueName() + ".absent")
+                .poisonQueue(this.topology.poisonQueueName() + ".absent")
                 .build();
         List<String> problems = new TopologyVerifier(connectionFactory).findProblems(nothing);
         assertThat(problems).hasSize(4);
         assertThat(problems.get(0)).startsWith("exchange '" + nothing.exchangeName() + "' does not exist (NOT_FOUND");
         assertThat(problems.get(1)).startsWith("queue '" + nothing.queueName() + "' does not exist (NOT_FOUND");
         assertThat(problems.get(2)).startsWith("poison queue '" + nothing.poisonQueueName() + "' does not exist");
-        assertThat(problems.get(3)).startsWith("parking-lot queue '" + nothing.parkingLotQueueName() + "' does not exist");
+        assertThat(problems.get(3))
+                .startsWith("parking-lot queue '" + nothing.parkingLotQueueName() + "' does not exist");
     }
 
     @Test
     void redeclaringWithAnotherDeliveryLimitIsRefused() {
-        Queue changed = LensTopology.builder().exchange(this.topology.exchangeName()).queue(this.topology.queueName())
-                .poisonQueue(this.topology.poisonQueueName()).deliveryLimit(this.topology.deliveryLimit() + 1).build()
+        Queue changed = LensTopology.builder()
+                .exchange(this.topology.exchangeName())
+                .queue(this.topology.queueName())
+                .poisonQueue(this.topology.poisonQueueName())
+                .deliveryLimit(this.topology.deliveryLimit() + 1)
+                .build()
                 .processingQueue();
-        assertThatExceptionOfType(AmqpException.class).isThrownBy(() -> this.admin.declareQueue(changed))
-                .satisfies((ex) -> assertThat(messages(ex)).anyMatch((m) -> m.contains("PRECONDITION_FAILED")
-                        && m.contains("inequivalent arg 'x-delivery-limit'")));
+        assertThatExceptionOfType(AmqpException.class)
+                .isThrownBy(() -> this.admin.declareQueue(changed))
+                .satisfies((ex) -> assertThat(messages(ex))
+                        .anyMatch((m) -> m.contains("PRECONDITION_FAILED")
+                                && m.contains("inequivalent arg 'x-delivery-limit'")));
     }
 
     private void publish(String routingKey, String body) {
@@ -181,12 +202,18 @@ class TopologyDeclarationIT {
         this.rabbit.execute((channel) -> {
             channel.addReturnListener((ret) -> returned.add(ret.getReplyText()));
             channel.confirmSelect();
-            channel.basicPublish(this.topology.exchangeName(), routingKey, true, MessageProperties.PERSISTENT_BASIC,
+            channel.basicPublish(
+                    this.topology.exchangeName(),
+                    routingKey,
+                    true,
+                    MessageProperties.PERSISTENT_BASIC,
                     body.getBytes(StandardCharsets.UTF_8));
             channel.waitForConfirmsOrDie(TIMEOUT.toMillis());
             return null;
         });
-        assertThat(returned).as("returned (unroutable) messages for routing key '%s'", routingKey).isEmpty();
+        assertThat(returned)
+                .as("returned (unroutable) messages for routing key '%s'", routingKey)
+                .isEmpty();
     }
 
     private static List<String> messages(Throwable ex) {
@@ -196,5 +223,4 @@ class TopologyDeclarationIT {
         }
         return messages;
     }
-
 }

@@ -24,21 +24,35 @@ public final class ArchiveMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         FunctionCounter.builder("lens.archive.files", archive, a -> a.status().committedFiles())
-                .description("Parquet files committed").register(registry);
+                .description("Parquet files committed")
+                .register(registry);
         FunctionCounter.builder("lens.archive.rows", archive, a -> a.status().committedRows())
-                .description("rows in committed Parquet files").register(registry);
+                .description("rows in committed Parquet files")
+                .register(registry);
         FunctionCounter.builder("lens.archive.bytes", archive, a -> a.status().committedBytes())
-                .baseUnit("bytes").description("bytes of committed Parquet files").register(registry);
-        FunctionCounter.builder("lens.archive.failed.files", archive, a -> a.status().failedFiles())
-                .description("files lost to write failures (their messages were redelivered)").register(registry);
-        FunctionTimer.builder("lens.archive.commit", archive, a -> a.status().committedFiles(),
-                a -> a.status().commitNanos(), TimeUnit.NANOSECONDS)
-                .description("time to close, fsync and rename a file").register(registry);
+                .baseUnit("bytes")
+                .description("bytes of committed Parquet files")
+                .register(registry);
+        FunctionCounter.builder(
+                        "lens.archive.failed.files", archive, a -> a.status().failedFiles())
+                .description("files lost to write failures (their messages were redelivered)")
+                .register(registry);
+        FunctionTimer.builder(
+                        "lens.archive.commit",
+                        archive,
+                        a -> a.status().committedFiles(),
+                        a -> a.status().commitNanos(),
+                        TimeUnit.NANOSECONDS)
+                .description("time to close, fsync and rename a file")
+                .register(registry);
         Gauge.builder("lens.archive.open.files", archive, a -> a.status().openFiles())
-                .description("files being written").register(registry);
+                .description("files being written")
+                .register(registry);
         Gauge.builder("lens.archive.pending.messages", archive, a -> a.status().pendingMessages())
-                .description("messages waiting for their rows to be committed").register(registry);
+                .description("messages waiting for their rows to be committed")
+                .register(registry);
         Gauge.builder("lens.archive.writable", archive, a -> a.status().writable() ? 1 : 0)
-                .description("1 while every table can be written").register(registry);
+                .description("1 while every table can be written")
+                .register(registry);
     }
 }

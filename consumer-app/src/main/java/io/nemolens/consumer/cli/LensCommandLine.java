@@ -20,8 +20,7 @@ public final class LensCommandLine {
     /** The words that select a command rather than the consumer. */
     public static final Set<String> COMMANDS = Set.of("poison", "generate", "help");
 
-    private LensCommandLine() {
-    }
+    private LensCommandLine() {}
 
     /** Whether these arguments ask for a command. */
     public static boolean isCommand(String[] args) {
@@ -32,12 +31,15 @@ public final class LensCommandLine {
     public static int run(Class<?> application, String[] args, PrintStream out) {
         SpringApplication app = new SpringApplication(application);
         app.setWebApplicationType(WebApplicationType.NONE);
-        app.setDefaultProperties(Map.of("lens.consumer.enabled", "false", "spring.main.banner-mode", "off",
-                "logging.level.root", "WARN"));
+        app.setDefaultProperties(Map.of(
+                "lens.consumer.enabled", "false", "spring.main.banner-mode", "off", "logging.level.root", "WARN"));
         try (ConfigurableApplicationContext context = app.run()) {
             Map<String, LensCommand> commands = context.getBeansOfType(LensCommand.class);
             String name = args[0];
-            LensCommand command = commands.values().stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+            LensCommand command = commands.values().stream()
+                    .filter(c -> c.name().equals(name))
+                    .findFirst()
+                    .orElse(null);
             if (command == null) {
                 usage(commands.values().stream().toList(), out);
                 return "help".equals(name) ? 0 : 2;
@@ -54,7 +56,8 @@ public final class LensCommandLine {
     private static void usage(List<LensCommand> commands, PrintStream out) {
         out.println("usage: java -jar lens-consumer-app-exec.jar [COMMAND [ARGS]]");
         out.println("without a command the consumer runs. Commands:");
-        commands.stream().sorted((a, b) -> a.name().compareTo(b.name()))
+        commands.stream()
+                .sorted((a, b) -> a.name().compareTo(b.name()))
                 .forEach(c -> out.printf("  %-10s %s%n", c.name(), c.description()));
     }
 }

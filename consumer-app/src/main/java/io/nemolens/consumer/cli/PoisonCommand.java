@@ -73,11 +73,13 @@ public final class PoisonCommand implements LensCommand {
     }
 
     static void print(PoisonReport report, PrintStream out) {
-        out.printf("poison queue '%s': %d message(s), %d examined, oldest failure %s%n", report.queue(), report.depth(),
-                report.examined(), time(report.oldestFailure()));
+        out.printf(
+                "poison queue '%s': %d message(s), %d examined, oldest failure %s%n",
+                report.queue(), report.depth(), report.examined(), time(report.oldestFailure()));
         if (report.nearDeliveryLimit() > 0) {
-            out.printf("warning: %d message(s) are close to the poison queue's x-delivery-limit, where the broker drops "
-                    + "them; the next 'poison replay' (not a dry run) moves them to the parking lot%n",
+            out.printf(
+                    "warning: %d message(s) are close to the poison queue's x-delivery-limit, where the broker drops "
+                            + "them; the next 'poison replay' (not a dry run) moves them to the parking lot%n",
                     report.nearDeliveryLimit());
         }
         if (report.examined() == 0) {
@@ -86,18 +88,40 @@ public final class PoisonCommand implements LensCommand {
         out.println();
         out.printf("%6s  %-16s  %-24s  %s%n", "count", "category", "routing keys", "reason");
         for (PoisonReport.Group g : report.groups()) {
-            out.printf("%6d  %-16s  %-24s  %s%n", g.count(), g.category(), String.join(",", g.routingKeys()), g.reason());
+            out.printf(
+                    "%6d  %-16s  %-24s  %s%n", g.count(), g.category(), String.join(",", g.routingKeys()), g.reason());
         }
         out.println();
-        out.printf("%5s  %-12s  %-14s  %-16s  %7s  %10s  %9s  %-24s  %-24s  %s%n", "#", "id", "routing key", "category",
-                "replays", "deliveries", "bytes", "first failure", "last failure", "reason");
+        out.printf(
+                "%5s  %-12s  %-14s  %-16s  %7s  %10s  %9s  %-24s  %-24s  %s%n",
+                "#",
+                "id",
+                "routing key",
+                "category",
+                "replays",
+                "deliveries",
+                "bytes",
+                "first failure",
+                "last failure",
+                "reason");
         for (PoisonMessage m : report.messages()) {
-            out.printf("%5d  %-12s  %-14s  %-16s  %7d  %10d  %9d  %-24s  %-24s  %s%n", m.position(), m.messageId().substring(0, 12),
-                    m.routingKey(), m.category(), m.replayCount(), m.deliveryCount(), m.size(), time(m.firstFailedAt()),
-                    time(m.lastFailedAt()), m.reason());
+            out.printf(
+                    "%5d  %-12s  %-14s  %-16s  %7d  %10d  %9d  %-24s  %-24s  %s%n",
+                    m.position(),
+                    m.messageId().substring(0, 12),
+                    m.routingKey(),
+                    m.category(),
+                    m.replayCount(),
+                    m.deliveryCount(),
+                    m.size(),
+                    time(m.firstFailedAt()),
+                    time(m.lastFailedAt()),
+                    m.reason());
         }
         if (report.messages().size() < report.examined()) {
-            out.printf("(%d more not listed; --max N lists more)%n", report.examined() - report.messages().size());
+            out.printf(
+                    "(%d more not listed; --max N lists more)%n",
+                    report.examined() - report.messages().size());
         }
     }
 
@@ -107,8 +131,8 @@ public final class PoisonCommand implements LensCommand {
 
     /** The parsed options. */
     static final class Options {
-        static final java.util.Set<String> OPTIONS = java.util.Set.of("--max", "--routing-key", "--category", "--reason",
-                "--include-input-failures", "--dry-run", "--rate");
+        static final java.util.Set<String> OPTIONS = java.util.Set.of(
+                "--max", "--routing-key", "--category", "--reason", "--include-input-failures", "--dry-run", "--rate");
 
         Integer max;
         String routingKey;
@@ -157,7 +181,8 @@ public final class PoisonCommand implements LensCommand {
         }
 
         ReplayRequest request() {
-            return new ReplayRequest(max == null ? 0 : max, routingKey, category, reason, includeInputFailures, dryRun, rate);
+            return new ReplayRequest(
+                    max == null ? 0 : max, routingKey, category, reason, includeInputFailures, dryRun, rate);
         }
 
         private static int positive(String name, String value) {
@@ -181,7 +206,8 @@ public final class PoisonCommand implements LensCommand {
             } catch (NumberFormatException e) {
                 // below
             }
-            throw new IllegalArgumentException("--rate needs a positive number of messages per second, got '" + value + "'");
+            throw new IllegalArgumentException(
+                    "--rate needs a positive number of messages per second, got '" + value + "'");
         }
     }
 }

@@ -50,7 +50,15 @@ public record LensArchiveProperties(
     public ArchiveOptions toOptions(int prefetch, int concurrency) {
         int pending = maxPendingMessages > 0 ? Math.min(maxPendingMessages, prefetch) : prefetch;
         int lanes = writers > 0 ? writers : concurrency;
-        return new ArchiveOptions(path, maxRows, maxFileSize.toBytes(), maxAge, pending, Math.max(maxOpenWriters, lanes),
-                compression, rowGroupSize.toBytes(), lanes);
+        return new ArchiveOptions(
+                path,
+                maxRows,
+                maxFileSize.toBytes(),
+                maxAge,
+                pending,
+                Math.max(maxOpenWriters, lanes),
+                compression,
+                rowGroupSize.toBytes(),
+                lanes);
     }
 }

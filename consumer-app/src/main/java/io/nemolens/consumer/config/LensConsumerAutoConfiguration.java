@@ -20,14 +20,14 @@ import org.springframework.amqp.core.AcknowledgeMode;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.event.ContextClosedEvent;
 
 /**
@@ -61,13 +61,25 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
-    HandlerRegistry handlerRegistry(ObjectProvider<SpanHandler> spans, ObjectProvider<MetricPointHandler> metrics,
-            ObjectProvider<LogHandler> logs, ObjectProvider<GpuSampleHandler> gpus, ObjectProvider<NodeSampleHandler> nodes) {
-        HandlerRegistry registry = new HandlerRegistry(spans.orderedStream().toList(), metrics.orderedStream().toList(),
-                logs.orderedStream().toList(), gpus.orderedStream().toList(), nodes.orderedStream().toList());
-        log.info("handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples",
-                registry.spanHandlers().size(), registry.metricPointHandlers().size(), registry.logHandlers().size(),
-                registry.gpuSampleHandlers().size(), registry.nodeSampleHandlers().size());
+    HandlerRegistry handlerRegistry(
+            ObjectProvider<SpanHandler> spans,
+            ObjectProvider<MetricPointHandler> metrics,
+            ObjectProvider<LogHandler> logs,
+            ObjectProvider<GpuSampleHandler> gpus,
+            ObjectProvider<NodeSampleHandler> nodes) {
+        HandlerRegistry registry = new HandlerRegistry(
+                spans.orderedStream().toList(),
+                metrics.orderedStream().toList(),
+                logs.orderedStream().toList(),
+                gpus.orderedStream().toList(),
+                nodes.orderedStream().toList());
+        log.info(
+                "handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples",
+                registry.spanHandlers().size(),
+                registry.metricPointHandlers().size(),
+                registry.logHandlers().size(),
+                registry.gpuSampleHandlers().size(),
+                registry.nodeSampleHandlers().size());
         return registry;
     }
 
@@ -83,21 +95,38 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    PoisonPublisher poisonPublisher(ConnectionFactory connectionFactory, LensTopologyProperties topology,
-            LensPoisonProperties properties, Clock clock) {
+    PoisonPublisher poisonPublisher(
+            ConnectionFactory connectionFactory,
+            LensTopologyProperties topology,
+            LensPoisonProperties properties,
+            Clock clock) {
         return new PoisonPublisher(connectionFactory, topology.poisonQueue(), properties, clock);
     }
 
     @Bean
-    LensMessageListener lensMessageListener(OtlpDecoder decoder, BatchDispatcher dispatcher, PoisonPublisher poison,
-            LensMetrics metrics, LensConsumerProperties properties, Clock clock) {
-        return new LensMessageListener(decoder, dispatcher, poison, metrics, properties.maxMessageSize().toBytes(), clock);
+    LensMessageListener lensMessageListener(
+            OtlpDecoder decoder,
+            BatchDispatcher dispatcher,
+            PoisonPublisher poison,
+            LensMetrics metrics,
+            LensConsumerProperties properties,
+            Clock clock) {
+        return new LensMessageListener(
+                decoder,
+                dispatcher,
+                poison,
+                metrics,
+                properties.maxMessageSize().toBytes(),
+                clock);
     }
 
     @Bean
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
-    SimpleMessageListenerContainer lensListenerContainer(ConnectionFactory connectionFactory, LensMessageListener listener,
-            LensConsumerProperties properties, LensTopologyProperties topology) {
+    SimpleMessageListenerContainer lensListenerContainer(
+            ConnectionFactory connectionFactory,
+            LensMessageListener listener,
+            LensConsumerProperties properties,
+            LensTopologyProperties topology) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
         container.setQueueNames(topology.queue());
         container.setAutoStartup(properties.autoStartup());
@@ -116,8 +145,10 @@ public class LensConsumerAutoConfiguration {
 
     @Bean
     @ConditionalOnBean(name = "lensListenerContainer")
-    ListenerHealthIndicator lensListenerHealthIndicator(SimpleMessageListenerContainer lensListenerContainer,
-            LensMessageListener listener, LensTopologyProperties topology) {
+    ListenerHealthIndicator lensListenerHealthIndicator(
+            SimpleMessageListenerContainer lensListenerContainer,
+            LensMessageListener listener,
+            LensTopologyProperties topology) {
         return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queue());
     }
 }

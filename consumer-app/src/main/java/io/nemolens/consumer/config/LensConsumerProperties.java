@@ -47,8 +47,7 @@ public record LensConsumerProperties(
             @DefaultValue("3") @Min(1) int maxAttempts,
             @DefaultValue("200ms") @NotNull Duration initialBackoff,
             @DefaultValue("2.0") @DecimalMin("1.0") double multiplier,
-            @DefaultValue("5s") @NotNull Duration maxBackoff) {
-    }
+            @DefaultValue("5s") @NotNull Duration maxBackoff) {}
 
     /**
      * Backoff for transient failures (a handler's {@code TransientHandlerException}, storage errors):
@@ -59,6 +58,5 @@ public record LensConsumerProperties(
      */
     public record TransientRetry(
             @DefaultValue("500ms") @NotNull Duration initialBackoff,
-            @DefaultValue("30s") @NotNull Duration maxBackoff) {
-    }
+            @DefaultValue("30s") @NotNull Duration maxBackoff) {}
 }

@@ -21,7 +21,13 @@ public class LensGenerateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     GenerateCommand lensGenerateCommand(ObjectProvider<ConnectionFactory> connectionFactory, LensTopology topology) {
-        return new GenerateCommand(() -> connectionFactory.getObject().createConnection().getDelegate().createChannel(),
-                topology.exchangeName(), Clock.systemUTC());
+        return new GenerateCommand(
+                () -> connectionFactory
+                        .getObject()
+                        .createConnection()
+                        .getDelegate()
+                        .createChannel(),
+                topology.exchangeName(),
+                Clock.systemUTC());
     }
 }

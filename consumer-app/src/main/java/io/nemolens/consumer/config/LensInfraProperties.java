@@ -25,6 +25,8 @@ public record LensInfraProperties(
 
     /** The classifier these settings describe. */
     public InfraClassifier toClassifier() {
-        return enabled ? new InfraClassifier(gpuJobs, gpuMetricPrefix, nodeJobs, nodeMetricPrefix) : InfraClassifier.NONE;
+        return enabled
+                ? new InfraClassifier(gpuJobs, gpuMetricPrefix, nodeJobs, nodeMetricPrefix)
+                : InfraClassifier.NONE;
     }
 }

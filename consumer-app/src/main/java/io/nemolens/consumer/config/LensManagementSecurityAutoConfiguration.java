@@ -34,8 +34,12 @@ import org.springframework.security.web.SecurityFilterChain;
  * operation ({@code management.endpoint.poison.access=unrestricted}) without one fails the start-up.
  * An application that defines its own {@code SecurityFilterChain} or {@code UserDetailsService} keeps it.
  */
-@AutoConfiguration(before = {ManagementWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class,
-        ServletWebSecurityAutoConfiguration.class})
+@AutoConfiguration(
+        before = {
+            ManagementWebSecurityAutoConfiguration.class,
+            UserDetailsServiceAutoConfiguration.class,
+            ServletWebSecurityAutoConfiguration.class
+        })
 @ConditionalOnClass(SecurityFilterChain.class)
 @EnableConfigurationProperties(SecurityProperties.class)
 public class LensManagementSecurityAutoConfiguration {
@@ -49,12 +53,14 @@ public class LensManagementSecurityAutoConfiguration {
     @ConditionalOnMissingBean({UserDetailsService.class, AuthenticationManager.class, AuthenticationProvider.class})
     InMemoryUserDetailsManager lensManagementUsers(SecurityProperties security, Environment environment) {
         SecurityProperties.User user = security.getUser();
-        boolean replayWritable = "unrestricted".equalsIgnoreCase(environment.getProperty("management.endpoint.poison.access", ""));
+        boolean replayWritable =
+                "unrestricted".equalsIgnoreCase(environment.getProperty("management.endpoint.poison.access", ""));
         if (user.isPasswordGenerated()) {
             if (replayWritable) {
-                throw new IllegalStateException("management.endpoint.poison.access=unrestricted enables poison replay over "
-                        + "HTTP, which needs authentication: set spring.security.user.name and spring.security.user.password "
-                        + "(e.g. SPRING_SECURITY_USER_PASSWORD)");
+                throw new IllegalStateException(
+                        "management.endpoint.poison.access=unrestricted enables poison replay over "
+                                + "HTTP, which needs authentication: set spring.security.user.name and spring.security.user.password "
+                                + "(e.g. SPRING_SECURITY_USER_PASSWORD)");
             }
             return new InMemoryUserDetailsManager();
         }
@@ -75,10 +81,12 @@ public class LensManagementSecurityAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(SecurityFilterChain.class)
         SecurityFilterChain lensManagementSecurityFilterChain(HttpSecurity http) throws Exception {
-            http.authorizeHttpRequests(requests -> requests
-                            .requestMatchers(EndpointRequest.to(PUBLIC_ENDPOINTS)).permitAll()
-                            .requestMatchers(EndpointRequest.toLinks()).permitAll()
-                            .anyRequest().authenticated())
+            http.authorizeHttpRequests(requests -> requests.requestMatchers(EndpointRequest.to(PUBLIC_ENDPOINTS))
+                            .permitAll()
+                            .requestMatchers(EndpointRequest.toLinks())
+                            .permitAll()
+                            .anyRequest()
+                            .authenticated())
                     .httpBasic(Customizer.withDefaults())
                     .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                     // stateless HTTP Basic for scripts and scrapers: no session cookie a forged request could ride on

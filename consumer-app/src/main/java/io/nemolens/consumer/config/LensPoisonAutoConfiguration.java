@@ -28,19 +28,30 @@ public class LensPoisonAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoisonInspector poisonInspector(ConnectionFactory connectionFactory, LensTopologyProperties topology,
-            LensPoisonProperties properties) {
-        return new PoisonInspector(connectionFactory, topology.poisonQueue(), properties.inspectLimit(),
-                topology.deliveryLimit());
+    PoisonInspector poisonInspector(
+            ConnectionFactory connectionFactory, LensTopologyProperties topology, LensPoisonProperties properties) {
+        return new PoisonInspector(
+                connectionFactory, topology.poisonQueue(), properties.inspectLimit(), topology.deliveryLimit());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    PoisonReplayer poisonReplayer(ConnectionFactory connectionFactory, LensTopologyProperties topology,
-            LensPoisonProperties properties, Clock clock, LensMetrics metrics) {
-        return new PoisonReplayer(connectionFactory, topology.poisonQueue(), topology.parkingLotQueue(),
-                properties.maxReplays(), properties.inspectLimit(), topology.deliveryLimit(), properties.confirmTimeout(),
-                clock, metrics);
+    PoisonReplayer poisonReplayer(
+            ConnectionFactory connectionFactory,
+            LensTopologyProperties topology,
+            LensPoisonProperties properties,
+            Clock clock,
+            LensMetrics metrics) {
+        return new PoisonReplayer(
+                connectionFactory,
+                topology.poisonQueue(),
+                topology.parkingLotQueue(),
+                properties.maxReplays(),
+                properties.inspectLimit(),
+                topology.deliveryLimit(),
+                properties.confirmTimeout(),
+                clock,
+                metrics);
     }
 
     @Bean
@@ -58,8 +69,12 @@ public class LensPoisonAutoConfiguration {
     /** Polls only where the consumer runs: the jar's commands need no gauges. */
     @Bean
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
-    QueueDepthMonitor lensQueueDepthMonitor(ConnectionFactory connectionFactory, LensTopologyProperties topology,
-            LensPoisonProperties properties, Clock clock, MeterRegistry registry) {
+    QueueDepthMonitor lensQueueDepthMonitor(
+            ConnectionFactory connectionFactory,
+            LensTopologyProperties topology,
+            LensPoisonProperties properties,
+            Clock clock,
+            MeterRegistry registry) {
         Map<String, String> queues = new LinkedHashMap<>();
         queues.put("processing", topology.queue());
         queues.put("poison", topology.poisonQueue());
@@ -69,8 +84,9 @@ public class LensPoisonAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
-    PoisonQueueHealthIndicator lensPoisonHealthIndicator(QueueDepthMonitor monitor, LensPoisonProperties properties,
-            Clock clock) {
-        return new PoisonQueueHealthIndicator(monitor, properties.health().maxDepth(), properties.health().maxAge(), clock);
+    PoisonQueueHealthIndicator lensPoisonHealthIndicator(
+            QueueDepthMonitor monitor, LensPoisonProperties properties, Clock clock) {
+        return new PoisonQueueHealthIndicator(
+                monitor, properties.health().maxDepth(), properties.health().maxAge(), clock);
     }
 }

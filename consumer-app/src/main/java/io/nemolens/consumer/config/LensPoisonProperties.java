@@ -37,6 +37,5 @@ public record LensPoisonProperties(
      */
     public record Health(
             @DefaultValue("1000") @Min(0) long maxDepth,
-            @DefaultValue("24h") @NotNull Duration maxAge) {
-    }
+            @DefaultValue("24h") @NotNull Duration maxAge) {}
 }

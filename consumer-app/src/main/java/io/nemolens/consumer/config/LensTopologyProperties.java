@@ -23,7 +23,9 @@ public record LensTopologyProperties(
         @DefaultValue("nemo_lens.otel.raw") @NotBlank String exchange,
         @DefaultValue("nemo_lens-processing") @NotBlank String queue,
         @DefaultValue("nemo_lens-poison") @NotBlank String poisonQueue,
-        @DefaultValue("nemo_lens-poison.parking-lot") @NotBlank String parkingLotQueue,
+
+        @DefaultValue("nemo_lens-poison.parking-lot") @NotBlank
+        String parkingLotQueue,
+
         @DefaultValue("1000") @Min(1) int deliveryLimit,
-        @DefaultValue("true") boolean declare) {
-}
+        @DefaultValue("true") boolean declare) {}

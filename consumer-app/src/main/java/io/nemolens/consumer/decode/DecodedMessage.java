@@ -27,8 +27,15 @@ import java.util.Objects;
  * @param nodeSamples the node-exporter samples, in request order
  * @param staleSkipped how many staleness markers of GPU and node metrics were skipped
  */
-public record DecodedMessage(Signal signal, Encoding encoding, Message request, List<Span> spans,
-        List<MetricPoint> metricPoints, List<LogEntry> logs, List<GpuSample> gpuSamples, List<NodeSample> nodeSamples,
+public record DecodedMessage(
+        Signal signal,
+        Encoding encoding,
+        Message request,
+        List<Span> spans,
+        List<MetricPoint> metricPoints,
+        List<LogEntry> logs,
+        List<GpuSample> gpuSamples,
+        List<NodeSample> nodeSamples,
         int staleSkipped) {
 
     /** Checks the parts and makes the lists unmodifiable copies. */
@@ -44,8 +51,13 @@ public record DecodedMessage(Signal signal, Encoding encoding, Message request, 
     }
 
     /** A message without GPU or node samples. */
-    public DecodedMessage(Signal signal, Encoding encoding, Message request, List<Span> spans,
-            List<MetricPoint> metricPoints, List<LogEntry> logs) {
+    public DecodedMessage(
+            Signal signal,
+            Encoding encoding,
+            Message request,
+            List<Span> spans,
+            List<MetricPoint> metricPoints,
+            List<LogEntry> logs) {
         this(signal, encoding, request, spans, metricPoints, logs, List.of(), List.of(), 0);
     }
 

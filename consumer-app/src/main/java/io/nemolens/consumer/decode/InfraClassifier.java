@@ -35,8 +35,8 @@ public final class InfraClassifier {
     public static final InfraClassifier NONE = new InfraClassifier(List.of(), "", List.of(), "");
 
     /** The defaults: jobs {@code dcgm-exporter} and {@code node-exporter}, prefixes {@code DCGM_FI_} and {@code node_}. */
-    public static final InfraClassifier DEFAULT = new InfraClassifier(List.of("dcgm-exporter"), "DCGM_FI_",
-            List.of("node-exporter"), "node_");
+    public static final InfraClassifier DEFAULT =
+            new InfraClassifier(List.of("dcgm-exporter"), "DCGM_FI_", List.of("node-exporter"), "node_");
 
     private static final List<String> GENERIC_PREFIXES = List.of("scrape_", "go_", "process_", "promhttp_");
 
@@ -59,9 +59,8 @@ public final class InfraClassifier {
     }
 
     /** The points of one message, sorted. */
-    public record Sorted(List<MetricPoint> generic, List<GpuSample> gpuSamples, List<NodeSample> nodeSamples,
-            int staleSkipped) {
-    }
+    public record Sorted(
+            List<MetricPoint> generic, List<GpuSample> gpuSamples, List<NodeSample> nodeSamples, int staleSkipped) {}
 
     /** Sorts {@code points}, keeping their order within each list. */
     public Sorted sort(List<MetricPoint> points) {
@@ -87,7 +86,11 @@ public final class InfraClassifier {
         return new Sorted(generic, gpus, nodes, stale);
     }
 
-    private enum Kind { GENERIC, GPU, NODE }
+    private enum Kind {
+        GENERIC,
+        GPU,
+        NODE
+    }
 
     private Kind kindOf(MetricPoint point) {
         MetricType type = point.metric().type();
@@ -114,18 +117,39 @@ public final class InfraClassifier {
     static GpuSample gpuSample(MetricPoint p) {
         Attributes a = p.attributes();
         String host = label(a, "Hostname", "hostname");
-        return new GpuSample(p.name(), DcgmField.forMetricName(p.name()), gpuIndex(label(a, "gpu")),
-                label(a, "UUID", "uuid", "gpu_uuid"), label(a, "pci_bus_id"), label(a, "device"),
-                label(a, "modelName", "model_name"), host != null ? host : scrapeHost(p.resource()),
-                label(a, "DCGM_FI_DRIVER_VERSION"), label(a, "GPU_I_PROFILE"), label(a, "GPU_I_ID"),
-                label(a, "pod", "pod_name"), label(a, "namespace", "pod_namespace"), label(a, "container", "container_name"),
-                value(p), counter(p), p.timeUnixNano(), p);
+        return new GpuSample(
+                p.name(),
+                DcgmField.forMetricName(p.name()),
+                gpuIndex(label(a, "gpu")),
+                label(a, "UUID", "uuid", "gpu_uuid"),
+                label(a, "pci_bus_id"),
+                label(a, "device"),
+                label(a, "modelName", "model_name"),
+                host != null ? host : scrapeHost(p.resource()),
+                label(a, "DCGM_FI_DRIVER_VERSION"),
+                label(a, "GPU_I_PROFILE"),
+                label(a, "GPU_I_ID"),
+                label(a, "pod", "pod_name"),
+                label(a, "namespace", "pod_namespace"),
+                label(a, "container", "container_name"),
+                value(p),
+                counter(p),
+                p.timeUnixNano(),
+                p);
     }
 
     static NodeSample nodeSample(MetricPoint p) {
         Attributes a = p.attributes();
-        return new NodeSample(p.name(), NodeSubsystem.forMetricName(p.name()), label(a, "device"), label(a, "port"),
-                scrapeHost(p.resource()), value(p), counter(p), p.timeUnixNano(), p);
+        return new NodeSample(
+                p.name(),
+                NodeSubsystem.forMetricName(p.name()),
+                label(a, "device"),
+                label(a, "port"),
+                scrapeHost(p.resource()),
+                value(p),
+                counter(p),
+                p.timeUnixNano(),
+                p);
     }
 
     /** The host of a scrape target: {@code service.instance.id} without its port, else {@code server.address}, else null. */
@@ -133,8 +157,11 @@ public final class InfraClassifier {
         String instance = resource.attributes().getText("service.instance.id", "");
         if (!instance.isEmpty()) {
             int colon = instance.lastIndexOf(':');
-            String host = colon > 0 && instance.indexOf(']') < colon && instance.substring(colon + 1).chars().allMatch(Character::isDigit)
-                    ? instance.substring(0, colon) : instance;
+            String host = colon > 0
+                            && instance.indexOf(']') < colon
+                            && instance.substring(colon + 1).chars().allMatch(Character::isDigit)
+                    ? instance.substring(0, colon)
+                    : instance;
             if (host.startsWith("[") && host.endsWith("]")) {
                 host = host.substring(1, host.length() - 1);
             }

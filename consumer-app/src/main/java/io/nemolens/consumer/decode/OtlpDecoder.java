@@ -88,16 +88,36 @@ public final class OtlpDecoder {
         }
         try {
             return switch (signal) {
-                case SPANS -> new DecodedMessage(signal, encoding, request,
-                        ProtoRecordMapper.spans((ExportTraceServiceRequest) request), List.of(), List.of());
+                case SPANS ->
+                    new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            ProtoRecordMapper.spans((ExportTraceServiceRequest) request),
+                            List.of(),
+                            List.of());
                 case METRICS -> {
-                    InfraClassifier.Sorted sorted = classifier.sort(
-                            ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
-                    yield new DecodedMessage(signal, encoding, request, List.of(), sorted.generic(), List.of(),
-                            sorted.gpuSamples(), sorted.nodeSamples(), sorted.staleSkipped());
+                    InfraClassifier.Sorted sorted =
+                            classifier.sort(ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
+                    yield new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            List.of(),
+                            sorted.generic(),
+                            List.of(),
+                            sorted.gpuSamples(),
+                            sorted.nodeSamples(),
+                            sorted.staleSkipped());
                 }
-                case LOGS -> new DecodedMessage(signal, encoding, request, List.of(), List.of(),
-                        ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
+                case LOGS ->
+                    new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            List.of(),
+                            List.of(),
+                            ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
             };
         } catch (IllegalArgumentException e) {
             throw new DecodeException(e.getMessage(), encoding, e);
@@ -111,7 +131,8 @@ public final class OtlpDecoder {
         }
         int semicolon = contentType.indexOf(';');
         String mediaType = (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
-                .trim().toLowerCase(Locale.ROOT);
+                .trim()
+                .toLowerCase(Locale.ROOT);
         return switch (mediaType) {
             case "application/json" -> Encoding.JSON;
             case "application/x-protobuf", "application/protobuf" -> Encoding.PROTOBUF;

@@ -65,7 +65,11 @@ public final class BatchDispatcher {
                     call.run();
                     it.remove();
                 } catch (RejectBatchException e) {
-                    log.warn("handler {} rejected message {}: {}", call.handlerName(), message.messageId(), e.getMessage());
+                    log.warn(
+                            "handler {} rejected message {}: {}",
+                            call.handlerName(),
+                            message.messageId(),
+                            e.getMessage());
                     return new DispatchOutcome(DispatchOutcome.Status.REJECTED, attempts, e);
                 } catch (Exception | LinkageError | AssertionError e) {
                     failure = e;
@@ -78,7 +82,11 @@ public final class BatchDispatcher {
             if (failure instanceof TransientHandlerException) {
                 attempts--; // transient failures do not use up handler attempts
                 Duration wait = transientDelay(transientAttempts++);
-                log.warn("transient failure handling message {} ({}); retrying in {}", message.messageId(), failure.getMessage(), wait);
+                log.warn(
+                        "transient failure handling message {} ({}); retrying in {}",
+                        message.messageId(),
+                        failure.getMessage(),
+                        wait);
                 metrics.transientRetry(message.signal());
                 if (!backoff.await(wait)) {
                     return new DispatchOutcome(DispatchOutcome.Status.ABANDONED, attempts, failure);
@@ -86,12 +94,21 @@ public final class BatchDispatcher {
                 continue;
             }
             if (attempts >= retry.maxAttempts()) {
-                log.warn("handler failed on message {} after {} attempts: {}", message.messageId(), attempts, failure.toString());
+                log.warn(
+                        "handler failed on message {} after {} attempts: {}",
+                        message.messageId(),
+                        attempts,
+                        failure.toString());
                 return new DispatchOutcome(DispatchOutcome.Status.FAILED, attempts, failure);
             }
             Duration wait = handlerDelay(attempts);
-            log.info("handler failed on message {} (attempt {} of {}): {}; retrying in {}", message.messageId(), attempts,
-                    retry.maxAttempts(), failure.toString(), wait);
+            log.info(
+                    "handler failed on message {} (attempt {} of {}): {}; retrying in {}",
+                    message.messageId(),
+                    attempts,
+                    retry.maxAttempts(),
+                    failure.toString(),
+                    wait);
             metrics.handlerRetry(message.signal());
             if (!backoff.await(wait)) {
                 return new DispatchOutcome(DispatchOutcome.Status.ABANDONED, attempts, failure);
@@ -106,11 +123,16 @@ public final class BatchDispatcher {
 
     private Duration transientDelay(int attemptsSoFar) {
         double millis = transientRetry.initialBackoff().toMillis() * Math.pow(2, Math.min(attemptsSoFar, 30));
-        return Duration.ofMillis((long) Math.min(millis, transientRetry.maxBackoff().toMillis()));
+        return Duration.ofMillis(
+                (long) Math.min(millis, transientRetry.maxBackoff().toMillis()));
     }
 
-    private static <T extends TelemetryRecord> void addCalls(List<Call<?>> calls, List<? extends SignalHandler<T>> handlers,
-            List<T> records, MessageInfo message, Supplier<Completion> deferrer) {
+    private static <T extends TelemetryRecord> void addCalls(
+            List<Call<?>> calls,
+            List<? extends SignalHandler<T>> handlers,
+            List<T> records,
+            MessageInfo message,
+            Supplier<Completion> deferrer) {
         if (records.isEmpty() || handlers.isEmpty()) {
             return;
         }

@@ -16,8 +16,12 @@ import java.util.List;
  * @param gpuSampleHandlers handlers of dcgm-exporter samples
  * @param nodeSampleHandlers handlers of node-exporter samples
  */
-public record HandlerRegistry(List<SpanHandler> spanHandlers, List<MetricPointHandler> metricPointHandlers,
-        List<LogHandler> logHandlers, List<GpuSampleHandler> gpuSampleHandlers, List<NodeSampleHandler> nodeSampleHandlers) {
+public record HandlerRegistry(
+        List<SpanHandler> spanHandlers,
+        List<MetricPointHandler> metricPointHandlers,
+        List<LogHandler> logHandlers,
+        List<GpuSampleHandler> gpuSampleHandlers,
+        List<NodeSampleHandler> nodeSampleHandlers) {
 
     public HandlerRegistry {
         spanHandlers = List.copyOf(spanHandlers);
@@ -28,14 +32,19 @@ public record HandlerRegistry(List<SpanHandler> spanHandlers, List<MetricPointHa
     }
 
     /** Handlers of spans, metric points and logs only. */
-    public HandlerRegistry(List<SpanHandler> spanHandlers, List<MetricPointHandler> metricPointHandlers,
+    public HandlerRegistry(
+            List<SpanHandler> spanHandlers,
+            List<MetricPointHandler> metricPointHandlers,
             List<LogHandler> logHandlers) {
         this(spanHandlers, metricPointHandlers, logHandlers, List.of(), List.of());
     }
 
     /** How many handlers there are in all. */
     public int size() {
-        return spanHandlers.size() + metricPointHandlers.size() + logHandlers.size() + gpuSampleHandlers.size()
+        return spanHandlers.size()
+                + metricPointHandlers.size()
+                + logHandlers.size()
+                + gpuSampleHandlers.size()
                 + nodeSampleHandlers.size();
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class AmqpTelemetrySink implements TelemetrySink {
 
-    private static final AMQP.BasicProperties PERSISTENT = new AMQP.BasicProperties.Builder().deliveryMode(2).build();
+    private static final AMQP.BasicProperties PERSISTENT =
+            new AMQP.BasicProperties.Builder().deliveryMode(2).build();
     private static final long CONFIRM_TIMEOUT_SECONDS = 30;
 
     private final Channel channel;
@@ -59,7 +60,8 @@ final class AmqpTelemetrySink implements TelemetrySink {
     @Override
     public void send(Signal signal, byte[] body) throws Exception {
         if (!window.tryAcquire(CONFIRM_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("no publisher confirm from the broker within " + CONFIRM_TIMEOUT_SECONDS + " s");
+            throw new IllegalStateException(
+                    "no publisher confirm from the broker within " + CONFIRM_TIMEOUT_SECONDS + " s");
         }
         unconfirmed.put(channel.getNextPublishSeqNo(), Boolean.TRUE);
         channel.basicPublish(exchange, signal.routingKey(), true, PERSISTENT, body);
@@ -78,18 +80,23 @@ final class AmqpTelemetrySink implements TelemetrySink {
     public String problems() {
         StringBuilder sb = new StringBuilder();
         if (returned.get() > 0) {
-            sb.append(returned.get()).append(" messages returned as unroutable: no queue is bound to exchange '")
-                    .append(exchange).append("' for their routing key");
+            sb.append(returned.get())
+                    .append(" messages returned as unroutable: no queue is bound to exchange '")
+                    .append(exchange)
+                    .append("' for their routing key");
         }
         if (nacked.get() > 0) {
-            sb.append(sb.length() > 0 ? "; " : "").append(nacked.get()).append(" messages refused (nack) by the broker");
+            sb.append(sb.length() > 0 ? "; " : "")
+                    .append(nacked.get())
+                    .append(" messages refused (nack) by the broker");
         }
         return sb.toString();
     }
 
     @Override
     public String describe() {
-        return "exchange '" + exchange + "' (routing keys otlp_spans/otlp_metrics/otlp_logs, persistent, mandatory, confirmed)";
+        return "exchange '" + exchange
+                + "' (routing keys otlp_spans/otlp_metrics/otlp_logs, persistent, mandatory, confirmed)";
     }
 
     @Override

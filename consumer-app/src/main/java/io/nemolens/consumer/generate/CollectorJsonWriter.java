@@ -75,7 +75,8 @@ public final class CollectorJsonWriter {
         } else if (request instanceof ExportLogsServiceRequest r) {
             w.logs(r);
         } else {
-            throw new IllegalArgumentException("not an OTLP export request: " + request.getDescriptorForType().getFullName());
+            throw new IllegalArgumentException("not an OTLP export request: "
+                    + request.getDescriptorForType().getFullName());
         }
         return w.sb.toString();
     }
@@ -84,10 +85,21 @@ public final class CollectorJsonWriter {
 
     private void traces(ExportTraceServiceRequest r) {
         sb.append('{');
-        array("resourceSpans", r.getResourceSpansList(), rs -> block("resource", () -> resource(rs.getResource()),
-                () -> array("scopeSpans", rs.getScopeSpansList(), ss -> block("scope", () -> scope(ss.getScope()),
-                        () -> array("spans", ss.getSpansList(), this::span), ss.getSchemaUrl())),
-                rs.getSchemaUrl()));
+        array(
+                "resourceSpans",
+                r.getResourceSpansList(),
+                rs -> block(
+                        "resource",
+                        () -> resource(rs.getResource()),
+                        () -> array(
+                                "scopeSpans",
+                                rs.getScopeSpansList(),
+                                ss -> block(
+                                        "scope",
+                                        () -> scope(ss.getScope()),
+                                        () -> array("spans", ss.getSpansList(), this::span),
+                                        ss.getSchemaUrl())),
+                        rs.getSchemaUrl()));
         sb.append('}');
     }
 
@@ -136,10 +148,21 @@ public final class CollectorJsonWriter {
 
     private void metrics(ExportMetricsServiceRequest r) {
         sb.append('{');
-        array("resourceMetrics", r.getResourceMetricsList(), rm -> block("resource", () -> resource(rm.getResource()),
-                () -> array("scopeMetrics", rm.getScopeMetricsList(), sm -> block("scope", () -> scope(sm.getScope()),
-                        () -> array("metrics", sm.getMetricsList(), this::metric), sm.getSchemaUrl())),
-                rm.getSchemaUrl()));
+        array(
+                "resourceMetrics",
+                r.getResourceMetricsList(),
+                rm -> block(
+                        "resource",
+                        () -> resource(rm.getResource()),
+                        () -> array(
+                                "scopeMetrics",
+                                rm.getScopeMetricsList(),
+                                sm -> block(
+                                        "scope",
+                                        () -> scope(sm.getScope()),
+                                        () -> array("metrics", sm.getMetricsList(), this::metric),
+                                        sm.getSchemaUrl())),
+                        rm.getSchemaUrl()));
         sb.append('}');
     }
 
@@ -220,7 +243,9 @@ public final class CollectorJsonWriter {
             name("bucketCounts").append('[');
             for (int i = 0; i < p.getBucketCountsCount(); i++) {
                 element();
-                sb.append('"').append(Long.toUnsignedString(p.getBucketCounts(i))).append('"');
+                sb.append('"')
+                        .append(Long.toUnsignedString(p.getBucketCounts(i)))
+                        .append('"');
             }
             sb.append(']');
         }
@@ -281,7 +306,9 @@ public final class CollectorJsonWriter {
             name("bucketCounts").append('[');
             for (int i = 0; i < b.getBucketCountsCount(); i++) {
                 element();
-                sb.append('"').append(Long.toUnsignedString(b.getBucketCounts(i))).append('"');
+                sb.append('"')
+                        .append(Long.toUnsignedString(b.getBucketCounts(i)))
+                        .append('"');
             }
             sb.append(']');
         }
@@ -327,10 +354,21 @@ public final class CollectorJsonWriter {
 
     private void logs(ExportLogsServiceRequest r) {
         sb.append('{');
-        array("resourceLogs", r.getResourceLogsList(), rl -> block("resource", () -> resource(rl.getResource()),
-                () -> array("scopeLogs", rl.getScopeLogsList(), sl -> block("scope", () -> scope(sl.getScope()),
-                        () -> array("logRecords", sl.getLogRecordsList(), this::logRecord), sl.getSchemaUrl())),
-                rl.getSchemaUrl()));
+        array(
+                "resourceLogs",
+                r.getResourceLogsList(),
+                rl -> block(
+                        "resource",
+                        () -> resource(rl.getResource()),
+                        () -> array(
+                                "scopeLogs",
+                                rl.getScopeLogsList(),
+                                sl -> block(
+                                        "scope",
+                                        () -> scope(sl.getScope()),
+                                        () -> array("logRecords", sl.getLogRecordsList(), this::logRecord),
+                                        sl.getSchemaUrl())),
+                        rl.getSchemaUrl()));
         sb.append('}');
     }
 
@@ -435,7 +473,10 @@ public final class CollectorJsonWriter {
                 attributes("values", v.getKvlistValue().getValuesList());
                 sb.append('}');
             }
-            case BYTES_VALUE -> quoted(name("bytesValue"), Base64.getEncoder().encodeToString(v.getBytesValue().toByteArray()));
+            case BYTES_VALUE ->
+                quoted(
+                        name("bytesValue"),
+                        Base64.getEncoder().encodeToString(v.getBytesValue().toByteArray()));
             case STRING_VALUE_STRINDEX -> name("stringValueStrindex").append(v.getStringValueStrindex());
             case VALUE_NOT_SET -> {
                 // the empty value: {}
@@ -544,6 +585,9 @@ public final class CollectorJsonWriter {
             out.append('.').append(digits, 1, digits.length());
         }
         // Go writes e-07 and e+21; the collector's JSON stream then trims e-07 to e-7
-        return out.append('e').append(exponent < 0 ? '-' : '+').append(Math.abs(exponent)).toString();
+        return out.append('e')
+                .append(exponent < 0 ? '-' : '+')
+                .append(Math.abs(exponent))
+                .toString();
     }
 }

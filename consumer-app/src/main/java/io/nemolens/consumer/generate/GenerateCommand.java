@@ -32,8 +32,8 @@ public final class GenerateCommand implements LensCommand {
     }
 
     private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-    private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter RUN_ID_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private final ChannelOpener channels;
     private final String defaultExchange;
@@ -71,9 +71,15 @@ public final class GenerateCommand implements LensCommand {
         TelemetryGenerator generator;
         try {
             options = GenerateOptions.parse(args, "lens-generate-" + RUN_ID_TIME.format(start));
-            generator = new TelemetryGenerator(new TelemetryGenerator.Settings(options.kinds(), options.runId(),
-                    options.ranks(), options.gpusPerHost(), options.spansPerMessage(), options.logsPerMessage(),
-                    options.seed(), start.getEpochSecond() * 1_000_000_000L + start.getNano()));
+            generator = new TelemetryGenerator(new TelemetryGenerator.Settings(
+                    options.kinds(),
+                    options.runId(),
+                    options.ranks(),
+                    options.gpusPerHost(),
+                    options.spansPerMessage(),
+                    options.logsPerMessage(),
+                    options.seed(),
+                    start.getEpochSecond() * 1_000_000_000L + start.getNano()));
         } catch (IllegalArgumentException e) {
             out.println("generate: " + e.getMessage());
             out.println(GenerateOptions.USAGE);
@@ -81,15 +87,21 @@ public final class GenerateCommand implements LensCommand {
         }
         Tally tally = new Tally();
         try (TelemetrySink sink = open(options)) {
-            out.printf(Locale.ROOT, "generate: %s messages (%s) of run %s, %d ranks, %s, to %s%n",
+            out.printf(
+                    Locale.ROOT,
+                    "generate: %s messages (%s) of run %s, %d ranks, %s, to %s%n",
                     options.count() == 0 ? "unlimited" : Long.toString(options.count()),
-                    String.join(",", options.kinds().stream().map(Kind::label).toList()), options.runId(), options.ranks(),
-                    options.encoding() == Encoding.JSON ? "OTLP/JSON" : "OTLP protobuf", sink.describe());
+                    String.join(",", options.kinds().stream().map(Kind::label).toList()),
+                    options.runId(),
+                    options.ranks(),
+                    options.encoding() == Encoding.JSON ? "OTLP/JSON" : "OTLP protobuf",
+                    sink.describe());
             long began = System.nanoTime();
             long nextProgress = began + PROGRESS_INTERVAL_NANOS;
             for (long i = 0; options.count() == 0 || i < options.count(); i++) {
                 Batch batch = generator.next();
-                byte[] body = options.encoding() == Encoding.JSON ? CollectorJsonWriter.write(batch.request())
+                byte[] body = options.encoding() == Encoding.JSON
+                        ? CollectorJsonWriter.write(batch.request())
                         : batch.request().toByteArray();
                 pace(began, i, options.rate());
                 sink.send(batch.signal(), body);
@@ -103,8 +115,13 @@ public final class GenerateCommand implements LensCommand {
             long elapsed = System.nanoTime() - began;
             out.println("sent " + tally.line(elapsed));
             for (Kind kind : options.kinds()) {
-                out.printf(Locale.ROOT, "  %-7s %8d messages %10d records %12s%n", kind.label(), tally.messages[kind.ordinal()],
-                        tally.records[kind.ordinal()], size(tally.bytes[kind.ordinal()]));
+                out.printf(
+                        Locale.ROOT,
+                        "  %-7s %8d messages %10d records %12s%n",
+                        kind.label(),
+                        tally.messages[kind.ordinal()],
+                        tally.records[kind.ordinal()],
+                        size(tally.bytes[kind.ordinal()]));
             }
             String problems = sink.problems();
             if (!problems.isEmpty()) {
@@ -163,8 +180,16 @@ public final class GenerateCommand implements LensCommand {
             long r = java.util.Arrays.stream(records).sum();
             long b = java.util.Arrays.stream(bytes).sum();
             double seconds = Math.max(elapsedNanos, 1) / 1e9;
-            return String.format(Locale.ROOT, "%d messages, %d records, %s in %.3f s: %.1f messages/s, %.0f records/s, %s/s",
-                    m, r, size(b), seconds, m / seconds, r / seconds, size((long) (b / seconds)));
+            return String.format(
+                    Locale.ROOT,
+                    "%d messages, %d records, %s in %.3f s: %.1f messages/s, %.0f records/s, %s/s",
+                    m,
+                    r,
+                    size(b),
+                    seconds,
+                    m / seconds,
+                    r / seconds,
+                    size((long) (b / seconds)));
         }
     }
 }

@@ -30,9 +30,21 @@ import java.util.Set;
  * @param otlpEndpoint the collector's OTLP/HTTP base URL for {@code otlp-http}
  * @param inFlight unconfirmed AMQP messages at most (the collector's sending queue has 10 consumers)
  */
-public record GenerateOptions(Target target, Encoding encoding, List<Kind> kinds, long count, double rate,
-        int spansPerMessage, int logsPerMessage, int ranks, int gpusPerHost, String runId, long seed, String exchange,
-        URI otlpEndpoint, int inFlight) {
+public record GenerateOptions(
+        Target target,
+        Encoding encoding,
+        List<Kind> kinds,
+        long count,
+        double rate,
+        int spansPerMessage,
+        int logsPerMessage,
+        int ranks,
+        int gpusPerHost,
+        String runId,
+        long seed,
+        String exchange,
+        URI otlpEndpoint,
+        int inFlight) {
 
     /** Where the generator sends. */
     public enum Target {
@@ -62,8 +74,21 @@ public record GenerateOptions(Target target, Encoding encoding, List<Kind> kinds
               --in-flight N                  unconfirmed AMQP messages at most (default 10)
             The broker comes from spring.rabbitmq.* (e.g. SPRING_RABBITMQ_HOST).""";
 
-    private static final Set<String> NAMES = Set.of("target", "encoding", "signals", "count", "rate", "spans-per-message",
-            "logs-per-message", "ranks", "gpus-per-host", "run-id", "seed", "exchange", "otlp-endpoint", "in-flight");
+    private static final Set<String> NAMES = Set.of(
+            "target",
+            "encoding",
+            "signals",
+            "count",
+            "rate",
+            "spans-per-message",
+            "logs-per-message",
+            "ranks",
+            "gpus-per-host",
+            "run-id",
+            "seed",
+            "exchange",
+            "otlp-endpoint",
+            "in-flight");
 
     /**
      * Parses the arguments.
@@ -100,12 +125,16 @@ public record GenerateOptions(Target target, Encoding encoding, List<Kind> kinds
         Target target = switch (values.getOrDefault("target", "amqp")) {
             case "amqp" -> Target.AMQP;
             case "otlp-http" -> Target.OTLP_HTTP;
-            default -> throw new IllegalArgumentException("--target must be amqp or otlp-http, got '" + values.get("target") + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "--target must be amqp or otlp-http, got '" + values.get("target") + "'");
         };
         Encoding encoding = switch (values.getOrDefault("encoding", "protobuf")) {
             case "protobuf" -> Encoding.PROTOBUF;
             case "json" -> Encoding.JSON;
-            default -> throw new IllegalArgumentException("--encoding must be protobuf or json, got '" + values.get("encoding") + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "--encoding must be protobuf or json, got '" + values.get("encoding") + "'");
         };
         long count = longValue(values, "count", 100, 0);
         double rate = doubleValue(values, "rate", 0);
@@ -129,10 +158,21 @@ public record GenerateOptions(Target target, Encoding encoding, List<Kind> kinds
         if (exchange != null && exchange.isBlank()) {
             throw new IllegalArgumentException("--exchange must not be blank");
         }
-        return new GenerateOptions(target, encoding, kinds(values.getOrDefault("signals", "spans,metrics,logs,gpu,node")),
-                count, rate, (int) longValue(values, "spans-per-message", 96, 1), (int) longValue(values, "logs-per-message", 32, 1),
-                (int) longValue(values, "ranks", 8, 1), (int) longValue(values, "gpus-per-host", 8, 1), runId,
-                longValue(values, "seed", 42, Long.MIN_VALUE), exchange, endpoint, (int) longValue(values, "in-flight", 10, 1));
+        return new GenerateOptions(
+                target,
+                encoding,
+                kinds(values.getOrDefault("signals", "spans,metrics,logs,gpu,node")),
+                count,
+                rate,
+                (int) longValue(values, "spans-per-message", 96, 1),
+                (int) longValue(values, "logs-per-message", 32, 1),
+                (int) longValue(values, "ranks", 8, 1),
+                (int) longValue(values, "gpus-per-host", 8, 1),
+                runId,
+                longValue(values, "seed", 42, Long.MIN_VALUE),
+                exchange,
+                endpoint,
+                (int) longValue(values, "in-flight", 10, 1));
     }
 
     private static List<Kind> kinds(String list) {

@@ -34,26 +34,47 @@ public final class InfraRequests {
     /** The scope the Prometheus receiver reports under. */
     public static final InstrumentationScope PROMETHEUS_SCOPE = InstrumentationScope.newBuilder()
             .setName("github.com/open-telemetry/opentelemetry-collector-contrib/receiver/prometheusreceiver")
-            .setVersion("0.141.0").build();
+            .setVersion("0.141.0")
+            .build();
 
     /** dcgm-exporter's default gauges, in the order of {@link DcgmGpu#gauges()}. */
-    public static final List<String> DCGM_GAUGES = List.of("DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK",
-            "DCGM_FI_DEV_MEMORY_TEMP", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_UTIL",
-            "DCGM_FI_DEV_MEM_COPY_UTIL", "DCGM_FI_DEV_ENC_UTIL", "DCGM_FI_DEV_DEC_UTIL", "DCGM_FI_DEV_XID_ERRORS",
-            "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_RESERVED", "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
-            "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_PROF_PCIE_TX_BYTES");
+    public static final List<String> DCGM_GAUGES = List.of(
+            "DCGM_FI_DEV_SM_CLOCK",
+            "DCGM_FI_DEV_MEM_CLOCK",
+            "DCGM_FI_DEV_MEMORY_TEMP",
+            "DCGM_FI_DEV_GPU_TEMP",
+            "DCGM_FI_DEV_POWER_USAGE",
+            "DCGM_FI_DEV_GPU_UTIL",
+            "DCGM_FI_DEV_MEM_COPY_UTIL",
+            "DCGM_FI_DEV_ENC_UTIL",
+            "DCGM_FI_DEV_DEC_UTIL",
+            "DCGM_FI_DEV_XID_ERRORS",
+            "DCGM_FI_DEV_FB_FREE",
+            "DCGM_FI_DEV_FB_USED",
+            "DCGM_FI_DEV_FB_RESERVED",
+            "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+            "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+            "DCGM_FI_PROF_DRAM_ACTIVE",
+            "DCGM_FI_PROF_PCIE_TX_BYTES");
 
     /** node-exporter's InfiniBand port counters, in the order of {@link InfinibandPort#counters()}. */
-    public static final List<String> INFINIBAND_COUNTERS = List.of("node_infiniband_port_data_received_bytes_total",
-            "node_infiniband_port_data_transmitted_bytes_total", "node_infiniband_port_packets_received_total",
-            "node_infiniband_link_downed_total", "node_infiniband_port_errors_received_total",
+    public static final List<String> INFINIBAND_COUNTERS = List.of(
+            "node_infiniband_port_data_received_bytes_total",
+            "node_infiniband_port_data_transmitted_bytes_total",
+            "node_infiniband_port_packets_received_total",
+            "node_infiniband_link_downed_total",
+            "node_infiniband_port_errors_received_total",
             "node_infiniband_symbol_error_total");
 
-    private static final String[] SCRAPE_GAUGES = {"up", "scrape_duration_seconds", "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling", "scrape_series_added"};
+    private static final String[] SCRAPE_GAUGES = {
+        "up",
+        "scrape_duration_seconds",
+        "scrape_samples_scraped",
+        "scrape_samples_post_metric_relabeling",
+        "scrape_series_added"
+    };
 
-    private InfraRequests() {
-    }
+    private InfraRequests() {}
 
     /**
      * One GPU in a dcgm-exporter scrape, with the labels dcgm-exporter puts on each of its samples.
@@ -70,13 +91,23 @@ public final class InfraRequests {
      * @param totalEnergyMillijoules {@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION}, a counter
      * @param pcieReplays {@code DCGM_FI_DEV_PCIE_REPLAY_COUNTER}, a counter; {@code NaN} when this GPU does not report it
      */
-    public record DcgmGpu(String gpu, String uuid, String pciBusId, String device, String modelName, String hostname,
-            String driverVersion, double[] gauges, double pcieRxBytesPerSecond, double totalEnergyMillijoules,
+    public record DcgmGpu(
+            String gpu,
+            String uuid,
+            String pciBusId,
+            String device,
+            String modelName,
+            String hostname,
+            String driverVersion,
+            double[] gauges,
+            double pcieRxBytesPerSecond,
+            double totalEnergyMillijoules,
             double pcieReplays) {
 
         public DcgmGpu {
             if (gauges.length != DCGM_GAUGES.size()) {
-                throw new IllegalArgumentException("need " + DCGM_GAUGES.size() + " gauge values, got " + gauges.length);
+                throw new IllegalArgumentException(
+                        "need " + DCGM_GAUGES.size() + " gauge values, got " + gauges.length);
             }
             gauges = gauges.clone();
         }
@@ -87,8 +118,14 @@ public final class InfraRequests {
         }
 
         List<KeyValue> labels() {
-            return List.of(kv("gpu", gpu), kv("UUID", uuid), kv("pci_bus_id", pciBusId), kv("device", device),
-                    kv("modelName", modelName), kv("Hostname", hostname), kv("DCGM_FI_DRIVER_VERSION", driverVersion));
+            return List.of(
+                    kv("gpu", gpu),
+                    kv("UUID", uuid),
+                    kv("pci_bus_id", pciBusId),
+                    kv("device", device),
+                    kv("modelName", modelName),
+                    kv("Hostname", hostname),
+                    kv("DCGM_FI_DRIVER_VERSION", driverVersion));
         }
     }
 
@@ -101,13 +138,13 @@ public final class InfraRequests {
      * @param rateBytesPerSecond {@code node_infiniband_rate_bytes_per_second}; {@code NaN} to leave it out
      * @param info the {@code node_infiniband_info} labels of the device, or {@code null} to leave it out
      */
-    public record InfinibandPort(String device, String port, double[] counters, double rateBytesPerSecond,
-            InfinibandInfo info) {
+    public record InfinibandPort(
+            String device, String port, double[] counters, double rateBytesPerSecond, InfinibandInfo info) {
 
         public InfinibandPort {
             if (counters.length != INFINIBAND_COUNTERS.size()) {
-                throw new IllegalArgumentException("need " + INFINIBAND_COUNTERS.size() + " counter values, got "
-                        + counters.length);
+                throw new IllegalArgumentException(
+                        "need " + INFINIBAND_COUNTERS.size() + " counter values, got " + counters.length);
             }
             counters = counters.clone();
         }
@@ -119,8 +156,7 @@ public final class InfraRequests {
     }
 
     /** The labels of {@code node_infiniband_info}. */
-    public record InfinibandInfo(String boardId, String firmwareVersion, String hcaType) {
-    }
+    public record InfinibandInfo(String boardId, String firmwareVersion, String hcaType) {}
 
     /**
      * One network device in a node-exporter scrape.
@@ -129,13 +165,11 @@ public final class InfraRequests {
      * @param receiveBytes {@code node_network_receive_bytes_total}; {@code NaN} for a staleness marker
      * @param up {@code node_network_up}; {@code NaN} to leave it out
      */
-    public record NetworkDevice(String device, double receiveBytes, double up) {
-    }
+    public record NetworkDevice(String device, double receiveBytes, double up) {}
 
     /** The scrape's own gauges the receiver adds to each target's batch. */
-    public record ScrapeStats(double durationSeconds, double samplesScraped, double samplesPostRelabeling,
-            double seriesAdded) {
-    }
+    public record ScrapeStats(
+            double durationSeconds, double samplesScraped, double samplesPostRelabeling, double seriesAdded) {}
 
     /** A resource as the Prometheus receiver makes it for one scrape target. */
     public static Resource scrapeTarget(String job, String host, String port) {
@@ -156,21 +190,32 @@ public final class InfraRequests {
      * @param gpus the GPUs, in label order
      * @param stats the scrape gauges
      */
-    public static ExportMetricsServiceRequest dcgmScrape(String host, long timeNanos, List<DcgmGpu> gpus, ScrapeStats stats) {
+    public static ExportMetricsServiceRequest dcgmScrape(
+            String host, long timeNanos, List<DcgmGpu> gpus, ScrapeStats stats) {
         ScopeMetrics.Builder scope = ScopeMetrics.newBuilder().setScope(PROMETHEUS_SCOPE);
         for (int m = 0; m < DCGM_GAUGES.size(); m++) {
             int metric = m;
             String name = DCGM_GAUGES.get(m);
-            scope.addMetrics(Metric.newBuilder().setName(name).setDescription(name + " (from dcgm-exporter)")
-                    .setGauge(Gauge.newBuilder().addAllDataPoints(points(gpus, DcgmGpu::labels, g -> g.gauges[metric], timeNanos))));
+            scope.addMetrics(Metric.newBuilder()
+                    .setName(name)
+                    .setDescription(name + " (from dcgm-exporter)")
+                    .setGauge(Gauge.newBuilder()
+                            .addAllDataPoints(points(gpus, DcgmGpu::labels, g -> g.gauges[metric], timeNanos))));
         }
-        scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_PROF_PCIE_RX_BYTES").setDescription("PCIe rx bytes/s")
-                .setGauge(Gauge.newBuilder().addAllDataPoints(points(gpus, DcgmGpu::labels, DcgmGpu::pcieRxBytesPerSecond, timeNanos))));
-        scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").setUnit("mJ")
+        scope.addMetrics(Metric.newBuilder()
+                .setName("DCGM_FI_PROF_PCIE_RX_BYTES")
+                .setDescription("PCIe rx bytes/s")
+                .setGauge(Gauge.newBuilder()
+                        .addAllDataPoints(points(gpus, DcgmGpu::labels, DcgmGpu::pcieRxBytesPerSecond, timeNanos))));
+        scope.addMetrics(Metric.newBuilder()
+                .setName("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")
+                .setUnit("mJ")
                 .setSum(counter(points(gpus, DcgmGpu::labels, DcgmGpu::totalEnergyMillijoules, timeNanos))));
-        List<DcgmGpu> replaying = gpus.stream().filter(g -> !Double.isNaN(g.pcieReplays())).toList();
+        List<DcgmGpu> replaying =
+                gpus.stream().filter(g -> !Double.isNaN(g.pcieReplays())).toList();
         if (!replaying.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder().setName("DCGM_FI_DEV_PCIE_REPLAY_COUNTER")
+            scope.addMetrics(Metric.newBuilder()
+                    .setName("DCGM_FI_DEV_PCIE_REPLAY_COUNTER")
                     .setSum(counter(points(replaying, DcgmGpu::labels, DcgmGpu::pcieReplays, timeNanos))));
         }
         scrapeGauges(scope, timeNanos, stats);
@@ -188,34 +233,64 @@ public final class InfraRequests {
      * @param devices the network devices
      * @param stats the scrape gauges
      */
-    public static ExportMetricsServiceRequest nodeExporterScrape(String host, long timeNanos, List<InfinibandPort> ports,
-            double tcpRetransSegs, List<NetworkDevice> devices, ScrapeStats stats) {
+    public static ExportMetricsServiceRequest nodeExporterScrape(
+            String host,
+            long timeNanos,
+            List<InfinibandPort> ports,
+            double tcpRetransSegs,
+            List<NetworkDevice> devices,
+            ScrapeStats stats) {
         ScopeMetrics.Builder scope = ScopeMetrics.newBuilder().setScope(PROMETHEUS_SCOPE);
         for (int c = 0; c < INFINIBAND_COUNTERS.size(); c++) {
             int counter = c;
-            scope.addMetrics(Metric.newBuilder().setName(INFINIBAND_COUNTERS.get(c))
+            scope.addMetrics(Metric.newBuilder()
+                    .setName(INFINIBAND_COUNTERS.get(c))
                     .setSum(counter(points(ports, InfraRequests::portLabels, p -> p.counters[counter], timeNanos))));
         }
-        List<InfinibandPort> rated = ports.stream().filter(p -> !Double.isNaN(p.rateBytesPerSecond())).toList();
+        List<InfinibandPort> rated = ports.stream()
+                .filter(p -> !Double.isNaN(p.rateBytesPerSecond()))
+                .toList();
         if (!rated.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder().setName("node_infiniband_rate_bytes_per_second").setGauge(Gauge.newBuilder()
-                    .addAllDataPoints(points(rated, InfraRequests::portLabels, InfinibandPort::rateBytesPerSecond, timeNanos))));
+            scope.addMetrics(Metric.newBuilder()
+                    .setName("node_infiniband_rate_bytes_per_second")
+                    .setGauge(Gauge.newBuilder()
+                            .addAllDataPoints(points(
+                                    rated, InfraRequests::portLabels, InfinibandPort::rateBytesPerSecond, timeNanos))));
         }
-        List<InfinibandPort> described = ports.stream().filter(p -> p.info() != null).toList();
+        List<InfinibandPort> described =
+                ports.stream().filter(p -> p.info() != null).toList();
         if (!described.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder().setName("node_infiniband_info").setGauge(Gauge.newBuilder()
-                    .addAllDataPoints(points(described, p -> List.of(kv("device", p.device()), kv("board_id", p.info().boardId()),
-                            kv("firmware_version", p.info().firmwareVersion()), kv("hca_type", p.info().hcaType())),
-                            p -> 1, timeNanos))));
+            scope.addMetrics(Metric.newBuilder()
+                    .setName("node_infiniband_info")
+                    .setGauge(Gauge.newBuilder()
+                            .addAllDataPoints(points(
+                                    described,
+                                    p -> List.of(
+                                            kv("device", p.device()),
+                                            kv("board_id", p.info().boardId()),
+                                            kv("firmware_version", p.info().firmwareVersion()),
+                                            kv("hca_type", p.info().hcaType())),
+                                    p -> 1,
+                                    timeNanos))));
         }
-        scope.addMetrics(Metric.newBuilder().setName("node_netstat_Tcp_RetransSegs").setGauge(Gauge.newBuilder()
-                .addDataPoints(point(List.of(), tcpRetransSegs, timeNanos))));
-        scope.addMetrics(Metric.newBuilder().setName("node_network_receive_bytes_total")
-                .setSum(counter(points(devices, d -> List.of(kv("device", d.device())), NetworkDevice::receiveBytes, timeNanos))));
-        List<NetworkDevice> reportingUp = devices.stream().filter(d -> !Double.isNaN(d.up())).toList();
+        scope.addMetrics(Metric.newBuilder()
+                .setName("node_netstat_Tcp_RetransSegs")
+                .setGauge(Gauge.newBuilder().addDataPoints(point(List.of(), tcpRetransSegs, timeNanos))));
+        scope.addMetrics(Metric.newBuilder()
+                .setName("node_network_receive_bytes_total")
+                .setSum(counter(points(
+                        devices, d -> List.of(kv("device", d.device())), NetworkDevice::receiveBytes, timeNanos))));
+        List<NetworkDevice> reportingUp =
+                devices.stream().filter(d -> !Double.isNaN(d.up())).toList();
         if (!reportingUp.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder().setName("node_network_up").setGauge(Gauge.newBuilder()
-                    .addAllDataPoints(points(reportingUp, d -> List.of(kv("device", d.device())), NetworkDevice::up, timeNanos))));
+            scope.addMetrics(Metric.newBuilder()
+                    .setName("node_network_up")
+                    .setGauge(Gauge.newBuilder()
+                            .addAllDataPoints(points(
+                                    reportingUp,
+                                    d -> List.of(kv("device", d.device())),
+                                    NetworkDevice::up,
+                                    timeNanos))));
         }
         scrapeGauges(scope, timeNanos, stats);
         return batch(scrapeTarget("node-exporter", host, "9100"), scope);
@@ -231,7 +306,8 @@ public final class InfraRequests {
                         case GAUGE -> m.getGauge().getDataPointsCount();
                         case SUM -> m.getSum().getDataPointsCount();
                         case HISTOGRAM -> m.getHistogram().getDataPointsCount();
-                        case EXPONENTIAL_HISTOGRAM -> m.getExponentialHistogram().getDataPointsCount();
+                        case EXPONENTIAL_HISTOGRAM ->
+                            m.getExponentialHistogram().getDataPointsCount();
                         case SUMMARY -> m.getSummary().getDataPointsCount();
                         case DATA_NOT_SET -> 0;
                     };
@@ -245,13 +321,19 @@ public final class InfraRequests {
         return List.of(kv("device", port.device()), kv("port", port.port()));
     }
 
-    private static <T> List<NumberDataPoint> points(List<T> samples, java.util.function.Function<T, List<KeyValue>> labels,
-            ToDoubleFunction<T> value, long timeNanos) {
-        return samples.stream().map(s -> point(labels.apply(s), value.applyAsDouble(s), timeNanos)).toList();
+    private static <T> List<NumberDataPoint> points(
+            List<T> samples,
+            java.util.function.Function<T, List<KeyValue>> labels,
+            ToDoubleFunction<T> value,
+            long timeNanos) {
+        return samples.stream()
+                .map(s -> point(labels.apply(s), value.applyAsDouble(s), timeNanos))
+                .toList();
     }
 
     private static NumberDataPoint point(List<KeyValue> labels, double value, long timeNanos) {
-        NumberDataPoint.Builder point = NumberDataPoint.newBuilder().addAllAttributes(labels).setTimeUnixNano(timeNanos);
+        NumberDataPoint.Builder point =
+                NumberDataPoint.newBuilder().addAllAttributes(labels).setTimeUnixNano(timeNanos);
         if (Double.isNaN(value)) {
             point.setFlags(1);
         } else {
@@ -261,25 +343,32 @@ public final class InfraRequests {
     }
 
     private static Sum counter(List<NumberDataPoint> points) {
-        return Sum.newBuilder().setIsMonotonic(true)
+        return Sum.newBuilder()
+                .setIsMonotonic(true)
                 .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                .addAllDataPoints(points).build();
+                .addAllDataPoints(points)
+                .build();
     }
 
     private static void scrapeGauges(ScopeMetrics.Builder scope, long timeNanos, ScrapeStats stats) {
-        double[] values = {1, stats.durationSeconds(), stats.samplesScraped(), stats.samplesPostRelabeling(),
-                stats.seriesAdded()};
+        double[] values = {
+            1, stats.durationSeconds(), stats.samplesScraped(), stats.samplesPostRelabeling(), stats.seriesAdded()
+        };
         for (int i = 0; i < SCRAPE_GAUGES.length; i++) {
-            scope.addMetrics(Metric.newBuilder().setName(SCRAPE_GAUGES[i])
-                    .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(timeNanos)
-                            .setAsDouble(values[i]))));
+            scope.addMetrics(Metric.newBuilder()
+                    .setName(SCRAPE_GAUGES[i])
+                    .setGauge(Gauge.newBuilder()
+                            .addDataPoints(NumberDataPoint.newBuilder()
+                                    .setTimeUnixNano(timeNanos)
+                                    .setAsDouble(values[i]))));
         }
     }
 
     private static ExportMetricsServiceRequest batch(Resource target, ScopeMetrics.Builder scope) {
         Objects.requireNonNull(target, "target");
         return ExportMetricsServiceRequest.newBuilder()
-                .addResourceMetrics(ResourceMetrics.newBuilder().setResource(target).addScopeMetrics(scope))
+                .addResourceMetrics(
+                        ResourceMetrics.newBuilder().setResource(target).addScopeMetrics(scope))
                 .build();
     }
 }

@@ -20,10 +20,11 @@ public final class NemoLensRequests {
     public static final long START_NANOS = 1_796_000_000_000_000_000L;
     /** The scope Megatron's tracer reports under. */
     public static final InstrumentationScope MEGATRON_SCOPE = InstrumentationScope.newBuilder()
-            .setName("megatron.core.telemetry").setVersion("0.14.0").build();
+            .setName("megatron.core.telemetry")
+            .setVersion("0.14.0")
+            .build();
 
-    private NemoLensRequests() {
-    }
+    private NemoLensRequests() {}
 
     /**
      * The resource of one training rank.

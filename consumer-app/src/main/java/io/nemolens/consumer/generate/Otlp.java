@@ -8,27 +8,38 @@ import java.util.SplittableRandom;
 /** Small builders of OTLP protobuf values, for generators and test data. */
 public final class Otlp {
 
-    private Otlp() {
-    }
+    private Otlp() {}
 
     /** A string attribute. */
     public static KeyValue kv(String key, String value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+        return KeyValue.newBuilder()
+                .setKey(key)
+                .setValue(AnyValue.newBuilder().setStringValue(value))
+                .build();
     }
 
     /** An integer attribute. */
     public static KeyValue kv(String key, long value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setIntValue(value)).build();
+        return KeyValue.newBuilder()
+                .setKey(key)
+                .setValue(AnyValue.newBuilder().setIntValue(value))
+                .build();
     }
 
     /** A double attribute. */
     public static KeyValue kv(String key, double value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setDoubleValue(value)).build();
+        return KeyValue.newBuilder()
+                .setKey(key)
+                .setValue(AnyValue.newBuilder().setDoubleValue(value))
+                .build();
     }
 
     /** A boolean attribute. */
     public static KeyValue kv(String key, boolean value) {
-        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setBoolValue(value)).build();
+        return KeyValue.newBuilder()
+                .setKey(key)
+                .setValue(AnyValue.newBuilder().setBoolValue(value))
+                .build();
     }
 
     /** An attribute of any value. */

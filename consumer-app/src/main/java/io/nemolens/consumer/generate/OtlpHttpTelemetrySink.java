@@ -24,7 +24,8 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
     private final String contentType;
 
     OtlpHttpTelemetrySink(URI endpoint, Encoding encoding) {
-        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         String text = endpoint.toString();
         this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
         this.contentType = encoding == Encoding.JSON ? "application/json" : "application/x-protobuf";
@@ -42,13 +43,20 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
     @Override
     public void send(Signal signal, byte[] body) throws Exception {
         URI uri = URI.create(base + path(signal));
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(TIMEOUT)
+                .header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
         HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() / 100 != 2) {
             String text = new String(response.body(), StandardCharsets.UTF_8);
             throw new IOException("POST " + uri + " answered " + response.statusCode()
-                    + (text.isBlank() ? "" : ": " + text.substring(0, Math.min(200, text.length())).strip()));
+                    + (text.isBlank()
+                            ? ""
+                            : ": "
+                                    + text.substring(0, Math.min(200, text.length()))
+                                            .strip()));
         }
     }
 

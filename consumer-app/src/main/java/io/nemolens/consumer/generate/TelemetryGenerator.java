@@ -83,8 +83,15 @@ public final class TelemetryGenerator {
      * @param seed the random seed
      * @param startNanos the time of the first step and scrape, nanoseconds since the epoch
      */
-    public record Settings(List<Kind> kinds, String runId, int ranks, int gpusPerHost, int spansPerMessage,
-            int logsPerMessage, long seed, long startNanos) {
+    public record Settings(
+            List<Kind> kinds,
+            String runId,
+            int ranks,
+            int gpusPerHost,
+            int spansPerMessage,
+            int logsPerMessage,
+            long seed,
+            long startNanos) {
 
         public Settings {
             kinds = List.copyOf(kinds);
@@ -119,11 +126,15 @@ public final class TelemetryGenerator {
     public TelemetryGenerator(Settings settings) {
         this.settings = settings;
         for (int r = 0; r < settings.ranks(); r++) {
-            ranks.add(new TrainingRank(settings.runId(), r, settings.ranks(), settings.seed() * 1_000_003L + r, 1, settings.startNanos()));
+            ranks.add(new TrainingRank(
+                    settings.runId(), r, settings.ranks(), settings.seed() * 1_000_003L + r, 1, settings.startNanos()));
         }
         for (int h = 0; h < (settings.ranks() + 7) / 8; h++) {
-            hosts.add(new HostState(TrainingRank.hostOf(h * 8), settings.gpusPerHost(),
-                    new SplittableRandom(settings.seed() * 7_919L + h), settings.startNanos()));
+            hosts.add(new HostState(
+                    TrainingRank.hostOf(h * 8),
+                    settings.gpusPerHost(),
+                    new SplittableRandom(settings.seed() * 7_919L + h),
+                    settings.startNanos()));
         }
         this.nextSource = new int[Kind.values().length];
     }
@@ -135,7 +146,8 @@ public final class TelemetryGenerator {
         int source = nextSource[kind.ordinal()];
         nextSource[kind.ordinal()] = (source + 1) % sources;
         return switch (kind) {
-            case SPANS -> new Batch(kind, ranks.get(source).spans(settings.spansPerMessage()), settings.spansPerMessage());
+            case SPANS ->
+                new Batch(kind, ranks.get(source).spans(settings.spansPerMessage()), settings.spansPerMessage());
             case LOGS -> new Batch(kind, ranks.get(source).logs(settings.logsPerMessage()), settings.logsPerMessage());
             case METRICS -> metrics(kind, ranks.get(source).metrics());
             case GPU -> metrics(kind, hosts.get(source).dcgmScrape());
@@ -165,8 +177,13 @@ public final class TelemetryGenerator {
             this.random = random;
             this.uuids = new String[gpus];
             for (int g = 0; g < gpus; g++) {
-                uuids[g] = String.format(Locale.ROOT, "GPU-%08x-%04x-%04x-%04x-%012x", random.nextInt() & 0xffffffffL,
-                        random.nextInt(0x10000), random.nextInt(0x10000), random.nextInt(0x10000),
+                uuids[g] = String.format(
+                        Locale.ROOT,
+                        "GPU-%08x-%04x-%04x-%04x-%012x",
+                        random.nextInt() & 0xffffffffL,
+                        random.nextInt(0x10000),
+                        random.nextInt(0x10000),
+                        random.nextInt(0x10000),
                         random.nextLong() & 0xffffffffffffL);
             }
             this.energyMillijoules = new double[gpus];
@@ -184,19 +201,46 @@ public final class TelemetryGenerator {
                 double power = 280 + random.nextDouble() * 120;
                 energyMillijoules[g] += power * 1000 * (SCRAPE_INTERVAL_NANOS / 1e9);
                 double fbUsed = 76_000 + random.nextInt(3_000);
-                double[] gauges = {1410, 1593, 40 + random.nextInt(10), 55 + random.nextInt(15), power,
-                        90 + random.nextInt(11), 30 + random.nextInt(15), 0, 0, 0, 81_559 - fbUsed - 512, fbUsed, 512,
-                        0.9 + random.nextDouble() * 0.09, 0.5 + random.nextDouble() * 0.2, 0.4 + random.nextDouble() * 0.2,
-                        1e9 + random.nextDouble() * 4e8};
-                String bus = g < DGX_A100_PCI_BUS.length ? DGX_A100_PCI_BUS[g] : String.format(Locale.ROOT, "%02X", 0xC0 + g);
-                gpus.add(new DcgmGpu(Integer.toString(g), uuids[g], "00000000:" + bus + ":00.0", "nvidia" + g,
-                        "NVIDIA A100-SXM4-80GB", host, "550.54.15", gauges, 8e8 + random.nextDouble() * 3e8,
-                        energyMillijoules[g], 0));
+                double[] gauges = {
+                    1410,
+                    1593,
+                    40 + random.nextInt(10),
+                    55 + random.nextInt(15),
+                    power,
+                    90 + random.nextInt(11),
+                    30 + random.nextInt(15),
+                    0,
+                    0,
+                    0,
+                    81_559 - fbUsed - 512,
+                    fbUsed,
+                    512,
+                    0.9 + random.nextDouble() * 0.09,
+                    0.5 + random.nextDouble() * 0.2,
+                    0.4 + random.nextDouble() * 0.2,
+                    1e9 + random.nextDouble() * 4e8
+                };
+                String bus = g < DGX_A100_PCI_BUS.length
+                        ? DGX_A100_PCI_BUS[g]
+                        : String.format(Locale.ROOT, "%02X", 0xC0 + g);
+                gpus.add(new DcgmGpu(
+                        Integer.toString(g),
+                        uuids[g],
+                        "00000000:" + bus + ":00.0",
+                        "nvidia" + g,
+                        "NVIDIA A100-SXM4-80GB",
+                        host,
+                        "550.54.15",
+                        gauges,
+                        8e8 + random.nextDouble() * 3e8,
+                        energyMillijoules[g],
+                        0));
             }
             int samples = gpus.size() * (InfraRequests.DCGM_GAUGES.size() + 3);
             long t = dcgmClock;
             dcgmClock += SCRAPE_INTERVAL_NANOS;
-            return InfraRequests.dcgmScrape(host, t, gpus, new ScrapeStats(0.01 + random.nextDouble() * 0.02, samples, samples, 0));
+            return InfraRequests.dcgmScrape(
+                    host, t, gpus, new ScrapeStats(0.01 + random.nextDouble() * 0.02, samples, samples, 0));
         }
 
         ExportMetricsServiceRequest nodeScrape() {
@@ -209,8 +253,8 @@ public final class TelemetryGenerator {
                 c[1] += bytes * (0.98 + random.nextDouble() * 0.04);
                 c[2] += bytes / 4096;
                 c[4] += random.nextInt(50) == 0 ? 1 : 0;
-                ports.add(new InfinibandPort("mlx5_" + hca, "1", c, 2.5e10,
-                        new InfinibandInfo("MT_0000000223", "28.39.1002", "MT4123")));
+                ports.add(new InfinibandPort(
+                        "mlx5_" + hca, "1", c, 2.5e10, new InfinibandInfo("MT_0000000223", "28.39.1002", "MT4123")));
             }
             receiveBytes += (2e7 + random.nextDouble() * 1e7) * seconds;
             retransSegs += random.nextInt(20);
@@ -218,7 +262,12 @@ public final class TelemetryGenerator {
             int samples = ports.size() * (InfraRequests.INFINIBAND_COUNTERS.size() + 2) + 1 + 2 * devices.size();
             long t = nodeClock;
             nodeClock += SCRAPE_INTERVAL_NANOS;
-            return InfraRequests.nodeExporterScrape(host, t, ports, retransSegs, devices,
+            return InfraRequests.nodeExporterScrape(
+                    host,
+                    t,
+                    ports,
+                    retransSegs,
+                    devices,
                     new ScrapeStats(0.15 + random.nextDouble() * 0.1, samples, samples, 0));
         }
     }

@@ -43,8 +43,8 @@ public final class TrainingRank {
     public static final List<Double> STEP_DURATION_BOUNDS_MS = List.of(1000.0, 1500.0, 1750.0, 2000.0, 5000.0);
 
     private static final long STEP_GAP_NANOS = 1_850_000_000L;
-    private static final InstrumentationScope TRAINING_LOG_SCOPE = InstrumentationScope.newBuilder()
-            .setName("megatron.training").build();
+    private static final InstrumentationScope TRAINING_LOG_SCOPE =
+            InstrumentationScope.newBuilder().setName("megatron.training").build();
     private static final String SCHEMA_URL = "https://opentelemetry.io/schemas/1.26.0";
 
     private final String runId;
@@ -110,9 +110,14 @@ public final class TrainingRank {
         while (scope.getSpansCount() < spanCount) {
             Step s = step();
             Span step = Span.newBuilder()
-                    .setTraceId(s.traceId).setSpanId(s.spanId).setParentSpanId(trainSpanId).setFlags(0x101)
-                    .setName("megatron.train_step").setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
-                    .setStartTimeUnixNano(s.start).setEndTimeUnixNano(s.start + s.forwardBackward + s.optimizer + 2_000_000)
+                    .setTraceId(s.traceId)
+                    .setSpanId(s.spanId)
+                    .setParentSpanId(trainSpanId)
+                    .setFlags(0x101)
+                    .setName("megatron.train_step")
+                    .setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
+                    .setStartTimeUnixNano(s.start)
+                    .setEndTimeUnixNano(s.start + s.forwardBackward + s.optimizer + 2_000_000)
                     .addAttributes(kv("megatron.iteration", s.iteration))
                     .addAttributes(kv("megatron.loss", s.loss))
                     .addAttributes(kv("megatron.grad_norm", s.gradNorm))
@@ -128,11 +133,15 @@ public final class TrainingRank {
                 scope.addSpans(child(step, "megatron.forward_backward", s.start + 1_000_000, s.forwardBackward, s));
             }
             if (scope.getSpansCount() < spanCount) {
-                scope.addSpans(child(step, "megatron.optimizer_step", s.start + 1_000_000 + s.forwardBackward, s.optimizer, s));
+                scope.addSpans(child(
+                        step, "megatron.optimizer_step", s.start + 1_000_000 + s.forwardBackward, s.optimizer, s));
             }
         }
         return ExportTraceServiceRequest.newBuilder()
-                .addResourceSpans(ResourceSpans.newBuilder().setResource(resource).addScopeSpans(scope).setSchemaUrl(SCHEMA_URL))
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(resource)
+                        .addScopeSpans(scope)
+                        .setSchemaUrl(SCHEMA_URL))
                 .build();
     }
 
@@ -151,29 +160,53 @@ public final class TrainingRank {
         long t = clockNanos;
         double stepMs = (s.forwardBackward + s.optimizer + 2_000_000) / 1e6;
         double tokensPerSec = 8 * 4 * 4096 / (stepMs / 1000.0);
-        Metric duration = Metric.newBuilder().setName("megatron.training.step_duration_ms")
-                .setDescription("Wall time of one training step").setUnit("ms")
+        Metric duration = Metric.newBuilder()
+                .setName("megatron.training.step_duration_ms")
+                .setDescription("Wall time of one training step")
+                .setUnit("ms")
                 .setHistogram(Histogram.newBuilder()
                         .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                        .addDataPoints(HistogramDataPoint.newBuilder().setStartTimeUnixNano(runStartNanos).setTimeUnixNano(t)
-                                .setCount(stepCount).setSum(stepSumMs).setMin(stepMinMs).setMax(stepMaxMs)
-                                .addAllBucketCounts(asList(bucketCounts)).addAllExplicitBounds(STEP_DURATION_BOUNDS_MS)))
+                        .addDataPoints(HistogramDataPoint.newBuilder()
+                                .setStartTimeUnixNano(runStartNanos)
+                                .setTimeUnixNano(t)
+                                .setCount(stepCount)
+                                .setSum(stepSumMs)
+                                .setMin(stepMinMs)
+                                .setMax(stepMaxMs)
+                                .addAllBucketCounts(asList(bucketCounts))
+                                .addAllExplicitBounds(STEP_DURATION_BOUNDS_MS)))
                 .build();
         return ExportMetricsServiceRequest.newBuilder()
-                .addResourceMetrics(ResourceMetrics.newBuilder().setResource(resource)
-                        .addScopeMetrics(ScopeMetrics.newBuilder().setScope(NemoLensRequests.MEGATRON_SCOPE)
+                .addResourceMetrics(ResourceMetrics.newBuilder()
+                        .setResource(resource)
+                        .addScopeMetrics(ScopeMetrics.newBuilder()
+                                .setScope(NemoLensRequests.MEGATRON_SCOPE)
                                 .addMetrics(duration)
                                 .addMetrics(gauge("megatron.training.loss", "", t, s.loss))
-                                .addMetrics(gauge("megatron.training.throughput_tflops", "TFLOP/s", t, 160 + 30 * (1750 / stepMs - 0.9)))
+                                .addMetrics(gauge(
+                                        "megatron.training.throughput_tflops",
+                                        "TFLOP/s",
+                                        t,
+                                        160 + 30 * (1750 / stepMs - 0.9)))
                                 .addMetrics(gauge("megatron.training.tokens_per_sec", "{token}/s", t, tokensPerSec))
                                 .addMetrics(gauge("megatron.training.grad_norm", "", t, s.gradNorm))
                                 .addMetrics(gauge("megatron.training.learning_rate", "", t, s.learningRate))
-                                .addMetrics(gauge("megatron.training.memory_allocated_gb", "GB", t, 61.5 + (s.iteration % 7) * 0.25))
-                                .addMetrics(Metric.newBuilder().setName("megatron.training.skipped_iters").setUnit("{iteration}")
-                                        .setSum(Sum.newBuilder().setIsMonotonic(true)
-                                                .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                                                .addDataPoints(NumberDataPoint.newBuilder().setStartTimeUnixNano(runStartNanos)
-                                                        .setTimeUnixNano(t).setAsInt(skippedIterations))))
+                                .addMetrics(gauge(
+                                        "megatron.training.memory_allocated_gb",
+                                        "GB",
+                                        t,
+                                        61.5 + (s.iteration % 7) * 0.25))
+                                .addMetrics(Metric.newBuilder()
+                                        .setName("megatron.training.skipped_iters")
+                                        .setUnit("{iteration}")
+                                        .setSum(Sum.newBuilder()
+                                                .setIsMonotonic(true)
+                                                .setAggregationTemporality(
+                                                        AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
+                                                .addDataPoints(NumberDataPoint.newBuilder()
+                                                        .setStartTimeUnixNano(runStartNanos)
+                                                        .setTimeUnixNano(t)
+                                                        .setAsInt(skippedIterations))))
                                 .setSchemaUrl(SCHEMA_URL)))
                 .build();
     }
@@ -184,28 +217,44 @@ public final class TrainingRank {
      * gradients, each with the trace context of its step.
      */
     public ExportLogsServiceRequest logs(int count) {
-        ScopeLogs.Builder scope = ScopeLogs.newBuilder().setScope(TRAINING_LOG_SCOPE).setSchemaUrl(SCHEMA_URL);
+        ScopeLogs.Builder scope =
+                ScopeLogs.newBuilder().setScope(TRAINING_LOG_SCOPE).setSchemaUrl(SCHEMA_URL);
         while (scope.getLogRecordsCount() < count) {
             Step s = step();
             long end = s.start + s.forwardBackward + s.optimizer + 2_000_000;
-            LogRecord.Builder record = LogRecord.newBuilder().setTimeUnixNano(end).setObservedTimeUnixNano(end + 150_000)
-                    .setTraceId(s.traceId).setSpanId(s.spanId).setFlags(1)
+            LogRecord.Builder record = LogRecord.newBuilder()
+                    .setTimeUnixNano(end)
+                    .setObservedTimeUnixNano(end + 150_000)
+                    .setTraceId(s.traceId)
+                    .setSpanId(s.spanId)
+                    .setFlags(1)
                     .addAttributes(kv("megatron.iteration", s.iteration))
                     .addAttributes(kv("code.function", "training_log"));
             if (s.skipped) {
-                record.setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_WARN).setSeverityText("WARNING")
+                record.setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_WARN)
+                        .setSeverityText("WARNING")
                         .setBody(text("found inf or nan in gradients, skipping update at iteration " + s.iteration));
             } else {
-                record.setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_INFO).setSeverityText("INFO")
-                        .setBody(text(String.format(Locale.ROOT,
+                record.setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_INFO)
+                        .setSeverityText("INFO")
+                        .setBody(text(String.format(
+                                Locale.ROOT,
                                 " iteration %9d/  500000 | consumed samples: %12d | elapsed time per iteration (ms): %.1f"
                                         + " | learning rate: %.6E | lm loss: %.6E | grad norm: %.3f |",
-                                s.iteration, s.iteration * 256, (end - s.start) / 1e6, s.learningRate, s.loss, s.gradNorm)));
+                                s.iteration,
+                                s.iteration * 256,
+                                (end - s.start) / 1e6,
+                                s.learningRate,
+                                s.loss,
+                                s.gradNorm)));
             }
             scope.addLogRecords(record);
         }
         return ExportLogsServiceRequest.newBuilder()
-                .addResourceLogs(ResourceLogs.newBuilder().setResource(resource).addScopeLogs(scope).setSchemaUrl(SCHEMA_URL))
+                .addResourceLogs(ResourceLogs.newBuilder()
+                        .setResource(resource)
+                        .addScopeLogs(scope)
+                        .setSchemaUrl(SCHEMA_URL))
                 .build();
     }
 
@@ -244,9 +293,14 @@ public final class TrainingRank {
 
     private Span child(Span parent, String name, long start, long duration, Step s) {
         return Span.newBuilder()
-                .setTraceId(parent.getTraceId()).setSpanId(Otlp.randomId(random, 8)).setParentSpanId(parent.getSpanId())
-                .setFlags(0x101).setName(name).setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
-                .setStartTimeUnixNano(start).setEndTimeUnixNano(start + duration)
+                .setTraceId(parent.getTraceId())
+                .setSpanId(Otlp.randomId(random, 8))
+                .setParentSpanId(parent.getSpanId())
+                .setFlags(0x101)
+                .setName(name)
+                .setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
+                .setStartTimeUnixNano(start)
+                .setEndTimeUnixNano(start + duration)
                 .addAttributes(kv("megatron.iteration", s.iteration))
                 .addAttributes(kv("megatron.microbatch_id", (long) random.nextInt(8)))
                 .addAttributes(kv("megatron.num_microbatches", 8L))
@@ -260,8 +314,12 @@ public final class TrainingRank {
     }
 
     private static Metric gauge(String name, String unit, long t, double value) {
-        return Metric.newBuilder().setName(name).setUnit(unit)
-                .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(t).setAsDouble(value)))
+        return Metric.newBuilder()
+                .setName(name)
+                .setUnit(unit)
+                .setGauge(Gauge.newBuilder()
+                        .addDataPoints(
+                                NumberDataPoint.newBuilder().setTimeUnixNano(t).setAsDouble(value)))
                 .build();
     }
 

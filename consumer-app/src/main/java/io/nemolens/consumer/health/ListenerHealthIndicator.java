@@ -17,7 +17,8 @@ public final class ListenerHealthIndicator extends AbstractHealthIndicator {
     private final LensMessageListener listener;
     private final String queue;
 
-    public ListenerHealthIndicator(SimpleMessageListenerContainer container, LensMessageListener listener, String queue) {
+    public ListenerHealthIndicator(
+            SimpleMessageListenerContainer container, LensMessageListener listener, String queue) {
         super("listener health check failed");
         this.container = container;
         this.listener = listener;
@@ -33,9 +34,7 @@ public final class ListenerHealthIndicator extends AbstractHealthIndicator {
         } else {
             builder.down();
         }
-        builder.withDetail("queue", queue)
-                .withDetail("running", running)
-                .withDetail("activeConsumers", consumers);
+        builder.withDetail("queue", queue).withDetail("running", running).withDetail("activeConsumers", consumers);
         Instant last = listener.lastProcessed();
         builder.withDetail("lastProcessed", last == null ? "never" : last.toString());
     }

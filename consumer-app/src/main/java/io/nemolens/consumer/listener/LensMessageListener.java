@@ -52,8 +52,13 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     private final Clock clock;
     private final AtomicReference<Instant> lastProcessed = new AtomicReference<>();
 
-    public LensMessageListener(OtlpDecoder decoder, BatchDispatcher dispatcher, PoisonPublisher poison, LensMetrics metrics,
-            long maxMessageSize, Clock clock) {
+    public LensMessageListener(
+            OtlpDecoder decoder,
+            BatchDispatcher dispatcher,
+            PoisonPublisher poison,
+            LensMetrics metrics,
+            long maxMessageSize,
+            Clock clock) {
         this.decoder = decoder;
         this.dispatcher = dispatcher;
         this.poison = poison;
@@ -101,9 +106,15 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         }
         metrics.decodeTime(signal, System.nanoTime() - start);
 
-        MessageInfo info = new MessageInfo(MessageIds.of(body), signal, decoded.encoding(),
-                props.getReceivedExchange() == null ? "" : props.getReceivedExchange(), routingKey, body.length,
-                Boolean.TRUE.equals(props.isRedelivered()), decoded.request());
+        MessageInfo info = new MessageInfo(
+                MessageIds.of(body),
+                signal,
+                decoded.encoding(),
+                props.getReceivedExchange() == null ? "" : props.getReceivedExchange(),
+                routingKey,
+                body.length,
+                Boolean.TRUE.equals(props.isRedelivered()),
+                decoded.request());
         long handleStart = System.nanoTime();
         DispatchOutcome outcome = dispatcher.dispatch(decoded, info, delivery::defer);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
@@ -120,27 +131,45 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                     String messageId = info.messageId();
                     delivery.allDurable().whenComplete((ok, failure) -> {
                         if (failure == null) {
-                            delivery.quietly(() -> {
-                                if (delivery.ack()) {
-                                    acknowledged(handled);
-                                }
-                            }, "acknowledge");
+                            delivery.quietly(
+                                    () -> {
+                                        if (delivery.ack()) {
+                                            acknowledged(handled);
+                                        }
+                                    },
+                                    "acknowledge");
                         } else {
-                            log.warn("message {} was not made durable ({}); returning it to the queue", messageId,
+                            log.warn(
+                                    "message {} was not made durable ({}); returning it to the queue",
+                                    messageId,
                                     failure.toString());
-                            delivery.quietly(() -> {
-                                if (delivery.requeue()) {
-                                    metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
-                                }
-                            }, "requeue");
+                            delivery.quietly(
+                                    () -> {
+                                        if (delivery.requeue()) {
+                                            metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
+                                        }
+                                    },
+                                    "requeue");
                         }
                     });
                 }
             }
-            case FAILED -> deadLetter(message, delivery, HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
-                    signal, decoded.encoding(), outcome.attempts());
-            case REJECTED -> deadLetter(message, delivery, HandlerFailedException.rejected(outcome.failure()),
-                    signal, decoded.encoding(), outcome.attempts());
+            case FAILED ->
+                deadLetter(
+                        message,
+                        delivery,
+                        HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
+                        signal,
+                        decoded.encoding(),
+                        outcome.attempts());
+            case REJECTED ->
+                deadLetter(
+                        message,
+                        delivery,
+                        HandlerFailedException.rejected(outcome.failure()),
+                        signal,
+                        decoded.encoding(),
+                        outcome.attempts());
             case ABANDONED -> {
                 log.info("consumer stopping: message {} left for redelivery", info.messageId());
                 if (delivery.requeue()) {
@@ -170,13 +199,28 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
      *
      * @param newestTimeUnixNano the newest record time of the message, or 0 when no record has a time
      */
-    record Handled(Signal signal, Encoding encoding, long newestTimeUnixNano, int spans, int metricPoints, int logs,
-            int gpuSamples, int nodeSamples, int staleSkipped) {
+    record Handled(
+            Signal signal,
+            Encoding encoding,
+            long newestTimeUnixNano,
+            int spans,
+            int metricPoints,
+            int logs,
+            int gpuSamples,
+            int nodeSamples,
+            int staleSkipped) {
 
         static Handled of(DecodedMessage decoded) {
-            return new Handled(decoded.signal(), decoded.encoding(), newestTime(decoded), decoded.spans().size(),
-                    decoded.metricPoints().size(), decoded.logs().size(), decoded.gpuSamples().size(),
-                    decoded.nodeSamples().size(), decoded.staleSkipped());
+            return new Handled(
+                    decoded.signal(),
+                    decoded.encoding(),
+                    newestTime(decoded),
+                    decoded.spans().size(),
+                    decoded.metricPoints().size(),
+                    decoded.logs().size(),
+                    decoded.gpuSamples().size(),
+                    decoded.nodeSamples().size(),
+                    decoded.staleSkipped());
         }
 
         /** Now minus the newest record time, or {@code null} when no record has a time. */
@@ -209,14 +253,25 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         }
     }
 
-    private void deadLetter(Message message, DeliveryAcknowledgement delivery, LensException failure, Signal signal,
-            Encoding encoding, int attempts) throws IOException {
-        log.warn("poisoning message (routing key '{}', {} bytes): {}: {}", message.getMessageProperties().getReceivedRoutingKey(),
-                message.getBody().length, failure.category().tag(), failure.getMessage());
+    private void deadLetter(
+            Message message,
+            DeliveryAcknowledgement delivery,
+            LensException failure,
+            Signal signal,
+            Encoding encoding,
+            int attempts)
+            throws IOException {
+        log.warn(
+                "poisoning message (routing key '{}', {} bytes): {}: {}",
+                message.getMessageProperties().getReceivedRoutingKey(),
+                message.getBody().length,
+                failure.category().tag(),
+                failure.getMessage());
         try {
             poison.publish(message, new DeadLetter(failure.category(), failure, signal, encoding, attempts));
         } catch (PoisonPublishException e) {
-            log.error("dead letter was not confirmed ({}); rejecting the message to the queue's dead-letter exchange instead",
+            log.error(
+                    "dead letter was not confirmed ({}); rejecting the message to the queue's dead-letter exchange instead",
                     e.getMessage());
             if (delivery.reject()) {
                 metrics.message(signal, encoding, Outcome.DEAD_LETTERED);

@@ -8,8 +8,7 @@ public final class MessageIds {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private MessageIds() {
-    }
+    private MessageIds() {}
 
     /** The id of a body; equal bodies (a redelivery, a replay) get equal ids. */
     public static String of(byte[] body) {

@@ -37,7 +37,10 @@ public final class LensMetrics {
 
     /** What became of a message. */
     public enum Outcome {
-        ACKED("acked"), POISONED("poisoned"), DEAD_LETTERED("dead-lettered"), REQUEUED("requeued");
+        ACKED("acked"),
+        POISONED("poisoned"),
+        DEAD_LETTERED("dead-lettered"),
+        REQUEUED("requeued");
 
         private final String tag;
 
@@ -65,15 +68,17 @@ public final class LensMetrics {
         if (lag == null) {
             return;
         }
-        lagMillis.computeIfAbsent(signalTag(signal), tag -> {
-            AtomicLong holder = new AtomicLong();
-            Gauge.builder("lens.processing.lag", holder, h -> h.get() / 1000.0)
-                    .description("now minus the newest record time of the last acknowledged message")
-                    .baseUnit("seconds")
-                    .tag("signal", tag)
-                    .register(registry);
-            return holder;
-        }).set(lag.toMillis());
+        lagMillis
+                .computeIfAbsent(signalTag(signal), tag -> {
+                    AtomicLong holder = new AtomicLong();
+                    Gauge.builder("lens.processing.lag", holder, h -> h.get() / 1000.0)
+                            .description("now minus the newest record time of the last acknowledged message")
+                            .baseUnit("seconds")
+                            .tag("signal", tag)
+                            .register(registry);
+                    return holder;
+                })
+                .set(lag.toMillis());
     }
 
     /** Counts poison messages by what a replay did with them. */
@@ -152,11 +157,15 @@ public final class LensMetrics {
     }
 
     public void handleTime(Signal signal, long nanos) {
-        timer("lens.handle.duration", "time for every handler to finish one message", signal).record(nanos, TimeUnit.NANOSECONDS);
+        timer("lens.handle.duration", "time for every handler to finish one message", signal)
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private Timer timer(String name, String description, Signal signal) {
-        return Timer.builder(name).description(description).tag("signal", signalTag(signal)).register(registry);
+        return Timer.builder(name)
+                .description(description)
+                .tag("signal", signalTag(signal))
+                .register(registry);
     }
 
     private static String signalTag(Signal signal) {

@@ -32,8 +32,7 @@ public final class QueueDepthMonitor implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(QueueDepthMonitor.class);
 
     /** The last poll, for one queue. */
-    public record Depth(String queue, long depth, Instant polledAt, Instant nonEmptySince, String error) {
-    }
+    public record Depth(String queue, long depth, Instant polledAt, Instant nonEmptySince, String error) {}
 
     private final ConnectionFactory connectionFactory;
     private final Map<String, String> queues;
@@ -45,8 +44,12 @@ public final class QueueDepthMonitor implements SmartLifecycle {
     /**
      * @param queues queue name by role ({@code processing}, {@code poison}, {@code parking-lot})
      */
-    public QueueDepthMonitor(ConnectionFactory connectionFactory, Map<String, String> queues, Duration interval,
-            Clock clock, MeterRegistry registry) {
+    public QueueDepthMonitor(
+            ConnectionFactory connectionFactory,
+            Map<String, String> queues,
+            Duration interval,
+            Clock clock,
+            MeterRegistry registry) {
         this.connectionFactory = connectionFactory;
         this.queues = Map.copyOf(queues);
         this.interval = interval;

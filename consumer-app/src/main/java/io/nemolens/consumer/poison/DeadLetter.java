@@ -13,5 +13,4 @@ import io.nemolens.handlers.Signal;
  * @param encoding the detected encoding, or {@code null} when unknown
  * @param attempts how many times handlers were tried (0 when it never reached them)
  */
-public record DeadLetter(FailureCategory category, Throwable cause, Signal signal, Encoding encoding, int attempts) {
-}
+public record DeadLetter(FailureCategory category, Throwable cause, Signal signal, Encoding encoding, int attempts) {}

@@ -41,10 +41,22 @@ public class PoisonEndpoint {
 
     /** Replays poison messages; every parameter is optional (defaults: all replayable, no dry run, no rate limit). */
     @WriteOperation
-    public ReplaySummary replay(@Nullable Integer max, @Nullable String routingKey, @Nullable String category,
-            @Nullable String reason, @Nullable Boolean includeInputFailures, @Nullable Boolean dryRun, @Nullable Double rate) {
-        ReplayRequest request = new ReplayRequest(max == null ? 0 : max, routingKey, category, reason,
-                Boolean.TRUE.equals(includeInputFailures), Boolean.TRUE.equals(dryRun), rate == null ? 0 : rate);
+    public ReplaySummary replay(
+            @Nullable Integer max,
+            @Nullable String routingKey,
+            @Nullable String category,
+            @Nullable String reason,
+            @Nullable Boolean includeInputFailures,
+            @Nullable Boolean dryRun,
+            @Nullable Double rate) {
+        ReplayRequest request = new ReplayRequest(
+                max == null ? 0 : max,
+                routingKey,
+                category,
+                reason,
+                Boolean.TRUE.equals(includeInputFailures),
+                Boolean.TRUE.equals(dryRun),
+                rate == null ? 0 : rate);
         try {
             return replayer.replay(request);
         } catch (IOException e) {

@@ -38,6 +38,5 @@ public final class PoisonHeaders {
     /** Why the message was moved to the parking-lot queue. */
     public static final String PARKED_REASON = "x-lens-parked-reason";
 
-    private PoisonHeaders() {
-    }
+    private PoisonHeaders() {}
 }

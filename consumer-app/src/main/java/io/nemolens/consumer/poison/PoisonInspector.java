@@ -58,7 +58,8 @@ public final class PoisonInspector {
             if (messages.size() < listed) {
                 messages.add(m);
             }
-            groups.computeIfAbsent(List.of(m.category(), groupReason(m.reason())), k -> new GroupCount()).add(m.routingKey());
+            groups.computeIfAbsent(List.of(m.category(), groupReason(m.reason())), k -> new GroupCount())
+                    .add(m.routingKey());
             if (QueueWalk.nearDeliveryLimit(m.deliveryCount(), deliveryLimit)) {
                 nearLimit[0]++;
             }
@@ -69,7 +70,10 @@ public final class PoisonInspector {
             return false;
         });
         List<PoisonReport.Group> grouped = groups.entrySet().stream()
-                .map(e -> new PoisonReport.Group(e.getKey().get(0), e.getKey().get(1), e.getValue().count,
+                .map(e -> new PoisonReport.Group(
+                        e.getKey().get(0),
+                        e.getKey().get(1),
+                        e.getValue().count,
                         List.copyOf(e.getValue().routingKeys)))
                 .sorted(Comparator.comparingInt(PoisonReport.Group::count).reversed())
                 .toList();

@@ -26,8 +26,18 @@ import java.util.Map;
  * @param deliveryCount how many times the poison queue has delivered it before (quorum queues count inspections too)
  * @param size body size in bytes
  */
-public record PoisonMessage(int position, String messageId, String exchange, String routingKey, String category, String reason,
-        String exceptionClass, Instant firstFailedAt, Instant lastFailedAt, int replayCount, long deliveryCount,
+public record PoisonMessage(
+        int position,
+        String messageId,
+        String exchange,
+        String routingKey,
+        String category,
+        String reason,
+        String exceptionClass,
+        Instant firstFailedAt,
+        Instant lastFailedAt,
+        int replayCount,
+        long deliveryCount,
         int size) {
 
     /** The category of a message the broker dead-lettered without our headers. */
@@ -66,8 +76,19 @@ public record PoisonMessage(int position, String messageId, String exchange, Str
         if (category.isEmpty()) {
             category = "unknown";
         }
-        return new PoisonMessage(position, MessageIds.of(body), exchange, routingKey, category, reason, text(h.get(PoisonHeaders.EXCEPTION_CLASS)),
-                first, last, (int) number(h.get(PoisonHeaders.REPLAY_COUNT)), number(h.get("x-delivery-count")), body.length);
+        return new PoisonMessage(
+                position,
+                MessageIds.of(body),
+                exchange,
+                routingKey,
+                category,
+                reason,
+                text(h.get(PoisonHeaders.EXCEPTION_CLASS)),
+                first,
+                last,
+                (int) number(h.get(PoisonHeaders.REPLAY_COUNT)),
+                number(h.get("x-delivery-count")),
+                body.length);
     }
 
     /** Whether the message failed while being read (decode, unknown signal, oversized): the input itself is the problem. */
@@ -76,7 +97,9 @@ public record PoisonMessage(int position, String messageId, String exchange, Str
     }
 
     private static Map<?, ?> firstDeath(Map<String, Object> headers) {
-        if (headers.get("x-death") instanceof List<?> deaths && !deaths.isEmpty() && deaths.get(0) instanceof Map<?, ?> d) {
+        if (headers.get("x-death") instanceof List<?> deaths
+                && !deaths.isEmpty()
+                && deaths.get(0) instanceof Map<?, ?> d) {
             return d;
         }
         return null;

@@ -41,7 +41,8 @@ public final class PoisonPublisher implements AutoCloseable {
     private Channel channel;
     private volatile boolean returned;
 
-    public PoisonPublisher(ConnectionFactory connectionFactory, String poisonQueue, LensPoisonProperties properties, Clock clock) {
+    public PoisonPublisher(
+            ConnectionFactory connectionFactory, String poisonQueue, LensPoisonProperties properties, Clock clock) {
         this.connectionFactory = connectionFactory;
         this.poisonQueue = poisonQueue;
         this.properties = properties;
@@ -64,7 +65,10 @@ public final class PoisonPublisher implements AutoCloseable {
             ch.basicPublish("", poisonQueue, true, props, body);
             ch.waitForConfirmsOrDie(properties.confirmTimeout().toMillis());
             if (returned) {
-                throw new PoisonPublishException("poison queue '" + poisonQueue + "' does not exist: the broker returned the dead letter as unroutable", null);
+                throw new PoisonPublishException(
+                        "poison queue '" + poisonQueue
+                                + "' does not exist: the broker returned the dead letter as unroutable",
+                        null);
             }
         } catch (IOException | TimeoutException | RuntimeException e) {
             closeChannel();
@@ -94,7 +98,8 @@ public final class PoisonPublisher implements AutoCloseable {
         headers.put(PoisonHeaders.FAILED_AT, now);
         headers.put(PoisonHeaders.FAILURE_CATEGORY, deadLetter.category().tag());
         // for a handler failure, name the handler's own exception rather than our wrapper
-        Throwable reported = cause instanceof HandlerFailedException && cause.getCause() != null ? cause.getCause() : cause;
+        Throwable reported =
+                cause instanceof HandlerFailedException && cause.getCause() != null ? cause.getCause() : cause;
         headers.put(PoisonHeaders.EXCEPTION_CLASS, reported.getClass().getName());
         headers.put(PoisonHeaders.EXCEPTION_MESSAGE, String.valueOf(cause.getMessage()));
         headers.put(PoisonHeaders.EXCEPTION_STACKTRACE, stackTrace(cause));
@@ -110,10 +115,7 @@ public final class PoisonPublisher implements AutoCloseable {
         } else {
             headers.remove(PoisonHeaders.ENCODING);
         }
-        return original.builder()
-                .headers(headers)
-                .deliveryMode(2)
-                .build();
+        return original.builder().headers(headers).deliveryMode(2).build();
     }
 
     private static String nullToEmpty(String s) {
@@ -132,7 +134,8 @@ public final class PoisonPublisher implements AutoCloseable {
         if (channel == null || !channel.isOpen()) {
             // a raw channel of the shared connection, outside the channel cache: confirm mode and the
             // return listener must not leak into channels that other components borrow
-            com.rabbitmq.client.Connection connection = connectionFactory.createConnection().getDelegate();
+            com.rabbitmq.client.Connection connection =
+                    connectionFactory.createConnection().getDelegate();
             Channel ch = connection.createChannel();
             if (ch == null) {
                 throw new IOException("the broker connection has no free channel");

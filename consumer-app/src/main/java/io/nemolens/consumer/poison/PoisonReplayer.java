@@ -45,11 +45,24 @@ public final class PoisonReplayer {
     private static final Logger log = LoggerFactory.getLogger(PoisonReplayer.class);
 
     /** Headers describing the last failure; a replayed message gets fresh ones if it fails again. */
-    static final Set<String> DROPPED_ON_REPLAY = Set.of(PoisonHeaders.EXCEPTION_MESSAGE, PoisonHeaders.EXCEPTION_STACKTRACE,
-            PoisonHeaders.EXCEPTION_CLASS, PoisonHeaders.FAILURE_CATEGORY, PoisonHeaders.FAILED_AT, PoisonHeaders.CONSUMER_HOST,
-            PoisonHeaders.ATTEMPTS, PoisonHeaders.SIGNAL, PoisonHeaders.ENCODING, "x-death", "x-delivery-count",
-            "x-first-death-exchange", "x-first-death-queue", "x-first-death-reason", "x-last-death-exchange",
-            "x-last-death-queue", "x-last-death-reason");
+    static final Set<String> DROPPED_ON_REPLAY = Set.of(
+            PoisonHeaders.EXCEPTION_MESSAGE,
+            PoisonHeaders.EXCEPTION_STACKTRACE,
+            PoisonHeaders.EXCEPTION_CLASS,
+            PoisonHeaders.FAILURE_CATEGORY,
+            PoisonHeaders.FAILED_AT,
+            PoisonHeaders.CONSUMER_HOST,
+            PoisonHeaders.ATTEMPTS,
+            PoisonHeaders.SIGNAL,
+            PoisonHeaders.ENCODING,
+            "x-death",
+            "x-delivery-count",
+            "x-first-death-exchange",
+            "x-first-death-queue",
+            "x-first-death-reason",
+            "x-last-death-exchange",
+            "x-last-death-queue",
+            "x-last-death-reason");
 
     private final ConnectionFactory connectionFactory;
     private final String poisonQueue;
@@ -68,8 +81,16 @@ public final class PoisonReplayer {
      * @param confirmTimeout how long to wait for each publisher confirm
      * @param metrics where replay results are counted, or {@code null}
      */
-    public PoisonReplayer(ConnectionFactory connectionFactory, String poisonQueue, String parkingLotQueue, int maxReplays,
-            int inspectLimit, int deliveryLimit, Duration confirmTimeout, Clock clock, LensMetrics metrics) {
+    public PoisonReplayer(
+            ConnectionFactory connectionFactory,
+            String poisonQueue,
+            String parkingLotQueue,
+            int maxReplays,
+            int inspectLimit,
+            int deliveryLimit,
+            Duration confirmTimeout,
+            Clock clock,
+            LensMetrics metrics) {
         this.connectionFactory = connectionFactory;
         this.poisonQueue = poisonQueue;
         this.parkingLotQueue = parkingLotQueue;
@@ -86,8 +107,14 @@ public final class PoisonReplayer {
         Run run = new Run(request);
         try {
             QueueWalk.Result result = QueueWalk.walk(connectionFactory, poisonQueue, inspectLimit, run::visit);
-            ReplaySummary summary = new ReplaySummary(request.dryRun(), result.examined(), run.replayed, run.skipped,
-                    run.parked, run.failed, List.copyOf(run.failures));
+            ReplaySummary summary = new ReplaySummary(
+                    request.dryRun(),
+                    result.examined(),
+                    run.replayed,
+                    run.skipped,
+                    run.parked,
+                    run.failed,
+                    List.copyOf(run.failures));
             log.info("poison replay from '{}': {}", poisonQueue, summary.line());
             if (metrics != null && !request.dryRun()) {
                 metrics.replays("replayed", summary.replayed());
@@ -117,24 +144,32 @@ public final class PoisonReplayer {
 
         Run(ReplayRequest request) {
             this.request = request;
-            this.nanosPerMessage = request.ratePerSecond() > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / request.ratePerSecond()) : 0;
+            this.nanosPerMessage =
+                    request.ratePerSecond() > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / request.ratePerSecond()) : 0;
         }
 
         boolean visit(int position, GetResponse response) {
             PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
             if (QueueWalk.nearDeliveryLimit(message.deliveryCount(), deliveryLimit)) {
-                return park(message, response, "delivered " + message.deliveryCount() + " times; the poison queue's "
-                        + "x-delivery-limit of " + deliveryLimit + " would make the broker drop it");
+                return park(
+                        message,
+                        response,
+                        "delivered " + message.deliveryCount() + " times; the poison queue's " + "x-delivery-limit of "
+                                + deliveryLimit + " would make the broker drop it");
             }
-            if (!request.matches(message) || !request.allows(message)
+            if (!request.matches(message)
+                    || !request.allows(message)
                     || (request.max() > 0 && selected >= request.max())) {
                 skipped++;
                 return false;
             }
             selected++;
             if (message.replayCount() >= maxReplays) {
-                return park(message, response, "replayed " + message.replayCount() + " times (lens.poison.max-replays="
-                        + maxReplays + ") and failed again");
+                return park(
+                        message,
+                        response,
+                        "replayed " + message.replayCount() + " times (lens.poison.max-replays=" + maxReplays
+                                + ") and failed again");
             }
             if (message.exchange().isEmpty() && message.routingKey().isEmpty()) {
                 fail("message at position " + position + " has no original exchange or routing key");
@@ -146,7 +181,10 @@ public final class PoisonReplayer {
             }
             pace();
             try {
-                publish(message.exchange(), message.routingKey(), replayProperties(response.getProps(), message),
+                publish(
+                        message.exchange(),
+                        message.routingKey(),
+                        replayProperties(response.getProps(), message),
                         response.getBody());
                 replayed++;
                 return true;

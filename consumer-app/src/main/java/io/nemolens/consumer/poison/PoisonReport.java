@@ -15,8 +15,14 @@ import java.util.List;
  *     ({@code x-delivery-limit}); the next replay parks them
  * @param messages the first examined messages, in queue order (at most the number asked for)
  */
-public record PoisonReport(String queue, long depth, int examined, Instant oldestFailure, List<Group> groups,
-        int nearDeliveryLimit, List<PoisonMessage> messages) {
+public record PoisonReport(
+        String queue,
+        long depth,
+        int examined,
+        Instant oldestFailure,
+        List<Group> groups,
+        int nearDeliveryLimit,
+        List<PoisonMessage> messages) {
 
     public PoisonReport {
         groups = List.copyOf(groups);

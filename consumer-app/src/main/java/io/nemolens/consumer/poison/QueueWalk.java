@@ -48,11 +48,9 @@ final class QueueWalk {
      * @param depth ready messages when the walk started
      * @param examined messages read
      */
-    record Result(long depth, int examined) {
-    }
+    record Result(long depth, int examined) {}
 
-    private QueueWalk() {
-    }
+    private QueueWalk() {}
 
     /**
      * Whether a message has been delivered so often that returning it once more could reach the queue's
@@ -71,7 +69,8 @@ final class QueueWalk {
      * @throws IOException when the queue does not exist or the broker connection fails; messages not
      *     yet acknowledged then return to the queue (the broker does that when the channel closes)
      */
-    static Result walk(ConnectionFactory connectionFactory, String queue, int limit, Visitor visitor) throws IOException {
+    static Result walk(ConnectionFactory connectionFactory, String queue, int limit, Visitor visitor)
+            throws IOException {
         Channel channel = rawChannel(connectionFactory);
         long lastHeld = 0;
         int examined = 0;
@@ -101,8 +100,11 @@ final class QueueWalk {
             }
         } finally {
             if (lastHeld > 0) {
-                log.warn("walk of '{}' ended early; the broker returns the {} held messages when the channel closes "
-                        + "(nothing is lost, but their order may change)", queue, examined);
+                log.warn(
+                        "walk of '{}' ended early; the broker returns the {} held messages when the channel closes "
+                                + "(nothing is lost, but their order may change)",
+                        queue,
+                        examined);
             }
             close(channel);
         }

@@ -15,8 +15,14 @@ import java.util.Set;
  * @param dryRun decide and count, move nothing
  * @param ratePerSecond publish at most this many messages per second; 0 for no limit
  */
-public record ReplayRequest(int max, String routingKey, String category, String reasonContains,
-        boolean includeInputFailures, boolean dryRun, double ratePerSecond) {
+public record ReplayRequest(
+        int max,
+        String routingKey,
+        String category,
+        String reasonContains,
+        boolean includeInputFailures,
+        boolean dryRun,
+        double ratePerSecond) {
 
     /** The categories whose failure lies in the message itself: replaying them only helps after a fix to the consumer. */
     public static final Set<String> INPUT_FAILURES = Set.of("decode", "unknown-signal", "oversized");
@@ -48,7 +54,9 @@ public record ReplayRequest(int max, String routingKey, String category, String 
 
     /** Whether a message of this category may be replayed: input failures only when asked for explicitly. */
     public boolean allows(PoisonMessage message) {
-        return !message.isInputFailure() || includeInputFailures || message.category().equals(category);
+        return !message.isInputFailure()
+                || includeInputFailures
+                || message.category().equals(category);
     }
 
     private static String blankToNull(String s) {

@@ -15,8 +15,8 @@ import java.util.List;
  * @param failed left in the poison queue because the republish was not confirmed or had no target
  * @param failures why, one line per distinct reason (at most 10)
  */
-public record ReplaySummary(boolean dryRun, int examined, int replayed, int skipped, int parked, int failed,
-        List<String> failures) {
+public record ReplaySummary(
+        boolean dryRun, int examined, int replayed, int skipped, int parked, int failed, List<String> failures) {
 
     public ReplaySummary {
         failures = List.copyOf(failures);

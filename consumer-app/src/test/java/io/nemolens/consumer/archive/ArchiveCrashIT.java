@@ -8,7 +8,6 @@ import io.nemolens.consumer.listener.MessageIds;
 import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.TestBroker;
 import io.nemolens.consumer.testing.TestTopology;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +56,8 @@ class ArchiveCrashIT {
         try (BrokerClient client = new BrokerClient()) {
             await().atMost(Duration.ofSeconds(90)).until(() -> client.consumerCount(topology.queue()) > 0);
             for (int i = 0; i < MESSAGES; i++) {
-                byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run", i % 8, i).toByteArray();
+                byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run", i % 8, i)
+                        .toByteArray();
                 publishedIds.add(MessageIds.of(body));
                 client.publish(topology.exchange(), "otlp_spans", body);
                 if (i == MESSAGES / 2) {
@@ -67,11 +67,15 @@ class ArchiveCrashIT {
                     assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 }
             }
-            assertThat(committedFiles()).as("the first consumer committed files before it died").isNotEmpty();
+            assertThat(committedFiles())
+                    .as("the first consumer committed files before it died")
+                    .isNotEmpty();
 
             Process second = startConsumer(logs.resolve("second.log"));
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() ->
-                    client.messageCount(topology.queue()) == 0 && distinctRows() == (long) MESSAGES * SPANS_PER_MESSAGE);
+            await().atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> client.messageCount(topology.queue()) == 0
+                            && distinctRows() == (long) MESSAGES * SPANS_PER_MESSAGE);
             second.destroy(); // SIGTERM: graceful shutdown commits what is open
             assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
@@ -79,15 +83,21 @@ class ArchiveCrashIT {
 
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             Set<String> archivedIds = new HashSet<>();
-            reader.query("SELECT DISTINCT _message_id FROM %s", "spans").forEach(r -> archivedIds.add((String) r.get("_message_id")));
+            reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                    .forEach(r -> archivedIds.add((String) r.get("_message_id")));
             assertThat(archivedIds).isEqualTo(publishedIds);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .isEqualTo((long) MESSAGES * SPANS_PER_MESSAGE);
-            assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id FROM %s GROUP BY _message_id HAVING count(*) %% "
-                    + SPANS_PER_MESSAGE + " <> 0)", "spans")).as("messages with a partial set of rows").isEqualTo(0L);
+            assertThat(reader.scalar(
+                            "SELECT count(*) FROM (SELECT _message_id FROM %s GROUP BY _message_id HAVING count(*) %% "
+                                    + SPANS_PER_MESSAGE + " <> 0)",
+                            "spans"))
+                    .as("messages with a partial set of rows")
+                    .isEqualTo(0L);
         }
         try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
-            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(p -> p.getFileName().toString()))
                     .as("nothing but committed Parquet files")
                     .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
         }
@@ -95,8 +105,11 @@ class ArchiveCrashIT {
 
     private Process startConsumer(Path log) throws Exception {
         TestBroker broker = TestBroker.get();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", execJar().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                execJar().toString()));
         for (Map.Entry<String, Object> e : broker.springProperties().entrySet()) {
             cmd.add("--" + e.getKey() + "=" + e.getValue());
         }
@@ -104,15 +117,20 @@ class ArchiveCrashIT {
         cmd.add("--lens.archive.path=" + archive);
         cmd.add("--lens.archive.max-age=500ms");
         cmd.add("--server.port=0");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         children.add(p);
         return p;
     }
 
     private static Path execJar() throws Exception {
         try (Stream<Path> s = Files.list(Path.of("target"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no runnable jar in target/: run the package phase first"));
+            return s.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+                    .findFirst()
+                    .orElseThrow(
+                            () -> new IllegalStateException("no runnable jar in target/: run the package phase first"));
         }
     }
 
@@ -121,7 +139,8 @@ class ArchiveCrashIT {
             return List.of();
         }
         try (Stream<Path> s = Files.walk(archive.resolve("spans"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+                    .toList();
         }
     }
 
@@ -135,5 +154,4 @@ class ArchiveCrashIT {
             return -1;
         }
     }
-
 }

@@ -65,9 +65,16 @@ class ArchiveIT {
         Message metrics = NemoLensTelemetry.metrics();
         Message logs = NemoLensTelemetry.logs();
         try (BrokerClient client = new BrokerClient()) {
-            for (var entry : List.of(Map.entry(Signal.SPANS, traces), Map.entry(Signal.METRICS, metrics), Map.entry(Signal.LOGS, logs))) {
-                client.publish(topology.exchange(), entry.getKey().routingKey(), entry.getValue().toByteArray());
-                client.publish(topology.exchange(), entry.getKey().routingKey(), CollectorJsonWriter.write(entry.getValue()));
+            for (var entry : List.of(
+                    Map.entry(Signal.SPANS, traces),
+                    Map.entry(Signal.METRICS, metrics),
+                    Map.entry(Signal.LOGS, logs))) {
+                client.publish(
+                        topology.exchange(),
+                        entry.getKey().routingKey(),
+                        entry.getValue().toByteArray());
+                client.publish(
+                        topology.exchange(), entry.getKey().routingKey(), CollectorJsonWriter.write(entry.getValue()));
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 6);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
@@ -81,11 +88,15 @@ class ArchiveIT {
         String jsonId = MessageIds.of(CollectorJsonWriter.write(traces));
 
         try (ArchiveReader reader = new ArchiveReader(archive)) {
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(2L * spans.spans().size());
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics")).isEqualTo(2L * points.metricPoints().size());
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "logs")).isEqualTo(2L * logRecords.logs().size());
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .isEqualTo(2L * spans.spans().size());
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics"))
+                    .isEqualTo(2L * points.metricPoints().size());
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "logs"))
+                    .isEqualTo(2L * logRecords.logs().size());
             assertThat(reader.query("SELECT DISTINCT _message_id FROM %s", "spans"))
-                    .extracting(r -> r.get("_message_id")).containsExactlyInAnyOrder(protobufId, jsonId);
+                    .extracting(r -> r.get("_message_id"))
+                    .containsExactlyInAnyOrder(protobufId, jsonId);
 
             // the JSON message's rows equal the protobuf message's, column for column
             for (String table : List.of("spans", "metrics", "logs")) {
@@ -93,9 +104,10 @@ class ArchiveIT {
                         SELECT count(*) FROM (
                           (SELECT * EXCLUDE (_message_id) FROM %1$s WHERE _message_id = (SELECT min(_message_id) FROM %1$s))
                           EXCEPT
-                          (SELECT * EXCLUDE (_message_id) FROM %1$s WHERE _message_id = (SELECT max(_message_id) FROM %1$s)))""",
-                        table);
-                assertThat(differing).as("rows of %s differing between encodings", table).isEqualTo(0L);
+                          (SELECT * EXCLUDE (_message_id) FROM %1$s WHERE _message_id = (SELECT max(_message_id) FROM %1$s)))""", table);
+                assertThat(differing)
+                        .as("rows of %s differing between encodings", table)
+                        .isEqualTo(0L);
             }
 
             Span step = spans.spans().get(0);
@@ -118,13 +130,23 @@ class ArchiveIT {
             assertThat(row.get("link")).isEqualTo(NemoLensTelemetry.LINKED_SPAN_ID_HEX);
 
             MetricPoint histogram = points.metricPoints().stream()
-                    .filter(p -> p.value() instanceof PointValue.Histogram).findFirst().orElseThrow();
+                    .filter(p -> p.value() instanceof PointValue.Histogram)
+                    .findFirst()
+                    .orElseThrow();
             PointValue.Histogram h = (PointValue.Histogram) histogram.value();
-            Map<String, Object> hist = reader.query("SELECT bucket_counts, explicit_bounds, count FROM %s WHERE metric_name = '"
-                    + histogram.name() + "' AND _row = " + points.metricPoints().indexOf(histogram) + " LIMIT 1", "metrics").get(0);
-            assertThat(Arrays.stream((Object[]) ((Array) hist.get("bucket_counts")).getArray()).map(o -> ((Number) o).longValue()).toList())
+            Map<String, Object> hist = reader.query(
+                            "SELECT bucket_counts, explicit_bounds, count FROM %s WHERE metric_name = '"
+                                    + histogram.name() + "' AND _row = "
+                                    + points.metricPoints().indexOf(histogram) + " LIMIT 1",
+                            "metrics")
+                    .get(0);
+            assertThat(Arrays.stream((Object[]) ((Array) hist.get("bucket_counts")).getArray())
+                            .map(o -> ((Number) o).longValue())
+                            .toList())
                     .isEqualTo(h.bucketCounts());
-            assertThat(Arrays.stream((Object[]) ((Array) hist.get("explicit_bounds")).getArray()).map(o -> ((Number) o).doubleValue()).toList())
+            assertThat(Arrays.stream((Object[]) ((Array) hist.get("explicit_bounds")).getArray())
+                            .map(o -> ((Number) o).doubleValue())
+                            .toList())
                     .isEqualTo(h.explicitBounds());
             assertThat(hist.get("count")).isEqualTo(h.count());
         }
@@ -141,30 +163,38 @@ class ArchiveIT {
         byte[] body = NemoLensTelemetry.traces().toByteArray();
         try (BrokerClient client = new BrokerClient()) {
             client.publish(topology.exchange(), "otlp_spans", body);
-            client.publish(topology.exchange(), "otlp_logs", NemoLensTelemetry.logs().toByteArray());
+            client.publish(
+                    topology.exchange(), "otlp_logs", NemoLensTelemetry.logs().toByteArray());
 
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r =
+                        http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(503);
                 assertThat(r.body()).contains("\"archive\"").contains("spans");
             });
             // the spans message is held, neither acknowledged nor poisoned, while the logs go through
             await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
-            assertThat(meters.find("lens.retries").tag("type", "transient").counters()).isNotEmpty();
+            assertThat(meters.find("lens.retries").tag("type", "transient").counters())
+                    .isNotEmpty();
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters()).isEmpty();
+            assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters())
+                    .isEmpty();
             assertThat(Files.isRegularFile(archive.resolve("spans"))).isTrue();
 
             Files.delete(archive.resolve("spans"));
             await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 2);
-            await().atMost(Duration.ofSeconds(20)).until(() ->
-                    http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() ->
+                            http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             assertThat(client.messageCount(topology.queue())).isZero();
         }
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             DecodedMessage decoded = new OtlpDecoder().decode(Signal.SPANS, body, null);
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) decoded.spans().size());
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .isEqualTo((long) decoded.spans().size());
         }
     }
 }

@@ -34,7 +34,8 @@ public final class ArchiveReader implements AutoCloseable {
         for (int i = 0; i < tables.length; i++) {
             exprs[i] = table(tables[i]);
         }
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql.formatted(exprs))) {
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery(sql.formatted(exprs))) {
             ResultSetMetaData md = rs.getMetaData();
             List<Map<String, Object>> rows = new ArrayList<>();
             while (rs.next()) {

@@ -11,13 +11,12 @@ import io.nemolens.consumer.generate.CollectorJsonWriter;
 import io.nemolens.consumer.testdata.NemoLensTelemetry;
 import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RecordingHandlers;
-import io.nemolens.consumer.testing.RecordingHandlers;
 import io.nemolens.consumer.testing.RecordingHandlers.Recorded;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.TestTopology;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.record.DcgmField;
 import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.MetricPoint;
@@ -59,7 +58,8 @@ class InfraMetricsIT {
     @Test
     void gpuAndNodeSamplesInBothEncodingsReachHandlersAndTheArchive() throws Exception {
         topology = TestTopology.unique("infra");
-        consumer = RunningConsumer.start(topology, Map.of("lens.archive.path", archive.toString()), RecordingHandlers.class);
+        consumer = RunningConsumer.start(
+                topology, Map.of("lens.archive.path", archive.toString()), RecordingHandlers.class);
         Message dcgm = NemoLensTelemetry.dcgmBatch();
         Message dcgmNewer = NemoLensTelemetry.dcgmBatchNewerBuild();
         Message node = NemoLensTelemetry.nodeExporterBatch();
@@ -73,8 +73,16 @@ class InfraMetricsIT {
             MeterRegistry meters = consumer.bean(MeterRegistry.class);
             await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 7);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(meters.get("lens.records").tag("kind", "gpu_sample").counter().count()).isEqualTo(4 * 38);
-            assertThat(meters.get("lens.records").tag("kind", "node_sample").counter().count()).isEqualTo(2 * 17);
+            assertThat(meters.get("lens.records")
+                            .tag("kind", "gpu_sample")
+                            .counter()
+                            .count())
+                    .isEqualTo(4 * 38);
+            assertThat(meters.get("lens.records")
+                            .tag("kind", "node_sample")
+                            .counter()
+                            .count())
+                    .isEqualTo(2 * 17);
             assertThat(meters.get("lens.stale.skipped").counter().count()).isEqualTo(4 + 2);
         }
 
@@ -89,23 +97,33 @@ class InfraMetricsIT {
         assertThat(seen.nodes).hasSize(2);
         for (SignalBatch<GpuSample> batch : seen.gpus) {
             List<GpuSample> expected = batch.records().get(0).host().equals("dgx-h100-001")
-                    ? expectedNewer.gpuSamples() : expectedDcgm.gpuSamples();
+                    ? expectedNewer.gpuSamples()
+                    : expectedDcgm.gpuSamples();
             assertThat(batch.records()).isEqualTo(expected);
         }
-        assertThat(seen.gpus).extracting(b -> b.message().encoding())
+        assertThat(seen.gpus)
+                .extracting(b -> b.message().encoding())
                 .containsExactlyInAnyOrder(Encoding.PROTOBUF, Encoding.JSON, Encoding.PROTOBUF, Encoding.JSON);
         for (SignalBatch<NodeSample> batch : seen.nodes) {
             assertThat(batch.records()).isEqualTo(expectedNode.nodeSamples());
         }
-        GpuSample migSample = seen.gpus.stream().flatMap(b -> b.records().stream())
-                .filter(s -> s.gpuInstanceId() != null && s.gpu() == 0 && s.field() == DcgmField.GPU_UTIL).findFirst().orElseThrow();
+        GpuSample migSample = seen.gpus.stream()
+                .flatMap(b -> b.records().stream())
+                .filter(s -> s.gpuInstanceId() != null && s.gpu() == 0 && s.field() == DcgmField.GPU_UTIL)
+                .findFirst()
+                .orElseThrow();
         assertThat(migSample.pod()).isEqualTo("llama3-8b-worker-0");
         assertThat(migSample.value()).isEqualTo(98.0);
         // the scrape gauges stay generic metric points, for the built-in RecordingHandlers
         RecordingHandlers.Recorded recorded = consumer.bean(RecordingHandlers.Recorded.class);
-        assertThat(recorded.allMetricPoints()).extracting(MetricPoint::name)
-                .containsOnly("up", "scrape_duration_seconds", "scrape_samples_scraped",
-                        "scrape_samples_post_metric_relabeling", "scrape_series_added")
+        assertThat(recorded.allMetricPoints())
+                .extracting(MetricPoint::name)
+                .containsOnly(
+                        "up",
+                        "scrape_duration_seconds",
+                        "scrape_samples_scraped",
+                        "scrape_samples_post_metric_relabeling",
+                        "scrape_series_added")
                 .hasSize(6 * 5);
 
         try (ArchiveReader reader = new ArchiveReader(archive)) {
@@ -113,10 +131,13 @@ class InfraMetricsIT {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "node_metrics")).isEqualTo(2L * 17);
             assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics")).isEqualTo(6L * 5);
             // the staleness markers are not rows: no GPU 1 PCIe rx, no veth receive bytes, and no value is null
-            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE field = 'PROF_PCIE_RX_BYTES' AND gpu = 1", "gpu_metrics"))
+            assertThat(reader.scalar(
+                            "SELECT count(*) FROM %s WHERE field = 'PROF_PCIE_RX_BYTES' AND gpu = 1", "gpu_metrics"))
                     .isEqualTo(0L);
-            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE device = 'veth1a2b3c'", "node_metrics")).isEqualTo(0L);
-            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE value IS NULL", "gpu_metrics")).isEqualTo(0L);
+            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE device = 'veth1a2b3c'", "node_metrics"))
+                    .isEqualTo(0L);
+            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE value IS NULL", "gpu_metrics"))
+                    .isEqualTo(0L);
 
             List<Map<String, Object>> util = reader.query("""
                     SELECT metric_name, gpu, uuid, pci_bus_id, device, model_name, host, driver_version, gpu_instance_profile,
@@ -137,7 +158,9 @@ class InfraMetricsIT {
             assertThat(released.get("time_unix_nano")).isEqualTo(NemoLensTelemetry.T0 + 15_000_000_000L);
             assertThat(released.get("service_name")).isEqualTo("dcgm-exporter");
             assertThat(released.get("gpu_label")).isEqualTo("0");
-            assertThat(released.get("run_id")).as("a scrape target belongs to no run").isNull();
+            assertThat(released.get("run_id"))
+                    .as("a scrape target belongs to no run")
+                    .isNull();
             for (String absent : List.of("gpu_instance_profile", "gpu_instance_id", "pod", "namespace", "container")) {
                 assertThat(released.get(absent)).as(absent).isNull();
             }
@@ -148,23 +171,32 @@ class InfraMetricsIT {
             assertThat(newer.get("pod")).isEqualTo("llama3-8b-worker-0");
             assertThat(newer.get("namespace")).isEqualTo("training");
             assertThat(newer.get("container")).isEqualTo("megatron");
-            assertThat(reader.scalar("SELECT count(*) FROM %s WHERE is_counter AND field = 'TOTAL_ENERGY_CONSUMPTION'", "gpu_metrics"))
+            assertThat(reader.scalar(
+                            "SELECT count(*) FROM %s WHERE is_counter AND field = 'TOTAL_ENERGY_CONSUMPTION'",
+                            "gpu_metrics"))
                     .isEqualTo(8L);
 
             Map<String, Object> ib = reader.query("""
                     SELECT subsystem, device, port, host, value, is_counter FROM %s
-                    WHERE metric_name = 'node_infiniband_port_data_transmitted_bytes_total' AND device = 'mlx5_1' LIMIT 1""",
-                    "node_metrics").get(0);
-            assertThat(ib).containsEntry("subsystem", "INFINIBAND").containsEntry("port", "1")
-                    .containsEntry("host", "dgx-a100-000").containsEntry("value", 2469134.0).containsEntry("is_counter", true);
+                    WHERE metric_name = 'node_infiniband_port_data_transmitted_bytes_total' AND device = 'mlx5_1' LIMIT 1""", "node_metrics").get(0);
+            assertThat(ib)
+                    .containsEntry("subsystem", "INFINIBAND")
+                    .containsEntry("port", "1")
+                    .containsEntry("host", "dgx-a100-000")
+                    .containsEntry("value", 2469134.0)
+                    .containsEntry("is_counter", true);
             Map<String, Object> netstat = reader.query("""
-                    SELECT subsystem, device, port, is_counter, value FROM %s WHERE metric_name = 'node_netstat_Tcp_RetransSegs' LIMIT 1""",
-                    "node_metrics").get(0);
-            assertThat(netstat).containsEntry("subsystem", "NETSTAT").containsEntry("device", null).containsEntry("port", null)
-                    .containsEntry("is_counter", false).containsEntry("value", 48213.0);
+                    SELECT subsystem, device, port, is_counter, value FROM %s WHERE metric_name = 'node_netstat_Tcp_RetransSegs' LIMIT 1""", "node_metrics").get(0);
+            assertThat(netstat)
+                    .containsEntry("subsystem", "NETSTAT")
+                    .containsEntry("device", null)
+                    .containsEntry("port", null)
+                    .containsEntry("is_counter", false)
+                    .containsEntry("value", 48213.0);
 
             // the README's example query, word for word, against this archive
-            List<Map<String, Object>> joined = reader.query(readmeQuery().replace("'archive/", "'" + archive.toAbsolutePath() + "/"));
+            List<Map<String, Object>> joined =
+                    reader.query(readmeQuery().replace("'archive/", "'" + archive.toAbsolutePath() + "/"));
             assertThat(joined).singleElement().satisfies(row -> {
                 assertThat(row.get("host")).isEqualTo("dgx-a100-000");
                 assertThat(row.get("steps")).isEqualTo(1L);

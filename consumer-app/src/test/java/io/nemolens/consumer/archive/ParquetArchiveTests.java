@@ -65,7 +65,8 @@ class ParquetArchiveTests {
     private <T extends TelemetryRecord> SignalBatch<T> batch(List<T> records, Signal signal, Message request) {
         byte[] body = request.toByteArray();
         String id = MessageIds.of(body);
-        MessageInfo info = new MessageInfo(id, signal, Encoding.PROTOBUF, "x", signal.routingKey(), body.length, false, request);
+        MessageInfo info =
+                new MessageInfo(id, signal, Encoding.PROTOBUF, "x", signal.routingKey(), body.length, false, request);
         return new SignalBatch<>(records, info, () -> new Completion() {
             @Override
             public void complete() {
@@ -82,7 +83,8 @@ class ParquetArchiveTests {
     @Test
     void spansAreArchivedWithEveryFieldAndAcknowledgedOnlyAfterTheCommit() throws Exception {
         open(ArchiveOptions.defaults(dir));
-        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
         SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
         archive.handle(batch);
 
@@ -121,16 +123,21 @@ class ParquetArchiveTests {
                 assertThat(r.get("run_id")).isEqualTo(NemoLensTelemetry.RUN_ID);
                 assertThat(r.get("dl_rank")).isEqualTo(s.resource().attributes().getLong("dl.rank"));
                 assertThat(r.get("megatron_iteration")).isEqualTo(s.attributes().getLong("megatron.iteration"));
-                assertThat(r.get("host_name")).isEqualTo(s.resource().attributes().getText("host.name", null));
-                assertThat(r.get("scope_name")).isEqualTo(s.scope().name().isEmpty() ? null : s.scope().name());
+                assertThat(r.get("host_name"))
+                        .isEqualTo(s.resource().attributes().getText("host.name", null));
+                assertThat(r.get("scope_name"))
+                        .isEqualTo(s.scope().name().isEmpty() ? null : s.scope().name());
                 assertThat(r.get("dropped_attributes_count")).isEqualTo(s.droppedAttributesCount());
                 assertThat(r.get("dropped_events_count")).isEqualTo(s.droppedEventsCount());
                 assertThat(r.get("dropped_links_count")).isEqualTo(s.droppedLinksCount());
                 assertThat(r.get("_message_id")).isEqualTo(batch.message().messageId());
                 assertThat(r.get("_row")).isEqualTo(i);
-                assertThat(((Number) r.get("event_count")).intValue()).isEqualTo(s.events().size());
-                assertThat(((Number) r.get("link_count")).intValue()).isEqualTo(s.links().size());
-                assertThat(((Number) r.get("attribute_count")).intValue()).isEqualTo(s.attributes().size());
+                assertThat(((Number) r.get("event_count")).intValue())
+                        .isEqualTo(s.events().size());
+                assertThat(((Number) r.get("link_count")).intValue())
+                        .isEqualTo(s.links().size());
+                assertThat(((Number) r.get("attribute_count")).intValue())
+                        .isEqualTo(s.attributes().size());
             }
 
             Span step = spans.get(0);
@@ -160,27 +167,36 @@ class ParquetArchiveTests {
     @Test
     void attributeValuesOfEveryTypeKeepTheirType() throws Exception {
         open(ArchiveOptions.defaults(dir));
-        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
         archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
         archive.commitNow();
-        Span forward = decoded.spans().stream().filter(s -> s.name().equals("megatron.forward_backward")).findFirst().orElseThrow();
+        Span forward = decoded.spans().stream()
+                .filter(s -> s.name().equals("megatron.forward_backward"))
+                .findFirst()
+                .orElseThrow();
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             List<Map<String, Object>> keys = reader.query(
-                    "SELECT unnest(json_keys(attributes)) AS key FROM %s WHERE name = 'megatron.forward_backward'", "spans");
-            assertThat(keys).extracting(k -> k.get("key"))
+                    "SELECT unnest(json_keys(attributes)) AS key FROM %s WHERE name = 'megatron.forward_backward'",
+                    "spans");
+            assertThat(keys)
+                    .extracting(k -> k.get("key"))
                     .containsExactlyElementsOf(forward.attributes().asMap().keySet());
             for (int i = 0; i < forward.attributes().size(); i++) {
                 String key = forward.attributes().keyAt(i);
                 AnyValue expected = forward.attributes().valueAt(i);
                 String path = "$.\"" + key + "\"";
-                Map<String, Object> e = reader.query("SELECT json_keys(json_extract(attributes, '" + path + "')) AS kinds, "
-                        + "json_extract_string(attributes, '" + path + ".stringValue') AS s, "
-                        + "json_extract(attributes, '" + path + ".intValue')::VARCHAR AS i, "
-                        + "json_extract(attributes, '" + path + ".doubleValue')::VARCHAR AS d, "
-                        + "json_extract(attributes, '" + path + ".boolValue')::BOOLEAN AS b, "
-                        + "json_extract_string(attributes, '" + path + ".bytesValue') AS bytes "
-                        + "FROM %s WHERE name = 'megatron.forward_backward'", "spans").get(0);
+                Map<String, Object> e = reader.query(
+                                "SELECT json_keys(json_extract(attributes, '" + path + "')) AS kinds, "
+                                        + "json_extract_string(attributes, '" + path + ".stringValue') AS s, "
+                                        + "json_extract(attributes, '" + path + ".intValue')::VARCHAR AS i, "
+                                        + "json_extract(attributes, '" + path + ".doubleValue')::VARCHAR AS d, "
+                                        + "json_extract(attributes, '" + path + ".boolValue')::BOOLEAN AS b, "
+                                        + "json_extract_string(attributes, '" + path + ".bytesValue') AS bytes "
+                                        + "FROM %s WHERE name = 'megatron.forward_backward'",
+                                "spans")
+                        .get(0);
                 String kind = switch (expected.type()) {
                     case STRING -> "stringValue";
                     case BOOL -> "boolValue";
@@ -199,14 +215,17 @@ class ParquetArchiveTests {
                     case DOUBLE -> {
                         double d = ((AnyValue.DoubleValue) expected).value();
                         String text = (String) e.get("d");
-                        assertThat(Double.isNaN(d) || Double.isInfinite(d) ? Double.parseDouble(text.replace("\"", ""))
-                                : Double.parseDouble(text)).isEqualTo(Double.valueOf(d));
+                        assertThat(
+                                        Double.isNaN(d) || Double.isInfinite(d)
+                                                ? Double.parseDouble(text.replace("\"", ""))
+                                                : Double.parseDouble(text))
+                                .isEqualTo(Double.valueOf(d));
                     }
                     case BOOL -> assertThat(e.get("b")).isEqualTo(((AnyValue.BoolValue) expected).value());
-                    case BYTES -> assertThat(Base64.getDecoder().decode((String) e.get("bytes")))
-                            .isEqualTo(((AnyValue.BytesValue) expected).value());
-                    default -> {
-                    }
+                    case BYTES ->
+                        assertThat(Base64.getDecoder().decode((String) e.get("bytes")))
+                                .isEqualTo(((AnyValue.BytesValue) expected).value());
+                    default -> {}
                 }
             }
             // one attribute of each type, as the README shows it
@@ -224,7 +243,8 @@ class ParquetArchiveTests {
             assertThat(typed.get("d")).isEqualTo(0.1);
             assertThat(typed.get("b")).isEqualTo(true);
             java.sql.Blob blob = (java.sql.Blob) typed.get("bytes");
-            assertThat(blob.getBytes(1, (int) blob.length())).isEqualTo("\u00ff\u00fe raw".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertThat(blob.getBytes(1, (int) blob.length()))
+                    .isEqualTo("\u00ff\u00fe raw".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
             assertThat(typed.get("nested")).isEqualTo("deep");
             assertThat(typed.get("depth")).isEqualTo("2");
         }
@@ -233,7 +253,8 @@ class ParquetArchiveTests {
     @Test
     void metricPointsOfAllKindsAreArchived() throws Exception {
         open(ArchiveOptions.defaults(dir));
-        DecodedMessage decoded = decoder.decode(Signal.METRICS, NemoLensTelemetry.metrics().toByteArray(), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.METRICS, NemoLensTelemetry.metrics().toByteArray(), null);
         archive.metricPointHandler().handle(batch(decoded.metricPoints(), Signal.METRICS, decoded.request()));
         archive.commitNow();
         List<MetricPoint> points = decoded.metricPoints();
@@ -246,25 +267,32 @@ class ParquetArchiveTests {
                            exemplars[1].trace_id AS exemplar_trace, exemplars[1].value AS exemplar_value, flags, no_recorded_value, _row
                     FROM %s ORDER BY _row""", "metrics");
             assertThat(rows).hasSize(points.size());
-            assertThat(rows).extracting(r -> r.get("metric_type")).contains("gauge", "sum", "histogram",
-                    "exponential_histogram", "summary");
+            assertThat(rows)
+                    .extracting(r -> r.get("metric_type"))
+                    .contains("gauge", "sum", "histogram", "exponential_histogram", "summary");
             for (int i = 0; i < points.size(); i++) {
                 MetricPoint p = points.get(i);
                 Map<String, Object> r = rows.get(i);
                 assertThat(r.get("metric_name")).isEqualTo(p.name());
                 assertThat(r.get("metric_type")).isEqualTo(p.metric().type().archiveName());
                 assertThat(r.get("time_unix_nano")).isEqualTo(p.timeUnixNano());
-                assertThat(r.get("start_time_unix_nano")).isEqualTo(p.startTimeUnixNano() == 0 ? null : p.startTimeUnixNano());
+                assertThat(r.get("start_time_unix_nano"))
+                        .isEqualTo(p.startTimeUnixNano() == 0 ? null : p.startTimeUnixNano());
                 assertThat(r.get("no_recorded_value")).isEqualTo(p.noRecordedValue());
-                assertThat(r.get("exemplar_count")).isEqualTo((long) p.exemplars().size());
+                assertThat(r.get("exemplar_count"))
+                        .isEqualTo((long) p.exemplars().size());
                 if (!p.exemplars().isEmpty()) {
-                    assertThat(r.get("exemplar_trace")).isEqualTo(p.exemplars().get(0).traceId().isEmpty() ? null
-                            : p.exemplars().get(0).traceId());
+                    assertThat(r.get("exemplar_trace"))
+                            .isEqualTo(
+                                    p.exemplars().get(0).traceId().isEmpty()
+                                            ? null
+                                            : p.exemplars().get(0).traceId());
                 }
                 PointValue v = p.value();
                 if (v instanceof PointValue.Number n) {
                     if (n.value().isPresent()) {
-                        assertThat(r.get("value")).isEqualTo(Double.valueOf(n.value().asDouble()));
+                        assertThat(r.get("value"))
+                                .isEqualTo(Double.valueOf(n.value().asDouble()));
                     } else {
                         assertThat(r.get("value")).isNull();
                         assertThat(r.get("int_value")).isNull();
@@ -276,19 +304,25 @@ class ParquetArchiveTests {
                     assertThat(r.get("count")).isEqualTo(h.count());
                     assertThat(longs(r.get("bucket_counts"))).isEqualTo(h.bucketCounts());
                     assertThat(doubles(r.get("explicit_bounds"))).isEqualTo(h.explicitBounds());
-                    assertThat(r.get("sum")).isEqualTo(h.sum().isPresent() ? h.sum().getAsDouble() : null);
-                    assertThat(r.get("min")).isEqualTo(h.min().isPresent() ? h.min().getAsDouble() : null);
+                    assertThat(r.get("sum"))
+                            .isEqualTo(h.sum().isPresent() ? h.sum().getAsDouble() : null);
+                    assertThat(r.get("min"))
+                            .isEqualTo(h.min().isPresent() ? h.min().getAsDouble() : null);
                 } else if (v instanceof PointValue.ExponentialHistogram e) {
                     assertThat(r.get("count")).isEqualTo(e.count());
                     assertThat(r.get("exp_scale")).isEqualTo(e.scale());
                     assertThat(r.get("exp_zero_count")).isEqualTo(e.zeroCount());
-                    assertThat(r.get("exp_positive_offset")).isEqualTo(e.positive().offset());
-                    assertThat(longs(r.get("exp_positive_bucket_counts"))).isEqualTo(e.positive().bucketCounts());
-                    assertThat(longs(r.get("exp_negative_bucket_counts"))).isEqualTo(e.negative().bucketCounts());
+                    assertThat(r.get("exp_positive_offset"))
+                            .isEqualTo(e.positive().offset());
+                    assertThat(longs(r.get("exp_positive_bucket_counts")))
+                            .isEqualTo(e.positive().bucketCounts());
+                    assertThat(longs(r.get("exp_negative_bucket_counts")))
+                            .isEqualTo(e.negative().bucketCounts());
                 } else if (v instanceof PointValue.Summary s) {
                     assertThat(r.get("count")).isEqualTo(s.count());
                     assertThat(r.get("sum")).isEqualTo(s.sum());
-                    assertThat(((Object[]) ((Array) r.get("quantiles")).getArray())).hasSize(s.quantileValues().size());
+                    assertThat(((Object[]) ((Array) r.get("quantiles")).getArray()))
+                            .hasSize(s.quantileValues().size());
                 }
             }
         }
@@ -297,7 +331,8 @@ class ParquetArchiveTests {
     @Test
     void logsAreArchivedWithTypedBodies() throws Exception {
         open(ArchiveOptions.defaults(dir));
-        DecodedMessage decoded = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
         archive.logHandler().handle(batch(decoded.logs(), Signal.LOGS, decoded.request()));
         archive.commitNow();
 
@@ -327,30 +362,43 @@ class ParquetArchiveTests {
     @Test
     void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
         // 10 pending messages at most: files are committed once 5 wait
-        open(new ArchiveOptions(dir, 1500, 128L << 20, Duration.ofMinutes(10), 10, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
+        open(new ArchiveOptions(
+                dir, 1500, 128L << 20, Duration.ofMinutes(10), 10, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
         for (int i = 0; i < 2; i++) {
-            DecodedMessage decoded = decoder.decode(Signal.SPANS,
-                    NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(), null);
+            DecodedMessage decoded = decoder.decode(
+                    Signal.SPANS,
+                    NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(),
+                    null);
             archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
         }
         // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(completed).hasSize(2));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(completed).hasSize(2));
         for (int i = 0; i < 4; i++) {
-            DecodedMessage small = decoder.decode(Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i).toByteArray(), null);
+            DecodedMessage small = decoder.decode(
+                    Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i).toByteArray(), null);
             archive.handle(batch(small.spans(), Signal.SPANS, small.request()));
         }
-        assertThat(completed).as("4 messages wait, fewer than half the pending limit").hasSize(2);
-        DecodedMessage fifth = decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
+        assertThat(completed)
+                .as("4 messages wait, fewer than half the pending limit")
+                .hasSize(2);
+        DecodedMessage fifth =
+                decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
         archive.logHandler().handle(batch(fifth.logs(), Signal.LOGS, fifth.request()));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(completed).hasSize(7));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(completed).hasSize(7));
         List<Path> files = parquetFiles();
         assertThat(files).isNotEmpty().allSatisfy(f -> {
-            assertThat(dir.relativize(f).toString()).matches("(spans|logs)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-[^/]+\\.parquet");
+            assertThat(dir.relativize(f).toString())
+                    .matches("(spans|logs)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-[^/]+\\.parquet");
         });
-        assertThat(files).extracting(f -> f.getParent().getFileName().toString()).contains("run_id=" + NemoLensTelemetry.RUN_ID, "run_id=r");
+        assertThat(files)
+                .extracting(f -> f.getParent().getFileName().toString())
+                .contains("run_id=" + NemoLensTelemetry.RUN_ID, "run_id=r");
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(2052L);
-            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans")).isEqualTo(6L);
+            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans"))
+                    .isEqualTo(6L);
         }
     }
 
@@ -358,7 +406,8 @@ class ParquetArchiveTests {
     void aRegularFileWhereAFolderMustBeRefusesBatchesUntilRemoved() throws Exception {
         open(ArchiveOptions.defaults(dir));
         Files.writeString(dir.resolve("spans"), "not a folder");
-        DecodedMessage decoded = decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
         SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
 
         assertThatThrownBy(() -> archive.handle(batch)).isInstanceOf(TransientHandlerException.class);
@@ -373,7 +422,8 @@ class ParquetArchiveTests {
         assertThat(completed).hasSize(1);
         assertThat(failed).isEmpty();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) decoded.spans().size());
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .isEqualTo((long) decoded.spans().size());
         }
     }
 
@@ -384,8 +434,10 @@ class ParquetArchiveTests {
             Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
             Files.createDirectories(dir.resolve(".instances"));
             Files.writeString(dir.resolve(".instances/deadbeef0000.lock"), "");
-            Path dead = Files.writeString(partition.resolve(".part-20261129T000000-deadbeef0000-000001.parquet.tmp"), "x");
-            Path alive = Files.writeString(partition.resolve(".part-20261129T000000-" + live.instanceId() + "-000009.parquet.tmp"), "x");
+            Path dead =
+                    Files.writeString(partition.resolve(".part-20261129T000000-deadbeef0000-000001.parquet.tmp"), "x");
+            Path alive = Files.writeString(
+                    partition.resolve(".part-20261129T000000-" + live.instanceId() + "-000009.parquet.tmp"), "x");
 
             open(ArchiveOptions.defaults(dir));
             assertThat(dead).doesNotExist();
@@ -398,7 +450,9 @@ class ParquetArchiveTests {
 
     private List<Path> parquetFiles() throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+                    .sorted()
+                    .toList();
         }
     }
 

@@ -13,7 +13,6 @@ import io.nemolens.consumer.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,8 +39,10 @@ class PoisonCommandIT {
     @BeforeEach
     void start() throws Exception {
         topology = TestTopology.unique("command");
-        consumer = RunningConsumer.start(topology, Map.of("lens.consumer.handler-retry.max-attempts", "1",
-                "lens.consumer.concurrency", "1"), BreakableHandlers.class);
+        consumer = RunningConsumer.start(
+                topology,
+                Map.of("lens.consumer.handler-retry.max-attempts", "1", "lens.consumer.concurrency", "1"),
+                BreakableHandlers.class);
         state = consumer.bean(BreakableHandlers.State.class);
         try (BrokerClient client = new BrokerClient()) {
             client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-c", "fail-span-1"));
@@ -72,15 +73,19 @@ class PoisonCommandIT {
 
         Result list = run("poison", "list");
         assertThat(list.code).isZero();
-        assertThat(list.out).contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
-                .containsPattern("\\s+2\\s+handler\\s+otlp_spans\\s+handler failed after # attempt.*cannot take fail-span-#")
-                .containsPattern("\\s+1\\s+handler\\s+otlp_logs\\s+handler failed after # attempt.*cannot take fail-log-#")
+        assertThat(list.out)
+                .contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
+                .containsPattern(
+                        "\\s+2\\s+handler\\s+otlp_spans\\s+handler failed after # attempt.*cannot take fail-span-#")
+                .containsPattern(
+                        "\\s+1\\s+handler\\s+otlp_logs\\s+handler failed after # attempt.*cannot take fail-log-#")
                 .containsPattern("\\s+1\\s+decode\\s+otlp_spans\\s+malformed")
                 .containsPattern("\\s+1\\s+[0-9a-f]{12}\\s+otlp_spans\\s+handler\\s+0\\s+0\\s+\\d+\\s+20\\d\\d-");
 
         Result dry = run("poison", "replay", "--max", "100", "--routing-key", "otlp_spans", "--dry-run");
         assertThat(dry.code).isZero();
-        assertThat(dry.out).contains("dry run, nothing moved: would replay 2, skipped 2, would park 0, failed 0 (of 4 examined)");
+        assertThat(dry.out)
+                .contains("dry run, nothing moved: would replay 2, skipped 2, would park 0, failed 0 (of 4 examined)");
         assertThat(state.handled).isEmpty();
 
         Result replay = run("poison", "replay", "--routing-key", "otlp_spans", "--category=handler");
@@ -90,7 +95,9 @@ class PoisonCommandIT {
         assertThat(state.handled).containsExactlyInAnyOrder("fail-span-1", "fail-span-2");
 
         Result after = run("poison", "list", "--max", "1");
-        assertThat(after.out).contains(": 2 message(s), 2 examined").contains("(1 more not listed; --max N lists more)");
+        assertThat(after.out)
+                .contains(": 2 message(s), 2 examined")
+                .contains("(1 more not listed; --max N lists more)");
 
         Result usage = run("poison", "replay", "--bogus");
         assertThat(usage.code).isEqualTo(2);
@@ -99,16 +106,21 @@ class PoisonCommandIT {
 
     @Test
     void theExecJarListsThePoisonQueue() throws Exception {
-        Path jar = Path.of("target", "lens-consumer-app-0.1.0-SNAPSHOT-exec.jar"); // failsafe runs in the module directory
-        assertThat(jar).as("the exec jar is built by 'package', before the integration tests").exists();
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString(), "poison", "list", "--max", "2"));
+        Path jar =
+                Path.of("target", "lens-consumer-app-0.1.0-SNAPSHOT-exec.jar"); // failsafe runs in the module directory
+        assertThat(jar)
+                .as("the exec jar is built by 'package', before the integration tests")
+                .exists();
+        List<String> command =
+                new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString(), "poison", "list", "--max", "2"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         environment().forEach((k, v) -> pb.environment().put(k, v));
         Process process = pb.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(out).isZero();
-        assertThat(out).contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
+        assertThat(out)
+                .contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
                 .contains("(2 more not listed; --max N lists more)");
         assertThat(out).doesNotContain("Tomcat").doesNotContain("password");
     }
@@ -126,7 +138,8 @@ class PoisonCommandIT {
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
         props.putAll(topology.properties());
         Map<String, String> env = new LinkedHashMap<>();
-        props.forEach((k, v) -> env.put(k.toUpperCase(Locale.ROOT).replace('.', '_').replace("-", ""), String.valueOf(v)));
+        props.forEach(
+                (k, v) -> env.put(k.toUpperCase(Locale.ROOT).replace('.', '_').replace("-", ""), String.valueOf(v)));
         return env;
     }
 
@@ -145,7 +158,5 @@ class PoisonCommandIT {
         return new Result(code, text);
     }
 
-    private record Result(int code, String out) {
-    }
-
+    private record Result(int code, String out) {}
 }

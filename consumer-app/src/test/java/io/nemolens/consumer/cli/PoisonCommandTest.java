@@ -14,8 +14,20 @@ class PoisonCommandTest {
 
     @Test
     void parsesEveryReplayOption() {
-        ReplayRequest r = PoisonCommand.Options.parse(List.of("--max", "100", "--routing-key", "otlp_spans",
-                "--category=decode", "--reason", "column", "--include-input-failures", "--dry-run", "--rate", "2.5"), true)
+        ReplayRequest r = PoisonCommand.Options.parse(
+                        List.of(
+                                "--max",
+                                "100",
+                                "--routing-key",
+                                "otlp_spans",
+                                "--category=decode",
+                                "--reason",
+                                "column",
+                                "--include-input-failures",
+                                "--dry-run",
+                                "--rate",
+                                "2.5"),
+                        true)
                 .request();
         assertThat(r).isEqualTo(new ReplayRequest(100, "otlp_spans", "decode", "column", true, true, 2.5));
     }
@@ -27,13 +39,18 @@ class PoisonCommandTest {
 
     @Test
     void badOptionsAreUsageErrors() {
-        assertThatIllegalArgumentException().isThrownBy(() -> PoisonCommand.Options.parse(List.of("--max"), true))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PoisonCommand.Options.parse(List.of("--max"), true))
                 .withMessageContaining("needs a value");
-        assertThatIllegalArgumentException().isThrownBy(() -> PoisonCommand.Options.parse(List.of("--max", "-3"), true));
-        assertThatIllegalArgumentException().isThrownBy(() -> PoisonCommand.Options.parse(List.of("--rate", "0"), true));
-        assertThatIllegalArgumentException().isThrownBy(() -> PoisonCommand.Options.parse(List.of("--dry-run"), false))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PoisonCommand.Options.parse(List.of("--max", "-3"), true));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PoisonCommand.Options.parse(List.of("--rate", "0"), true));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PoisonCommand.Options.parse(List.of("--dry-run"), false))
                 .withMessageContaining("unknown option for list");
-        assertThatIllegalArgumentException().isThrownBy(() -> PoisonCommand.Options.parse(List.of("--force"), true))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> PoisonCommand.Options.parse(List.of("--force"), true))
                 .withMessageContaining("unknown option: --force");
     }
 
@@ -42,7 +59,10 @@ class PoisonCommandTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int code = new PoisonCommand(null, null).run(List.of(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertThat(code).isEqualTo(2);
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("usage: poison list").contains("poison replay");
-        assertThat(new PoisonCommand(null, null).run(List.of("help"), new PrintStream(new ByteArrayOutputStream()))).isZero();
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("usage: poison list")
+                .contains("poison replay");
+        assertThat(new PoisonCommand(null, null).run(List.of("help"), new PrintStream(new ByteArrayOutputStream())))
+                .isZero();
     }
 }

@@ -66,7 +66,8 @@ class BrokerTlsIT {
     @Test
     void consumesOverTlsWithTheBrokerCertificateTrustedThroughAnSslBundle() throws Exception {
         // in /tmp, readable by the broker's own user
-        dir = Files.createTempDirectory("lens-tls-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        dir = Files.createTempDirectory(
+                "lens-tls-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path certificate = dir.resolve("broker-cert.pem");
         Path key = dir.resolve("broker-key.pem");
         selfSignedCertificate(certificate, key);
@@ -82,26 +83,53 @@ class BrokerTlsIT {
         props.put("spring.ssl.bundle.pem.lens-broker.truststore.certificate", "file:" + certificate);
         consumer = RunningConsumer.start(topology, props, BreakableHandlers.class);
 
-        assertThat(consumer.bean(CachingConnectionFactory.class).getRabbitConnectionFactory().isSSL()).isTrue();
+        assertThat(consumer.bean(CachingConnectionFactory.class)
+                        .getRabbitConnectionFactory()
+                        .isSSL())
+                .isTrue();
         assertThat(consumer.bean(CachingConnectionFactory.class).getPort()).isEqualTo(tlsPort);
         try (BrokerClient client = new BrokerClient()) {
             client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-tls", "over-tls"));
         }
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("over-tls"));
-        HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health/readiness")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + consumer.port() + "/actuator/health/readiness"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
     }
 
     /** A self-signed certificate for localhost and 127.0.0.1, made with the JDK's keytool, written as PEM. */
     private void selfSignedCertificate(Path certificate, Path key) throws Exception {
         Path store = dir.resolve("broker.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process p = new ProcessBuilder(List.of(keytool, "-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048",
-                "-dname", "CN=localhost", "-ext", "san=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", "changeit")).redirectErrorStream(true).start();
+        String keytool =
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Process p = new ProcessBuilder(List.of(
+                        keytool,
+                        "-genkeypair",
+                        "-alias",
+                        "broker",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-dname",
+                        "CN=localhost",
+                        "-ext",
+                        "san=dns:localhost,ip:127.0.0.1",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        "changeit"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
@@ -119,7 +147,8 @@ class BrokerTlsIT {
     }
 
     private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 }

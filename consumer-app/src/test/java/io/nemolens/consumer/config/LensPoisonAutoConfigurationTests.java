@@ -23,8 +23,11 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 class LensPoisonAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class,
-                    LensConsumerAutoConfiguration.class, LensPoisonAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    RabbitAutoConfiguration.class,
+                    LensTopologyAutoConfiguration.class,
+                    LensConsumerAutoConfiguration.class,
+                    LensPoisonAutoConfiguration.class,
                     LensManagementSecurityAutoConfiguration.class,
                     org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
             .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
@@ -35,7 +38,9 @@ class LensPoisonAutoConfigurationTests {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context).hasSingleBean(PoisonInspector.class).hasSingleBean(PoisonReplayer.class);
-            assertThat(context.getBeansOfType(LensCommand.class).values()).extracting(LensCommand::name).contains("poison");
+            assertThat(context.getBeansOfType(LensCommand.class).values())
+                    .extracting(LensCommand::name)
+                    .contains("poison");
             assertThat(context).doesNotHaveBean(QueueDepthMonitor.class);
             assertThat(context.getBean(LensPoisonProperties.class).maxReplays()).isEqualTo(5);
         });
@@ -43,15 +48,21 @@ class LensPoisonAutoConfigurationTests {
 
     @Test
     void anApplicationsOwnInspectorWins() {
-        runner.withBean("custom", PoisonInspector.class,
-                () -> new PoisonInspector(org.mockito.Mockito.mock(ConnectionFactory.class), "mine", 1, 1000))
-                .run(context -> assertThat(context.getBean(PoisonInspector.class).queue()).isEqualTo("mine"));
+        runner.withBean(
+                        "custom",
+                        PoisonInspector.class,
+                        () -> new PoisonInspector(org.mockito.Mockito.mock(ConnectionFactory.class), "mine", 1, 1000))
+                .run(context -> assertThat(
+                                context.getBean(PoisonInspector.class).queue())
+                        .isEqualTo("mine"));
     }
 
     @Test
     void invalidSettingsFailTheStart() {
-        runner.withPropertyValues("lens.poison.max-replays=-1").run(context -> assertThat(context).hasFailed());
-        runner.withPropertyValues("lens.poison.inspect-limit=0").run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("lens.poison.max-replays=-1")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("lens.poison.inspect-limit=0")
+                .run(context -> assertThat(context).hasFailed());
     }
 
     @Test
@@ -67,14 +78,16 @@ class LensPoisonAutoConfigurationTests {
         runner.withPropertyValues("spring.security.user.name=operator", "spring.security.user.password=s3cret")
                 .run(context -> {
                     UserDetailsService users = context.getBean(UserDetailsService.class);
-                    assertThat(users.loadUserByUsername("operator").getPassword()).isEqualTo("{noop}s3cret");
+                    assertThat(users.loadUserByUsername("operator").getPassword())
+                            .isEqualTo("{noop}s3cret");
                 });
     }
 
     @Test
     void aWritablePoisonEndpointNeedsAPassword() {
         runner.withPropertyValues("management.endpoint.poison.access=UNRESTRICTED")
-                .run(context -> assertThat(context).getFailure().hasStackTraceContaining("spring.security.user.password"));
+                .run(context ->
+                        assertThat(context).getFailure().hasStackTraceContaining("spring.security.user.password"));
         runner.withPropertyValues("management.endpoint.poison.access=UNRESTRICTED", "spring.security.user.password=x")
                 .run(context -> assertThat(context).hasNotFailed());
     }

@@ -71,14 +71,27 @@ class ManagementEndpointsIT {
         JsonNode links = json(get("/actuator", null)).path("_links");
         List<String> names = iterate(links.propertyNames().iterator());
         assertThat(names).containsExactlyInAnyOrder("self", "health", "health-path", "info", "prometheus");
-        for (String path : List.of("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness",
-                "/actuator/info", "/actuator/prometheus")) {
+        for (String path : List.of(
+                "/actuator/health",
+                "/actuator/health/liveness",
+                "/actuator/health/readiness",
+                "/actuator/info",
+                "/actuator/prometheus")) {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
         }
-        for (String path : List.of("/actuator/env", "/actuator/configprops", "/actuator/metrics", "/actuator/beans",
-                "/actuator/loggers", "/actuator/poison", "/actuator/heapdump", "/actuator/shutdown")) {
+        for (String path : List.of(
+                "/actuator/env",
+                "/actuator/configprops",
+                "/actuator/metrics",
+                "/actuator/beans",
+                "/actuator/loggers",
+                "/actuator/poison",
+                "/actuator/heapdump",
+                "/actuator/shutdown")) {
             assertThat(get(path, null).statusCode()).as("anonymous " + path).isEqualTo(401);
-            assertThat(get(path, ADMIN_PASSWORD).statusCode()).as("authenticated " + path).isEqualTo(404);
+            assertThat(get(path, ADMIN_PASSWORD).statusCode())
+                    .as("authenticated " + path)
+                    .isEqualTo(404);
         }
         assertThat(post("/actuator/poison", "{}", ADMIN_PASSWORD).statusCode()).isEqualTo(404);
     }
@@ -119,7 +132,8 @@ class ManagementEndpointsIT {
 
         assertThat(post("/actuator/poison", "{}", null).statusCode()).isEqualTo(401);
         assertThat(post("/actuator/poison", "{}", "wrong").statusCode()).isEqualTo(401);
-        HttpResponse<String> dry = post("/actuator/poison", "{\"routingKey\":\"otlp_spans\",\"dryRun\":true}", ADMIN_PASSWORD);
+        HttpResponse<String> dry =
+                post("/actuator/poison", "{\"routingKey\":\"otlp_spans\",\"dryRun\":true}", ADMIN_PASSWORD);
         assertThat(dry.statusCode()).isEqualTo(200);
         assertThat(json(dry).path("replayed").asInt()).isEqualTo(1);
         assertThat(json(dry).path("dryRun").asBoolean()).isTrue();
@@ -162,8 +176,12 @@ class ManagementEndpointsIT {
             poisonOne();
             consumer.bean(PoisonInspector.class).inspect(10);
             consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, true, false, 0));
-            for (String path : List.of("/actuator/env", "/actuator/env/spring.rabbitmq.password", "/actuator/configprops",
-                    "/actuator/health", "/actuator/poison")) {
+            for (String path : List.of(
+                    "/actuator/env",
+                    "/actuator/env/spring.rabbitmq.password",
+                    "/actuator/configprops",
+                    "/actuator/health",
+                    "/actuator/poison")) {
                 HttpResponse<String> response = get(path, ADMIN_PASSWORD);
                 assertThat(response.statusCode()).as(path).isEqualTo(200);
                 assertThat(response.body()).as(path).doesNotContain(password);
@@ -179,7 +197,8 @@ class ManagementEndpointsIT {
             props.put("spring.rabbitmq.port", closedPort);
             props.put("spring.rabbitmq.connection-timeout", "1s");
             consumer = RunningConsumer.start(topology, props);
-            await().atMost(Duration.ofSeconds(30)).until(() -> get("/actuator/health", null).statusCode() == 503);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> get("/actuator/health", null).statusCode() == 503);
         } finally {
             broker.rabbitmqctl("delete_user", user);
         }
@@ -201,13 +220,17 @@ class ManagementEndpointsIT {
     }
 
     private HttpResponse<String> get(String path, String password) throws Exception {
-        return http.send(auth(HttpRequest.newBuilder(uri(path)), password).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                auth(HttpRequest.newBuilder(uri(path)), password).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String path, String body, String password) throws Exception {
-        return http.send(auth(HttpRequest.newBuilder(uri(path)), password)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                auth(HttpRequest.newBuilder(uri(path)), password)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private URI uri(String path) {
@@ -217,8 +240,11 @@ class ManagementEndpointsIT {
     private static HttpRequest.Builder auth(HttpRequest.Builder builder, String password) {
         builder.timeout(Duration.ofSeconds(30));
         if (password != null) {
-            builder.header("Authorization", "Basic " + Base64.getEncoder()
-                    .encodeToString((ADMIN + ":" + password).getBytes(StandardCharsets.UTF_8)));
+            builder.header(
+                    "Authorization",
+                    "Basic "
+                            + Base64.getEncoder()
+                                    .encodeToString((ADMIN + ":" + password).getBytes(StandardCharsets.UTF_8)));
         }
         return builder;
     }

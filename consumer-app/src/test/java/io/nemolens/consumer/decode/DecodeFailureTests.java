@@ -26,8 +26,8 @@ class DecodeFailureTests {
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 
-    private AbstractThrowableAssert<?, ? extends Throwable> decoding(Signal signal, byte[] body, String contentType,
-            Encoding expected) {
+    private AbstractThrowableAssert<?, ? extends Throwable> decoding(
+            Signal signal, byte[] body, String contentType, Encoding expected) {
         return assertThatThrownBy(() -> decoder.decode(signal, body, contentType))
                 .isInstanceOfSatisfying(DecodeException.class, e -> {
                     assertThat(e.encoding()).isEqualTo(expected);
@@ -51,7 +51,8 @@ class DecodeFailureTests {
 
     @Test
     void whitespaceOnlyBody() {
-        decoding(Signal.SPANS, " \n\t ".getBytes(StandardCharsets.US_ASCII), null, null).hasMessageContaining("only whitespace");
+        decoding(Signal.SPANS, " \n\t ".getBytes(StandardCharsets.US_ASCII), null, null)
+                .hasMessageContaining("only whitespace");
         decoding(Signal.SPANS, " \n ".getBytes(StandardCharsets.US_ASCII), "application/json", Encoding.JSON)
                 .hasMessageContaining("no JSON value");
     }
@@ -61,13 +62,15 @@ class DecodeFailureTests {
         byte[] whole = NemoLensTelemetry.traces().toByteArray();
         byte[] half = Arrays.copyOf(whole, whole.length / 2);
 
-        decoding(Signal.SPANS, half, null, Encoding.PROTOBUF).hasMessageContaining("truncated protobuf")
+        decoding(Signal.SPANS, half, null, Encoding.PROTOBUF)
+                .hasMessageContaining("truncated protobuf")
                 .hasMessageContaining("ExportTraceServiceRequest");
     }
 
     @Test
     void protobufThatIsNotProtobuf() {
-        decoding(Signal.METRICS, new byte[] {0x0F, 0x00, (byte) 0xFF}, null, Encoding.PROTOBUF).hasMessageContaining("protobuf");
+        decoding(Signal.METRICS, new byte[] {0x0F, 0x00, (byte) 0xFF}, null, Encoding.PROTOBUF)
+                .hasMessageContaining("protobuf");
     }
 
     @Test
@@ -78,7 +81,10 @@ class DecodeFailureTests {
         while (resourceLogs.build().getSerializedSize() < 123) {
             resourceLogs.setSchemaUrl(resourceLogs.getSchemaUrl() + "x");
         }
-        var body = request.toBuilder().clearResourceLogs().addResourceLogs(resourceLogs).build();
+        var body = request.toBuilder()
+                .clearResourceLogs()
+                .addResourceLogs(resourceLogs)
+                .build();
         byte[] bytes = body.toByteArray();
         assertThat(bytes[1]).isEqualTo((byte) '{');
 
@@ -95,18 +101,24 @@ class DecodeFailureTests {
 
     @Test
     void idsOfTheWrongLengthFail() {
-        Span span = Span.newBuilder().setName("n").setTraceId(ByteString.copyFromUtf8("short")).build();
+        Span span = Span.newBuilder()
+                .setName("n")
+                .setTraceId(ByteString.copyFromUtf8("short"))
+                .build();
         ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder()
-                .addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(ScopeSpans.newBuilder().addSpans(span)))
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .addScopeSpans(ScopeSpans.newBuilder().addSpans(span)))
                 .build();
 
         decoding(Signal.SPANS, request.toByteArray(), null, Encoding.PROTOBUF)
-                .hasMessage("span 0 of the request has a trace id of 5 bytes (OTLP trace ids have 16): is the body really a trace request?");
+                .hasMessage(
+                        "span 0 of the request has a trace id of 5 bytes (OTLP trace ids have 16): is the body really a trace request?");
     }
 
     @Test
     void malformedJsonSaysLineAndColumn() {
-        decodingJson("{\"resourceSpans\":[\n{\"scopeSpans\": [}]}").hasMessageContaining("malformed JSON")
+        decodingJson("{\"resourceSpans\":[\n{\"scopeSpans\": [}]}")
+                .hasMessageContaining("malformed JSON")
                 .hasMessageContaining("line 2");
         decodingJson("{\"resourceSpans\":[]").hasMessageContaining("malformed JSON");
     }
@@ -133,18 +145,27 @@ class DecodeFailureTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"5b8efff798038103d269b633813fc60", "5b8efff798038103d269b633813fc60g", "5b8efff798038103",
-            "5b8efff798038103d269b633813fc60c00", "٣b8efff798038103d269b633813fc60c"})
+    @ValueSource(
+            strings = {
+                "5b8efff798038103d269b633813fc60",
+                "5b8efff798038103d269b633813fc60g",
+                "5b8efff798038103",
+                "5b8efff798038103d269b633813fc60c00",
+                "٣b8efff798038103d269b633813fc60c"
+            })
     void badHexTraceId(String id) {
-        decodingJson(span("\"name\":\"n\",\"traceId\":\"" + id + "\"")).hasMessageContaining("hex id")
-                .hasMessageContaining("/resourceSpans/0/scopeSpans/0/spans/0/traceId").hasMessageContaining("line 1, column");
+        decodingJson(span("\"name\":\"n\",\"traceId\":\"" + id + "\""))
+                .hasMessageContaining("hex id")
+                .hasMessageContaining("/resourceSpans/0/scopeSpans/0/spans/0/traceId")
+                .hasMessageContaining("line 1, column");
     }
 
     @Test
     void badHexMessagesSayWhatIsWrong() {
         decodingJson(span("\"spanId\":\"abc\"")).hasMessageContaining("odd number of digits");
         decodingJson(span("\"spanId\":\"zzzzzzzzzzzzzzzz\"")).hasMessageContaining("not a hex digit");
-        decodingJson(span("\"spanId\":\"" + NemoLensTelemetry.TRACE_ID_HEX + "\"")).hasMessageContaining("expected 16");
+        decodingJson(span("\"spanId\":\"" + NemoLensTelemetry.TRACE_ID_HEX + "\""))
+                .hasMessageContaining("expected 16");
         decodingJson(span("\"spanId\":42")).hasMessageContaining("expected a hex id string");
     }
 
@@ -152,12 +173,15 @@ class DecodeFailureTests {
     void badNumbers() {
         decodingJson(span("\"startTimeUnixNano\":\"12x\"")).hasMessageContaining("'12x' is not a decimal integer");
         decodingJson(span("\"startTimeUnixNano\":\"-5\"")).hasMessageContaining("negative");
-        decodingJson(span("\"startTimeUnixNano\":\"99999999999999999999999\"")).hasMessageContaining("not a decimal integer");
+        decodingJson(span("\"startTimeUnixNano\":\"99999999999999999999999\""))
+                .hasMessageContaining("not a decimal integer");
         decodingJson(span("\"droppedAttributesCount\":4294967296")).hasMessageContaining("out of range");
         decodingJson(span("\"attributes\":[{\"key\":\"d\",\"value\":{\"doubleValue\":\"lots\"}}]"))
                 .hasMessageContaining("'lots' is not a number");
-        decodingJson(span("\"attributes\":[{\"key\":\"i\",\"value\":{\"intValue\":1.5}}]")).hasMessageContaining("expected an integer");
-        decodingJson(span("\"attributes\":[{\"key\":\"b\",\"value\":{\"bytesValue\":\"!!\"}}]")).hasMessageContaining("not base64");
+        decodingJson(span("\"attributes\":[{\"key\":\"i\",\"value\":{\"intValue\":1.5}}]"))
+                .hasMessageContaining("expected an integer");
+        decodingJson(span("\"attributes\":[{\"key\":\"b\",\"value\":{\"bytesValue\":\"!!\"}}]"))
+                .hasMessageContaining("not base64");
     }
 
     @Test
@@ -166,8 +190,13 @@ class DecodeFailureTests {
         decodingJson(span("\"status\":[]")).hasMessageContaining("expected an object");
         decodingJson(span("\"name\":5")).hasMessageContaining("expected a string");
         decodingJson("{\"resourceSpans\":[1]}").hasMessageContaining("expected an object in the array");
-        decoding(Signal.METRICS, ("{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"histogram\":{\"dataPoints\":"
-                + "[{\"bucketCounts\":[1,null]}]}}]}]}]}").getBytes(StandardCharsets.UTF_8), null, Encoding.JSON)
+        decoding(
+                        Signal.METRICS,
+                        ("{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"histogram\":{\"dataPoints\":"
+                                        + "[{\"bucketCounts\":[1,null]}]}}]}]}]}")
+                                .getBytes(StandardCharsets.UTF_8),
+                        null,
+                        Encoding.JSON)
                 .hasMessageContaining("null is not allowed");
     }
 }

@@ -32,7 +32,9 @@ class GoldenDecodeTests {
                 Arguments.of("megatron metrics", Signal.METRICS, NemoLensTelemetry.megatronMetrics()),
                 Arguments.of("dcgm-exporter scrape", Signal.METRICS, NemoLensTelemetry.dcgmBatch()),
                 Arguments.of("node-exporter scrape", Signal.METRICS, NemoLensTelemetry.nodeExporterBatch()),
-                Arguments.of("dcgm-exporter scrape, newer build with MIG and pods", Signal.METRICS,
+                Arguments.of(
+                        "dcgm-exporter scrape, newer build with MIG and pods",
+                        Signal.METRICS,
                         NemoLensTelemetry.dcgmBatchNewerBuild()),
                 Arguments.of("all metrics", Signal.METRICS, NemoLensTelemetry.metrics()),
                 Arguments.of("logs", Signal.LOGS, NemoLensTelemetry.logs()));
@@ -60,7 +62,8 @@ class GoldenDecodeTests {
 
     @Test
     void spansCarryIdsResourceScopeAndRaw() {
-        DecodedMessage decoded = decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null);
+        DecodedMessage decoded =
+                decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null);
 
         Span step = decoded.spans().get(0);
         assertThat(step.traceId()).isEqualTo(NemoLensTelemetry.TRACE_ID_HEX);
@@ -81,11 +84,15 @@ class GoldenDecodeTests {
         assertThat(step.links().get(0).flags()).isEqualTo(0x301);
         assertThat(step.droppedLinksCount()).isEqualTo(4);
         assertThat(step.runId()).isEqualTo(NemoLensTelemetry.RUN_ID);
-        assertThat(step.resource().attributes().getText("service.instance.id", "")).isEqualTo(NemoLensTelemetry.RUN_ID + "-rank0");
+        assertThat(step.resource().attributes().getText("service.instance.id", ""))
+                .isEqualTo(NemoLensTelemetry.RUN_ID + "-rank0");
         assertThat(step.resource().schemaUrl()).isEqualTo("https://opentelemetry.io/schemas/1.26.0");
         assertThat(step.scope().name()).isEqualTo("megatron.core.telemetry");
-        assertThat(step.raw()).isEqualTo(((io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest) decoded.request())
-                .getResourceSpans(0).getScopeSpans(0).getSpans(0));
+        assertThat(step.raw())
+                .isEqualTo(((io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest) decoded.request())
+                        .getResourceSpans(0)
+                        .getScopeSpans(0)
+                        .getSpans(0));
 
         Span optimizer = decoded.spans().get(2);
         assertThat(optimizer.statusCode()).isEqualTo(2);
@@ -101,29 +108,39 @@ class GoldenDecodeTests {
 
     @Test
     void everyAnyValueKindIsMapped() {
-        Span forward = decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null).spans().get(1);
+        Span forward = decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null)
+                .spans()
+                .get(1);
         var a = forward.attributes();
         assertThat(a.get("str")).isEqualTo(AnyValue.of("täst \"quoted\"\n\ttab \u0001 ✓"));
         assertThat(a.get("bool")).isEqualTo(AnyValue.of(true));
         assertThat(a.get("int.min")).isEqualTo(AnyValue.of(Long.MIN_VALUE));
         assertThat(a.get("double.tiny")).isEqualTo(AnyValue.of(1e-7));
         assertThat(a.get("double.neginf")).isEqualTo(AnyValue.of(Double.NEGATIVE_INFINITY));
-        assertThat(a.get("bytes")).isEqualTo(new AnyValue.BytesValue(new byte[] {(byte) 0xff, (byte) 0xfe, ' ', 'r', 'a', 'w'}));
+        assertThat(a.get("bytes"))
+                .isEqualTo(new AnyValue.BytesValue(new byte[] {(byte) 0xff, (byte) 0xfe, ' ', 'r', 'a', 'w'}));
         assertThat(a.get("empty")).isSameAs(AnyValue.EMPTY);
         assertThat(a.get("array")).isInstanceOfSatisfying(AnyValue.ArrayValue.class, array -> {
             assertThat(array.values()).hasSize(4);
-            assertThat(array.values().get(1)).isEqualTo(new AnyValue.ArrayValue(List.of(AnyValue.of("deep"), AnyValue.of(false))));
+            assertThat(array.values().get(1))
+                    .isEqualTo(new AnyValue.ArrayValue(List.of(AnyValue.of("deep"), AnyValue.of(false))));
             assertThat(array.values().get(3)).isSameAs(AnyValue.EMPTY);
         });
-        assertThat(a.get("kvlist")).isInstanceOfSatisfying(AnyValue.KvListValue.class, kv ->
-                assertThat(((AnyValue.KvListValue) kv.values().get("inner")).values().get("depth")).isEqualTo(AnyValue.of(2L)));
+        assertThat(a.get("kvlist"))
+                .isInstanceOfSatisfying(
+                        AnyValue.KvListValue.class,
+                        kv -> assertThat(((AnyValue.KvListValue) kv.values().get("inner"))
+                                        .values()
+                                        .get("depth"))
+                                .isEqualTo(AnyValue.of(2L)));
         assertThat(a.get("array.empty")).isEqualTo(new AnyValue.ArrayValue(List.of()));
     }
 
     @Test
     void metricPointsOfAllFiveKinds() {
-        List<MetricPoint> points = decoder.decode(Signal.METRICS,
-                CollectorJsonWriter.write(NemoLensTelemetry.megatronMetrics()), null).metricPoints();
+        List<MetricPoint> points = decoder.decode(
+                        Signal.METRICS, CollectorJsonWriter.write(NemoLensTelemetry.megatronMetrics()), null)
+                .metricPoints();
 
         assertThat(points).extracting(p -> p.metric().type()).contains(MetricType.values());
         MetricPoint step = points.get(0);
@@ -150,20 +167,30 @@ class GoldenDecodeTests {
         assertThat(noSum.startTimeUnixNano()).isZero();
         assertThat(noSum.noRecordedValue()).isTrue();
 
-        MetricPoint skipped = points.stream().filter(p -> p.name().equals("megatron.training.skipped_iters")).findFirst().orElseThrow();
+        MetricPoint skipped = points.stream()
+                .filter(p -> p.name().equals("megatron.training.skipped_iters"))
+                .findFirst()
+                .orElseThrow();
         assertThat(skipped.metric().monotonic()).isTrue();
         assertThat(skipped.metric().metadata().getText("prometheus.type", "")).isEqualTo("counter");
         assertThat(skipped.value()).isEqualTo(new PointValue.Number(NumberValue.ofLong(3)));
 
-        MetricPoint exp = points.stream().filter(p -> p.metric().type() == MetricType.EXPONENTIAL_HISTOGRAM).findFirst().orElseThrow();
+        MetricPoint exp = points.stream()
+                .filter(p -> p.metric().type() == MetricType.EXPONENTIAL_HISTOGRAM)
+                .findFirst()
+                .orElseThrow();
         PointValue.ExponentialHistogram e = (PointValue.ExponentialHistogram) exp.value();
         assertThat(e.scale()).isEqualTo(-3);
         assertThat(e.positive()).isEqualTo(new PointValue.Buckets(-12, List.of(1L, 4L, 10L)));
         assertThat(e.negative()).isEqualTo(PointValue.Buckets.EMPTY);
         assertThat(e.zeroThreshold()).isEqualTo(1e-9);
 
-        MetricPoint summary = points.stream().filter(p -> p.metric().type() == MetricType.SUMMARY).findFirst().orElseThrow();
-        assertThat(((PointValue.Summary) summary.value()).quantileValues()).last()
+        MetricPoint summary = points.stream()
+                .filter(p -> p.metric().type() == MetricType.SUMMARY)
+                .findFirst()
+                .orElseThrow();
+        assertThat(((PointValue.Summary) summary.value()).quantileValues())
+                .last()
                 .isEqualTo(new PointValue.Quantile(1.0, Double.POSITIVE_INFINITY));
         assertThat(points).noneMatch(p -> p.name().equals("megatron.empty"));
     }
@@ -171,16 +198,21 @@ class GoldenDecodeTests {
     @Test
     void stalenessMarkersHaveNoValue() {
         // without classification: as generic points, staleness markers are kept (GPU samples skip them)
-        List<MetricPoint> points = new OtlpDecoder(InfraClassifier.NONE).decode(Signal.METRICS,
-                CollectorJsonWriter.write(NemoLensTelemetry.dcgmBatch()), null).metricPoints();
+        List<MetricPoint> points = new OtlpDecoder(InfraClassifier.NONE)
+                .decode(Signal.METRICS, CollectorJsonWriter.write(NemoLensTelemetry.dcgmBatch()), null)
+                .metricPoints();
 
-        MetricPoint stale = points.stream().filter(MetricPoint::noRecordedValue).findFirst().orElseThrow();
+        MetricPoint stale =
+                points.stream().filter(MetricPoint::noRecordedValue).findFirst().orElseThrow();
         assertThat(stale.name()).isEqualTo("DCGM_FI_PROF_PCIE_RX_BYTES");
         assertThat(stale.value()).isEqualTo(new PointValue.Number(NumberValue.NONE));
         assertThat(stale.attributes().getText("gpu", "")).isEqualTo("1");
         assertThat(stale.startTimeUnixNano()).isZero();
         assertThat(stale.resource().serviceName()).isEqualTo("dcgm-exporter");
-        assertThat(points).filteredOn(p -> p.name().equals("up")).singleElement()
-                .extracting(MetricPoint::value).isEqualTo(new PointValue.Number(NumberValue.ofDouble(1)));
+        assertThat(points)
+                .filteredOn(p -> p.name().equals("up"))
+                .singleElement()
+                .extracting(MetricPoint::value)
+                .isEqualTo(new PointValue.Number(NumberValue.ofDouble(1)));
     }
 }

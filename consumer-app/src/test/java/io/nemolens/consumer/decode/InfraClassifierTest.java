@@ -27,8 +27,12 @@ import org.junit.jupiter.api.Test;
 class InfraClassifierTest {
 
     private static final long SCRAPE_TIME = NemoLensTelemetry.T0 + 15_000_000_000L;
-    private static final List<String> SCRAPE_GAUGES = List.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling", "scrape_series_added");
+    private static final List<String> SCRAPE_GAUGES = List.of(
+            "up",
+            "scrape_duration_seconds",
+            "scrape_samples_scraped",
+            "scrape_samples_post_metric_relabeling",
+            "scrape_series_added");
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 
@@ -111,11 +115,24 @@ class InfraClassifierTest {
     @Test
     void oldLabelNamesNvlinkLabelsUnknownFieldsAndTheScrapeHostAsFallback() {
         Resource target = InfraRequests.scrapeTarget("gpu-telemetry", "10.0.0.7", "9400");
-        ExportMetricsServiceRequest request = request(target,
-                gauge("DCGM_FI_DEV_GPU_UTIL", point(55, kv("gpu", "3"), kv("uuid", "GPU-aaaa"), kv("pod_name", "p"),
-                        kv("pod_namespace", "ns"), kv("container_name", "c"))),
-                counter("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", point(1e12, kv("gpu", "3"), kv("gpu_uuid", "GPU-bbbb"),
-                        kv("model_name", "NVIDIA H100 80GB HBM3"))),
+        ExportMetricsServiceRequest request = request(
+                target,
+                gauge(
+                        "DCGM_FI_DEV_GPU_UTIL",
+                        point(
+                                55,
+                                kv("gpu", "3"),
+                                kv("uuid", "GPU-aaaa"),
+                                kv("pod_name", "p"),
+                                kv("pod_namespace", "ns"),
+                                kv("container_name", "c"))),
+                counter(
+                        "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+                        point(
+                                1e12,
+                                kv("gpu", "3"),
+                                kv("gpu_uuid", "GPU-bbbb"),
+                                kv("model_name", "NVIDIA H100 80GB HBM3"))),
                 gauge("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", point(0, kv("gpu", "x"))));
 
         DecodedMessage decoded = decode(request);
@@ -126,7 +143,9 @@ class InfraClassifierTest {
         assertThat(util.pod()).isEqualTo("p");
         assertThat(util.namespace()).isEqualTo("ns");
         assertThat(util.container()).isEqualTo("c");
-        assertThat(util.host()).as("no Hostname label: the scrape target's host").isEqualTo("10.0.0.7");
+        assertThat(util.host())
+                .as("no Hostname label: the scrape target's host")
+                .isEqualTo("10.0.0.7");
         GpuSample nvlink = decoded.gpuSamples().get(1);
         assertThat(nvlink.field()).isEqualTo(DcgmField.NVLINK_BANDWIDTH_TOTAL);
         assertThat(nvlink.uuid()).isEqualTo("GPU-bbbb");
@@ -174,26 +193,38 @@ class InfraClassifierTest {
     @Test
     void subsystemsByPrefix() {
         assertThat(NodeSubsystem.forMetricName("node_cpu_seconds_total")).isEqualTo(NodeSubsystem.CPU);
-        assertThat(NodeSubsystem.forMetricName("node_memory_MemAvailable_bytes")).isEqualTo(NodeSubsystem.MEMORY);
+        assertThat(NodeSubsystem.forMetricName("node_memory_MemAvailable_bytes"))
+                .isEqualTo(NodeSubsystem.MEMORY);
         assertThat(NodeSubsystem.forMetricName("node_disk_read_bytes_total")).isEqualTo(NodeSubsystem.DISK);
         assertThat(NodeSubsystem.forMetricName("node_filesystem_avail_bytes")).isEqualTo(NodeSubsystem.FILESYSTEM);
         assertThat(NodeSubsystem.forMetricName("node_load1")).isEqualTo(NodeSubsystem.OTHER);
         assertThat(NodeSubsystem.forMetricName("node_networkx")).isEqualTo(NodeSubsystem.OTHER);
-        assertThat(DcgmField.forMetricName("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE")).isEqualTo(DcgmField.PROF_PIPE_TENSOR_ACTIVE);
+        assertThat(DcgmField.forMetricName("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"))
+                .isEqualTo(DcgmField.PROF_PIPE_TENSOR_ACTIVE);
         assertThat(DcgmField.forMetricName("")).isEqualTo(DcgmField.UNKNOWN);
     }
 
     @Test
     void byJobOtherMetricsOfTheExporterAreSamplesButClientAndScrapeMetricsAndHostmetricsStayGeneric() {
         ExportMetricsServiceRequest request = ExportMetricsServiceRequest.newBuilder()
-                .addAllResourceMetrics(request(InfraRequests.scrapeTarget("node-exporter", "gpu-07", "9100"),
-                        gauge("go_goroutines", point(12)), gauge("process_open_fds", point(9)),
-                        gauge("scrape_series_added", point(0)), gauge("up", point(1)),
-                        gauge("textfile_custom_metric", point(3))).getResourceMetricsList())
-                .addAllResourceMetrics(request(Resource.newBuilder().addAttributes(kv("service.name", "otelcol"))
-                                .addAttributes(kv("host.name", "gpu-07")).build(),
-                        counter("system.network.io", point(5e9, kv("device", "eth0"), kv("direction", "receive"))),
-                        gauge("system.cpu.utilization", point(0.4, kv("cpu", "cpu0")))).getResourceMetricsList())
+                .addAllResourceMetrics(request(
+                                InfraRequests.scrapeTarget("node-exporter", "gpu-07", "9100"),
+                                gauge("go_goroutines", point(12)),
+                                gauge("process_open_fds", point(9)),
+                                gauge("scrape_series_added", point(0)),
+                                gauge("up", point(1)),
+                                gauge("textfile_custom_metric", point(3)))
+                        .getResourceMetricsList())
+                .addAllResourceMetrics(request(
+                                Resource.newBuilder()
+                                        .addAttributes(kv("service.name", "otelcol"))
+                                        .addAttributes(kv("host.name", "gpu-07"))
+                                        .build(),
+                                counter(
+                                        "system.network.io",
+                                        point(5e9, kv("device", "eth0"), kv("direction", "receive"))),
+                                gauge("system.cpu.utilization", point(0.4, kv("cpu", "cpu0"))))
+                        .getResourceMetricsList())
                 .build();
 
         DecodedMessage decoded = decode(request);
@@ -203,53 +234,85 @@ class InfraClassifierTest {
             assertThat(s.subsystem()).isEqualTo(NodeSubsystem.OTHER);
             assertThat(s.host()).isEqualTo("gpu-07");
         });
-        assertThat(decoded.metricPoints()).extracting(MetricPoint::name).containsExactly("go_goroutines", "process_open_fds",
-                "scrape_series_added", "up", "system.network.io", "system.cpu.utilization");
+        assertThat(decoded.metricPoints())
+                .extracting(MetricPoint::name)
+                .containsExactly(
+                        "go_goroutines",
+                        "process_open_fds",
+                        "scrape_series_added",
+                        "up",
+                        "system.network.io",
+                        "system.cpu.utilization");
     }
 
     @Test
     void classificationIsConfigurableAndCanBeTurnedOff() {
-        ExportMetricsServiceRequest request = request(InfraRequests.scrapeTarget("gpus", "dgx-9", "9400"),
-                gauge("gpu_power_watts", point(300, kv("gpu", "0"))), gauge("DCGM_FI_DEV_GPU_TEMP", point(60, kv("gpu", "0"))));
+        ExportMetricsServiceRequest request = request(
+                InfraRequests.scrapeTarget("gpus", "dgx-9", "9400"),
+                gauge("gpu_power_watts", point(300, kv("gpu", "0"))),
+                gauge("DCGM_FI_DEV_GPU_TEMP", point(60, kv("gpu", "0"))));
 
         DecodedMessage custom = new OtlpDecoder(new InfraClassifier(List.of("gpus"), "", List.of(), "node_"))
                 .decode(Signal.METRICS, request.toByteArray(), null);
-        assertThat(custom.gpuSamples()).extracting(GpuSample::metricName).containsExactly("gpu_power_watts", "DCGM_FI_DEV_GPU_TEMP");
+        assertThat(custom.gpuSamples())
+                .extracting(GpuSample::metricName)
+                .containsExactly("gpu_power_watts", "DCGM_FI_DEV_GPU_TEMP");
 
-        DecodedMessage off = new OtlpDecoder(InfraClassifier.NONE).decode(Signal.METRICS,
-                NemoLensTelemetry.dcgmBatch().toByteArray(), null);
+        DecodedMessage off = new OtlpDecoder(InfraClassifier.NONE)
+                .decode(Signal.METRICS, NemoLensTelemetry.dcgmBatch().toByteArray(), null);
         assertThat(off.gpuSamples()).isEmpty();
         assertThat(off.staleSkipped()).isZero();
         assertThat(off.metricPoints()).hasSize(39 + 5);
     }
 
     private static GpuSample sample(DecodedMessage decoded, DcgmField field, int gpu) {
-        return decoded.gpuSamples().stream().filter(s -> s.field() == field && s.gpu() == gpu).findFirst().orElseThrow();
+        return decoded.gpuSamples().stream()
+                .filter(s -> s.field() == field && s.gpu() == gpu)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static NodeSample node(DecodedMessage decoded, String name, String device) {
         return decoded.nodeSamples().stream()
                 .filter(s -> s.metricName().equals(name) && java.util.Objects.equals(s.device(), device))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
     }
 
     private static NumberDataPoint point(double value, io.opentelemetry.proto.common.v1.KeyValue... labels) {
-        return NumberDataPoint.newBuilder().addAllAttributes(List.of(labels)).setTimeUnixNano(SCRAPE_TIME).setAsDouble(value).build();
+        return NumberDataPoint.newBuilder()
+                .addAllAttributes(List.of(labels))
+                .setTimeUnixNano(SCRAPE_TIME)
+                .setAsDouble(value)
+                .build();
     }
 
     private static Metric gauge(String name, NumberDataPoint point) {
-        return Metric.newBuilder().setName(name).setGauge(Gauge.newBuilder().addDataPoints(point)).build();
+        return Metric.newBuilder()
+                .setName(name)
+                .setGauge(Gauge.newBuilder().addDataPoints(point))
+                .build();
     }
 
     private static Metric counter(String name, NumberDataPoint point) {
-        return Metric.newBuilder().setName(name).setSum(Sum.newBuilder().setIsMonotonic(true)
-                .setAggregationTemporality(io.opentelemetry.proto.metrics.v1.AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                .addDataPoints(point)).build();
+        return Metric.newBuilder()
+                .setName(name)
+                .setSum(Sum.newBuilder()
+                        .setIsMonotonic(true)
+                        .setAggregationTemporality(
+                                io.opentelemetry.proto.metrics.v1.AggregationTemporality
+                                        .AGGREGATION_TEMPORALITY_CUMULATIVE)
+                        .addDataPoints(point))
+                .build();
     }
 
     private static ExportMetricsServiceRequest request(Resource resource, Metric... metrics) {
-        return ExportMetricsServiceRequest.newBuilder().addResourceMetrics(ResourceMetrics.newBuilder().setResource(resource)
-                .addScopeMetrics(ScopeMetrics.newBuilder().setScope(InfraRequests.PROMETHEUS_SCOPE).addAllMetrics(List.of(metrics))))
+        return ExportMetricsServiceRequest.newBuilder()
+                .addResourceMetrics(ResourceMetrics.newBuilder()
+                        .setResource(resource)
+                        .addScopeMetrics(ScopeMetrics.newBuilder()
+                                .setScope(InfraRequests.PROMETHEUS_SCOPE)
+                                .addAllMetrics(List.of(metrics))))
                 .build();
     }
 }

@@ -48,9 +48,14 @@ class GenerateCommandIT {
         props.putAll(topology.properties());
         props.put("lens.consumer.enabled", "false");
         props.put("spring.main.banner-mode", "off");
-        context = new SpringApplicationBuilder(LensConsumerApplication.class).web(WebApplicationType.NONE).properties(props).run();
-        command = context.getBeansOfType(LensCommand.class).values().stream().filter(c -> c.name().equals("generate"))
-                .findFirst().orElseThrow();
+        context = new SpringApplicationBuilder(LensConsumerApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(props)
+                .run();
+        command = context.getBeansOfType(LensCommand.class).values().stream()
+                .filter(c -> c.name().equals("generate"))
+                .findFirst()
+                .orElseThrow();
         client = new BrokerClient();
     }
 
@@ -65,8 +70,7 @@ class GenerateCommandIT {
         topology.delete();
     }
 
-    private record Run(int exit, String output) {
-    }
+    private record Run(int exit, String output) {}
 
     private static Run run(String... args) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -89,44 +93,78 @@ class GenerateCommandIT {
         Run run = run("--count", "10", "--spans-per-message", "12", "--ranks", "2", "--run-id", "it-run-proto");
 
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("to exchange '" + topology.exchange() + "'").contains("sent 10 messages, ");
+        assertThat(run.output())
+                .contains("to exchange '" + topology.exchange() + "'")
+                .contains("sent 10 messages, ");
         List<GetResponse> messages = drain(10);
-        assertThat(messages).extracting(m -> m.getEnvelope().getRoutingKey()).containsExactly("otlp_spans", "otlp_metrics",
-                "otlp_logs", "otlp_metrics", "otlp_metrics", "otlp_spans", "otlp_metrics", "otlp_logs", "otlp_metrics", "otlp_metrics");
+        assertThat(messages)
+                .extracting(m -> m.getEnvelope().getRoutingKey())
+                .containsExactly(
+                        "otlp_spans",
+                        "otlp_metrics",
+                        "otlp_logs",
+                        "otlp_metrics",
+                        "otlp_metrics",
+                        "otlp_spans",
+                        "otlp_metrics",
+                        "otlp_logs",
+                        "otlp_metrics",
+                        "otlp_metrics");
         assertThat(messages).allSatisfy(m -> {
             assertThat(m.getEnvelope().getExchange()).isEqualTo(topology.exchange());
             assertThat(m.getProps().getDeliveryMode()).isEqualTo(2);
             assertThat(m.getProps().getContentType()).isNull();
             // no headers of the publisher's own; a quorum queue adds x-delivery-count on the way out
-            assertThat(m.getProps().getHeaders() == null ? Map.of() : m.getProps().getHeaders()).containsOnlyKeys(
-                    m.getProps().getHeaders() == null ? List.of() : List.of("x-delivery-count"));
+            assertThat(
+                            m.getProps().getHeaders() == null
+                                    ? Map.of()
+                                    : m.getProps().getHeaders())
+                    .containsOnlyKeys(m.getProps().getHeaders() == null ? List.of() : List.of("x-delivery-count"));
             assertThat(m.getProps().getMessageId()).isNull();
         });
         List<DecodedMessage> decoded = new ArrayList<>();
         for (GetResponse m : messages) {
-            DecodedMessage d = decoder.decode(Signal.forRoutingKey(m.getEnvelope().getRoutingKey()), m.getBody(), null);
+            DecodedMessage d =
+                    decoder.decode(Signal.forRoutingKey(m.getEnvelope().getRoutingKey()), m.getBody(), null);
             assertThat(d.encoding()).isEqualTo(Encoding.PROTOBUF);
             decoded.add(d);
         }
         List<Span> spans = decoded.stream().flatMap(d -> d.spans().stream()).toList();
         assertThat(spans).hasSize(24).allSatisfy(s -> assertThat(s.runId()).isEqualTo("it-run-proto"));
-        assertThat(spans).extracting(Span::name).containsOnly("megatron.train_step", "megatron.forward_backward", "megatron.optimizer_step");
-        assertThat(decoded.stream().flatMap(d -> d.metricPoints().stream()).map(p -> p.resource().serviceName()).distinct())
+        assertThat(spans)
+                .extracting(Span::name)
+                .containsOnly("megatron.train_step", "megatron.forward_backward", "megatron.optimizer_step");
+        assertThat(decoded.stream()
+                        .flatMap(d -> d.metricPoints().stream())
+                        .map(p -> p.resource().serviceName())
+                        .distinct())
                 .containsExactlyInAnyOrder("megatron-lm", "dcgm-exporter", "node-exporter");
         assertThat(decoded.stream().flatMap(d -> d.logs().stream())).hasSize(64);
     }
 
     @Test
     void publishesCollectorShapedJsonToAnExplicitExchange() throws Exception {
-        Run run = run("--encoding", "json", "--signals", "spans,gpu", "--count", "4", "--exchange", topology.exchange(), "--in-flight", "1");
+        Run run = run(
+                "--encoding",
+                "json",
+                "--signals",
+                "spans,gpu",
+                "--count",
+                "4",
+                "--exchange",
+                topology.exchange(),
+                "--in-flight",
+                "1");
 
         assertThat(run.exit()).as(run.output()).isZero();
         List<GetResponse> messages = drain(4);
-        assertThat(messages).extracting(m -> m.getEnvelope().getRoutingKey())
+        assertThat(messages)
+                .extracting(m -> m.getEnvelope().getRoutingKey())
                 .containsExactly("otlp_spans", "otlp_metrics", "otlp_spans", "otlp_metrics");
         for (GetResponse m : messages) {
             assertThat(new String(m.getBody(), 0, 2, StandardCharsets.UTF_8)).isEqualTo("{\"");
-            DecodedMessage d = decoder.decode(Signal.forRoutingKey(m.getEnvelope().getRoutingKey()), m.getBody(), null);
+            DecodedMessage d =
+                    decoder.decode(Signal.forRoutingKey(m.getEnvelope().getRoutingKey()), m.getBody(), null);
             assertThat(d.encoding()).isEqualTo(Encoding.JSON);
             assertThat(d.recordCount()).isPositive();
         }
@@ -140,7 +178,9 @@ class GenerateCommandIT {
             Run run = run("--signals", "logs", "--count", "3", "--exchange", unbound);
 
             assertThat(run.exit()).isEqualTo(1);
-            assertThat(run.output()).contains("generate: 3 messages returned as unroutable: no queue is bound to exchange '" + unbound + "'");
+            assertThat(run.output())
+                    .contains("generate: 3 messages returned as unroutable: no queue is bound to exchange '" + unbound
+                            + "'");
         } finally {
             client.channel().exchangeDelete(unbound);
         }

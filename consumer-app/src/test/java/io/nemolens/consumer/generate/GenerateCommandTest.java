@@ -27,8 +27,7 @@ class GenerateCommandTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 
-    private record Received(String path, String contentType, byte[] body) {
-    }
+    private record Received(String path, String contentType, byte[] body) {}
 
     private final List<Received> received = Collections.synchronizedList(new ArrayList<>());
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
@@ -42,7 +41,10 @@ class GenerateCommandTest {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            received.add(new Received(exchange.getRequestURI().getPath(), exchange.getRequestHeaders().getFirst("Content-Type"), body));
+            received.add(new Received(
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders().getFirst("Content-Type"),
+                    body));
             byte[] answer = status == 200 ? new byte[0] : "collector is overloaded".getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, answer.length == 0 ? -1 : answer.length);
             exchange.getResponseBody().write(answer);
@@ -61,9 +63,12 @@ class GenerateCommandTest {
     }
 
     private GenerateCommand command() {
-        return new GenerateCommand(() -> {
-            throw new AssertionError("the OTLP/HTTP target must not open an AMQP channel");
-        }, "nemo_lens.otel.raw", CLOCK);
+        return new GenerateCommand(
+                () -> {
+                    throw new AssertionError("the OTLP/HTTP target must not open an AMQP channel");
+                },
+                "nemo_lens.otel.raw",
+                CLOCK);
     }
 
     private int run(String... args) throws Exception {
@@ -76,13 +81,37 @@ class GenerateCommandTest {
 
     @Test
     void postsEachSignalToItsOtlpHttpPathAsProtobuf() throws Exception {
-        int exit = run("--target", "otlp-http", "--otlp-endpoint", endpoint() + "/", "--count", "10",
-                "--spans-per-message", "9", "--logs-per-message", "4", "--ranks", "2", "--run-id", "run-http");
+        int exit = run(
+                "--target",
+                "otlp-http",
+                "--otlp-endpoint",
+                endpoint() + "/",
+                "--count",
+                "10",
+                "--spans-per-message",
+                "9",
+                "--logs-per-message",
+                "4",
+                "--ranks",
+                "2",
+                "--run-id",
+                "run-http");
 
         assertThat(exit).as(output()).isZero();
         assertThat(received).hasSize(10);
-        assertThat(received).extracting(Received::path).containsExactly("/v1/traces", "/v1/metrics", "/v1/logs",
-                "/v1/metrics", "/v1/metrics", "/v1/traces", "/v1/metrics", "/v1/logs", "/v1/metrics", "/v1/metrics");
+        assertThat(received)
+                .extracting(Received::path)
+                .containsExactly(
+                        "/v1/traces",
+                        "/v1/metrics",
+                        "/v1/logs",
+                        "/v1/metrics",
+                        "/v1/metrics",
+                        "/v1/traces",
+                        "/v1/metrics",
+                        "/v1/logs",
+                        "/v1/metrics",
+                        "/v1/metrics");
         assertThat(received).extracting(Received::contentType).containsOnly("application/x-protobuf");
         long spans = 0;
         for (Received r : received) {
@@ -96,8 +125,10 @@ class GenerateCommandTest {
             spans += decoded.spans().size();
         }
         assertThat(spans).isEqualTo(18);
-        assertThat(output()).contains("generate: 10 messages (spans,metrics,logs,gpu,node) of run run-http, 2 ranks, OTLP protobuf, to OTLP/HTTP "
-                + endpoint() + " (application/x-protobuf)")
+        assertThat(output())
+                .contains(
+                        "generate: 10 messages (spans,metrics,logs,gpu,node) of run run-http, 2 ranks, OTLP protobuf, to OTLP/HTTP "
+                                + endpoint() + " (application/x-protobuf)")
                 .contains("sent 10 messages, ")
                 .containsPattern("  spans\\s+2 messages\\s+18 records")
                 .containsPattern("  logs\\s+2 messages\\s+8 records")
@@ -107,15 +138,21 @@ class GenerateCommandTest {
 
     @Test
     void postsOtlpJsonWithItsContentType() throws Exception {
-        int exit = run("--target=otlp-http", "--otlp-endpoint=" + endpoint(), "--encoding=json", "--signals=logs",
-                "--count=2", "--logs-per-message=3");
+        int exit = run(
+                "--target=otlp-http",
+                "--otlp-endpoint=" + endpoint(),
+                "--encoding=json",
+                "--signals=logs",
+                "--count=2",
+                "--logs-per-message=3");
 
         assertThat(exit).as(output()).isZero();
         assertThat(received).extracting(Received::path).containsOnly("/v1/logs");
         assertThat(received).extracting(Received::contentType).containsOnly("application/json");
         for (Received r : received) {
             assertThat(new String(r.body(), StandardCharsets.UTF_8)).startsWith("{\"resourceLogs\":[");
-            assertThat(decoder.decode(Signal.LOGS, r.body(), null).logs()).hasSize(3)
+            assertThat(decoder.decode(Signal.LOGS, r.body(), null).logs())
+                    .hasSize(3)
                     .allSatisfy(log -> assertThat(log.resource().runId()).isEqualTo("lens-generate-20261129-120000"));
         }
     }
@@ -124,15 +161,25 @@ class GenerateCommandTest {
     void failsWithTheCollectorsAnswerWhenItRefuses() {
         status = 503;
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run("--target", "otlp-http", "--otlp-endpoint", endpoint(),
-                "--signals", "spans", "--count", "1"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(
+                        "--target", "otlp-http", "--otlp-endpoint", endpoint(), "--signals", "spans", "--count", "1"))
                 .hasMessageContaining("POST " + endpoint() + "/v1/traces answered 503: collector is overloaded");
     }
 
     @Test
     void keepsToTheRate() throws Exception {
         long start = System.nanoTime();
-        int exit = run("--target", "otlp-http", "--otlp-endpoint", endpoint(), "--signals", "node", "--count", "5", "--rate", "20");
+        int exit = run(
+                "--target",
+                "otlp-http",
+                "--otlp-endpoint",
+                endpoint(),
+                "--signals",
+                "node",
+                "--count",
+                "5",
+                "--rate",
+                "20");
 
         assertThat(exit).isZero();
         // message i is due at i/20 s: the fifth at 0.2 s
@@ -143,7 +190,8 @@ class GenerateCommandTest {
     @Test
     void wrongArgumentsAreUsageErrors() throws Exception {
         assertThat(run("--signals", "spans,gpus")).isEqualTo(2);
-        assertThat(output()).contains("generate: --signals: unknown signal 'gpus' (choose from spans, metrics, logs, gpu, node)")
+        assertThat(output())
+                .contains("generate: --signals: unknown signal 'gpus' (choose from spans, metrics, logs, gpu, node)")
                 .contains("usage: generate [OPTIONS]");
         assertThat(run("--count", "-1")).isEqualTo(2);
         assertThat(output()).contains("--count must be at least 0, got -1");
@@ -165,6 +213,9 @@ class GenerateCommandTest {
     @Test
     void helpPrintsTheOptions() throws Exception {
         assertThat(run("--help")).isZero();
-        assertThat(output()).contains("--target amqp|otlp-http").contains("--spans-per-message N").contains("--in-flight N");
+        assertThat(output())
+                .contains("--target amqp|otlp-http")
+                .contains("--spans-per-message N")
+                .contains("--in-flight N");
     }
 }

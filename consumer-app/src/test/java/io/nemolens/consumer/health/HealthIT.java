@@ -59,8 +59,8 @@ class HealthIT {
     void aStoppedListenerIsDownAndNotReadyButAlive() throws Exception {
         consumer = RunningConsumer.start(topology, Map.of());
         awaitStatus("/actuator/health", 200);
-        SimpleMessageListenerContainer container = consumer.context().getBean("lensListenerContainer",
-                SimpleMessageListenerContainer.class);
+        SimpleMessageListenerContainer container =
+                consumer.context().getBean("lensListenerContainer", SimpleMessageListenerContainer.class);
 
         container.stop();
 
@@ -78,10 +78,20 @@ class HealthIT {
     @Test
     void aBrokerThatGoesAwayIsDownAndNotReadyAndUpAgainWhenItIsBack() throws Exception {
         Map<String, Object> broker = TestBroker.get().springProperties();
-        proxy = new TcpProxy(String.valueOf(broker.get("spring.rabbitmq.host")),
-                Integer.parseInt(String.valueOf(broker.get("spring.rabbitmq.port")))).start();
-        consumer = RunningConsumer.start(topology, Map.of("spring.rabbitmq.host", "127.0.0.1",
-                "spring.rabbitmq.port", proxy.port(), "spring.rabbitmq.connection-timeout", "2s"), BreakableHandlers.class);
+        proxy = new TcpProxy(
+                        String.valueOf(broker.get("spring.rabbitmq.host")),
+                        Integer.parseInt(String.valueOf(broker.get("spring.rabbitmq.port"))))
+                .start();
+        consumer = RunningConsumer.start(
+                topology,
+                Map.of(
+                        "spring.rabbitmq.host",
+                        "127.0.0.1",
+                        "spring.rabbitmq.port",
+                        proxy.port(),
+                        "spring.rabbitmq.connection-timeout",
+                        "2s"),
+                BreakableHandlers.class);
         awaitStatus("/actuator/health", 200);
 
         proxy.stop();
@@ -115,11 +125,16 @@ class HealthIT {
             }
             awaitStatus("/actuator/health", 503);
             assertThat(component("lensPoison").path("status").asString()).isEqualTo("DOWN");
-            assertThat(component("lensPoison").path("details").path("depth").asLong()).isEqualTo(3);
+            assertThat(component("lensPoison").path("details").path("depth").asLong())
+                    .isEqualTo(3);
             assertThat(component("lensListener").path("status").asString()).isEqualTo("UP");
             assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
             MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            assertThat(meters.get("lens.queue.depth").tag("queue", "poison").gauge().value()).isEqualTo(3.0);
+            assertThat(meters.get("lens.queue.depth")
+                            .tag("queue", "poison")
+                            .gauge()
+                            .value())
+                    .isEqualTo(3.0);
             assertThat(get("/actuator/prometheus").body()).contains("lens_queue_depth{queue=\"poison\"} 3");
 
             client.drain(topology.poisonQueue());
@@ -138,12 +153,18 @@ class HealthIT {
 
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
         // measured when the message is acknowledged, which the archive does once the rows are committed
-        await().atMost(Duration.ofSeconds(20)).until(() -> meters.find("lens.processing.lag").tag("signal", "spans").gauge() != null);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> meters.find("lens.processing.lag")
+                                .tag("signal", "spans")
+                                .gauge()
+                        != null);
         // the span's end time is 2026-01-01: the lag is the time since then
-        double lag = meters.get("lens.processing.lag").tag("signal", "spans").gauge().value();
+        double lag =
+                meters.get("lens.processing.lag").tag("signal", "spans").gauge().value();
         assertThat(lag).isGreaterThan(0);
         String prometheus = get("/actuator/prometheus").body();
-        assertThat(prometheus).contains("lens_processing_lag_seconds{signal=\"spans\"}")
+        assertThat(prometheus)
+                .contains("lens_processing_lag_seconds{signal=\"spans\"}")
                 .contains("lens_messages_total{encoding=\"protobuf\",outcome=\"acked\",signal=\"spans\"}")
                 .contains("lens_records_total{kind=\"span\",signal=\"spans\"}")
                 .contains("lens_message_bytes_total{signal=\"spans\"}")
@@ -151,16 +172,22 @@ class HealthIT {
                 .contains("lens_handle_duration_seconds_count{signal=\"spans\"}")
                 .contains("lens_queue_depth{queue=\"processing\"}");
         // no tag carries a run id, a message id or a queue name
-        assertThat(prometheus.lines().filter(l -> l.startsWith("lens_"))).allSatisfy(line -> assertThat(line)
-                .doesNotContain("run-h").doesNotContain(topology.queue()));
+        assertThat(prometheus.lines().filter(l -> l.startsWith("lens_")))
+                .allSatisfy(line -> assertThat(line).doesNotContain("run-h").doesNotContain(topology.queue()));
     }
 
     private JsonNode component(String name) throws Exception {
-        return JsonMapper.builder().build().readTree(get("/actuator/health").body()).path("components").path(name);
+        return JsonMapper.builder()
+                .build()
+                .readTree(get("/actuator/health").body())
+                .path("components")
+                .path(name);
     }
 
     private void awaitStatus(String path, int status) {
-        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250)).until(() -> statusOf(path) == status);
+        await().atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> statusOf(path) == status);
     }
 
     private int statusOf(String path) {
@@ -172,7 +199,10 @@ class HealthIT {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + path))
-                .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + path))
+                        .timeout(Duration.ofSeconds(15))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

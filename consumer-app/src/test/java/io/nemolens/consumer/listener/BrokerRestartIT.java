@@ -94,8 +94,12 @@ class BrokerRestartIT {
 
     private static int status(HttpClient http, URI uri) {
         try {
-            return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(
+                            HttpRequest.newBuilder(uri)
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (Exception e) {
             return -1;
         }

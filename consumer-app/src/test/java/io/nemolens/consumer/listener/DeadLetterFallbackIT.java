@@ -52,9 +52,14 @@ class DeadLetterFallbackIT {
             ch.queueBind(topology.queue(), topology.exchange(), "#");
 
             // the app is told of a poison queue that does not exist, so its confirmed republish is returned
-            consumer = RunningConsumer.start(topology, Map.of(
-                    "lens.topology.declare", "false",
-                    "lens.topology.poison-queue", topology.poisonQueue() + "-missing"), RecordingHandlers.class);
+            consumer = RunningConsumer.start(
+                    topology,
+                    Map.of(
+                            "lens.topology.declare",
+                            "false",
+                            "lens.topology.poison-queue",
+                            topology.poisonQueue() + "-missing"),
+                    RecordingHandlers.class);
 
             byte[] body = "{not json".getBytes(StandardCharsets.UTF_8);
             client.publish(topology.exchange(), "otlp_spans", body);
@@ -62,10 +67,16 @@ class DeadLetterFallbackIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
             GetResponse dead = client.drain(topology.poisonQueue()).get(0);
             assertThat(dead.getBody()).isEqualTo(body);
-            assertThat(dead.getProps().getHeaders()).containsKey("x-death").doesNotContainKey(PoisonHeaders.FAILURE_CATEGORY);
+            assertThat(dead.getProps().getHeaders())
+                    .containsKey("x-death")
+                    .doesNotContainKey(PoisonHeaders.FAILURE_CATEGORY);
             assertThat(client.messageCount(topology.queue())).isZero();
             MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            assertThat(meters.get("lens.messages").tag("outcome", "dead-lettered").counter().count()).isEqualTo(1);
+            assertThat(meters.get("lens.messages")
+                            .tag("outcome", "dead-lettered")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
         }
     }
 }

@@ -30,8 +30,7 @@ import org.springframework.context.annotation.Configuration;
 class DeferredAcknowledgementIT {
 
     /** What the buffering handler saw: a weak reference to the first span, and the completion it holds. */
-    record Deferred(String name, WeakReference<Span> firstSpan, Completion completion) {
-    }
+    record Deferred(String name, WeakReference<Span> firstSpan, Completion completion) {}
 
     static final BlockingQueue<Deferred> deferred = new LinkedBlockingQueue<>();
 
@@ -40,8 +39,10 @@ class DeferredAcknowledgementIT {
         @Bean
         SpanHandler bufferingSpanHandler() {
             // keeps nothing of the batch but the completion, as a handler that copied its rows out would
-            return batch -> deferred.add(new Deferred(batch.records().get(0).name(),
-                    new WeakReference<>(batch.records().get(0)), batch.defer()));
+            return batch -> deferred.add(new Deferred(
+                    batch.records().get(0).name(),
+                    new WeakReference<>(batch.records().get(0)),
+                    batch.defer()));
         }
     }
 
@@ -101,10 +102,12 @@ class DeferredAcknowledgementIT {
 
         // only the completion is held: the decoded request and its records must be collectable while the
         // acknowledgement waits, or every message waiting for a commit pins megabytes of heap
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            System.gc();
-            return held.firstSpan().get() == null;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    System.gc();
+                    return held.firstSpan().get() == null;
+                });
         assertThat(consumer.messages("acked")).isZero();
 
         held.completion().complete();

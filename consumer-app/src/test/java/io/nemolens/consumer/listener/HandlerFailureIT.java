@@ -30,6 +30,7 @@ class HandlerFailureIT {
 
     /** Calls per span name, and the names of spans handled successfully. */
     static final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
     static final List<String> succeeded = new CopyOnWriteArrayList<>();
 
     @Configuration(proxyBeanMethods = false)
@@ -38,7 +39,8 @@ class HandlerFailureIT {
         SpanHandler failingSpanHandler() {
             return batch -> {
                 for (Span span : batch.records()) {
-                    int call = calls.computeIfAbsent(span.name(), k -> new AtomicInteger()).incrementAndGet();
+                    int call = calls.computeIfAbsent(span.name(), k -> new AtomicInteger())
+                            .incrementAndGet();
                     switch (span.name()) {
                         case "always-fails" -> throw new IllegalStateException("handler bug for " + span.name());
                         case "reject-me" -> throw new RejectBatchException("this batch can never be stored");
@@ -52,8 +54,7 @@ class HandlerFailureIT {
                                 throw new TransientHandlerException("downstream database unavailable");
                             }
                         }
-                        default -> {
-                        }
+                        default -> {}
                     }
                 }
                 batch.records().forEach(s -> succeeded.add(s.name()));
@@ -70,11 +71,14 @@ class HandlerFailureIT {
         calls.clear();
         succeeded.clear();
         topology = TestTopology.unique("handler-failure");
-        consumer = RunningConsumer.start(topology, Map.of(
-                "lens.consumer.handler-retry.max-attempts", "3",
-                "lens.consumer.handler-retry.initial-backoff", "50ms",
-                "lens.consumer.transient-retry.initial-backoff", "20ms",
-                "lens.consumer.transient-retry.max-backoff", "100ms"), FailingHandlers.class);
+        consumer = RunningConsumer.start(
+                topology,
+                Map.of(
+                        "lens.consumer.handler-retry.max-attempts", "3",
+                        "lens.consumer.handler-retry.initial-backoff", "50ms",
+                        "lens.consumer.transient-retry.initial-backoff", "20ms",
+                        "lens.consumer.transient-retry.max-backoff", "100ms"),
+                FailingHandlers.class);
         client = new BrokerClient();
     }
 
@@ -112,7 +116,8 @@ class HandlerFailureIT {
             assertThat(succeeded).containsExactly("fails-twice");
         });
         GetResponse dead = client.drain(topology.poisonQueue()).get(0);
-        assertThat(dead.getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY)).hasToString("handler-rejected");
+        assertThat(dead.getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY))
+                .hasToString("handler-rejected");
         assertThat(calls.get("reject-me")).hasValue(1);
         assertThat(calls.get("fails-twice")).hasValue(3);
     }
@@ -121,7 +126,8 @@ class HandlerFailureIT {
     void aTransientFailureIsRetriedBeyondTheHandlerLimitAndNeverPoisoned() throws Exception {
         client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "transient"));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(succeeded).containsExactly("transient"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(succeeded).containsExactly("transient"));
         assertThat(calls.get("transient").get()).isEqualTo(6);
         assertThat(client.messageCount(topology.poisonQueue())).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 0);

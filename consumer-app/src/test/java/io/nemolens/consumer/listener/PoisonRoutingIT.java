@@ -34,7 +34,8 @@ class PoisonRoutingIT {
     @BeforeEach
     void start() throws Exception {
         topology = TestTopology.unique("poison");
-        consumer = RunningConsumer.start(topology, Map.of("lens.consumer.max-message-size", "64KB"), RecordingHandlers.class);
+        consumer = RunningConsumer.start(
+                topology, Map.of("lens.consumer.max-message-size", "64KB"), RecordingHandlers.class);
         client = new BrokerClient();
     }
 
@@ -73,28 +74,46 @@ class PoisonRoutingIT {
         List<GetResponse> poisoned = client.drain(topology.poisonQueue());
         for (GetResponse r : poisoned) {
             Map<String, Object> h = r.getProps().getHeaders();
-            assertThat(h).containsKeys(PoisonHeaders.EXCEPTION_MESSAGE, PoisonHeaders.EXCEPTION_STACKTRACE,
-                    PoisonHeaders.EXCEPTION_CLASS, PoisonHeaders.FAILED_AT, PoisonHeaders.FIRST_FAILED_AT,
-                    PoisonHeaders.CONSUMER_HOST, PoisonHeaders.ATTEMPTS);
+            assertThat(h)
+                    .containsKeys(
+                            PoisonHeaders.EXCEPTION_MESSAGE,
+                            PoisonHeaders.EXCEPTION_STACKTRACE,
+                            PoisonHeaders.EXCEPTION_CLASS,
+                            PoisonHeaders.FAILED_AT,
+                            PoisonHeaders.FIRST_FAILED_AT,
+                            PoisonHeaders.CONSUMER_HOST,
+                            PoisonHeaders.ATTEMPTS);
             assertThat(h.get(PoisonHeaders.ORIGINAL_EXCHANGE)).hasToString(x);
             assertThat(r.getProps().getDeliveryMode()).isEqualTo(2);
         }
 
-        GetResponse malformed = only(poisoned, "decode", "otlp_spans", "json", r -> r.getBody()[0] == '{'
-                && r.getBody().length < 40 && new String(r.getBody(), StandardCharsets.UTF_8).contains("resourceSpans"));
+        GetResponse malformed = only(
+                poisoned,
+                "decode",
+                "otlp_spans",
+                "json",
+                r -> r.getBody()[0] == '{'
+                        && r.getBody().length < 40
+                        && new String(r.getBody(), StandardCharsets.UTF_8).contains("resourceSpans"));
         assertThat(header(malformed, PoisonHeaders.SIGNAL)).isEqualTo("spans");
 
-        GetResponse trunc = only(poisoned, "decode", "otlp_spans", "protobuf", r -> Arrays.equals(r.getBody(), truncated));
+        GetResponse trunc =
+                only(poisoned, "decode", "otlp_spans", "protobuf", r -> Arrays.equals(r.getBody(), truncated));
         assertThat(header(trunc, PoisonHeaders.EXCEPTION_MESSAGE)).isNotBlank();
 
         GetResponse empty = only(poisoned, "decode", "otlp_metrics", null, r -> r.getBody().length == 0);
         assertThat(header(empty, PoisonHeaders.EXCEPTION_MESSAGE)).containsIgnoringCase("empty");
 
-        GetResponse wrongSignal = only(poisoned, "decode", "otlp_spans", "json",
+        GetResponse wrongSignal = only(
+                poisoned,
+                "decode",
+                "otlp_spans",
+                "json",
                 r -> new String(r.getBody(), StandardCharsets.UTF_8).contains("resourceMetrics"));
         assertThat(header(wrongSignal, PoisonHeaders.EXCEPTION_MESSAGE)).contains("resourceMetrics");
 
-        GetResponse unknown = only(poisoned, "unknown-signal", "otlp_profiles", null, r -> Arrays.equals(r.getBody(), validSpans));
+        GetResponse unknown =
+                only(poisoned, "unknown-signal", "otlp_profiles", null, r -> Arrays.equals(r.getBody(), validSpans));
         assertThat(header(unknown, PoisonHeaders.EXCEPTION_MESSAGE)).contains("otlp_profiles");
         assertThat(unknown.getProps().getHeaders()).doesNotContainKey(PoisonHeaders.SIGNAL);
 
@@ -126,7 +145,11 @@ class PoisonRoutingIT {
         });
     }
 
-    private static GetResponse only(List<GetResponse> all, String category, String routingKey, String encoding,
+    private static GetResponse only(
+            List<GetResponse> all,
+            String category,
+            String routingKey,
+            String encoding,
             java.util.function.Predicate<GetResponse> body) {
         List<GetResponse> matches = all.stream()
                 .filter(r -> category.equals(header(r, PoisonHeaders.FAILURE_CATEGORY)))
@@ -134,7 +157,9 @@ class PoisonRoutingIT {
                 .filter(r -> encoding == null || encoding.equals(header(r, PoisonHeaders.ENCODING)))
                 .filter(body)
                 .toList();
-        assertThat(matches).as("poison messages of category %s, routing key %s", category, routingKey).hasSize(1);
+        assertThat(matches)
+                .as("poison messages of category %s, routing key %s", category, routingKey)
+                .hasSize(1);
         return matches.get(0);
     }
 

@@ -16,8 +16,8 @@ import io.nemolens.consumer.testing.RecordingHandlers.Recorded;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.TestTopology;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Span;
 import java.net.URI;
@@ -102,8 +102,14 @@ class SignalsEndToEndIT {
             case METRICS -> expected.metricPoints();
             case LOGS -> expected.logs();
         };
-        SignalBatch<?> fromProtobuf = batches.stream().filter(b -> b.message().encoding() == Encoding.PROTOBUF).findFirst().orElseThrow();
-        SignalBatch<?> fromJson = batches.stream().filter(b -> b.message().encoding() == Encoding.JSON).findFirst().orElseThrow();
+        SignalBatch<?> fromProtobuf = batches.stream()
+                .filter(b -> b.message().encoding() == Encoding.PROTOBUF)
+                .findFirst()
+                .orElseThrow();
+        SignalBatch<?> fromJson = batches.stream()
+                .filter(b -> b.message().encoding() == Encoding.JSON)
+                .findFirst()
+                .orElseThrow();
         assertThat(fromProtobuf.records()).isEqualTo(expectedRecords);
         assertThat(fromJson.records()).isEqualTo(expectedRecords);
         assertThat(fromProtobuf.message().signal()).isEqualTo(signal);
@@ -111,7 +117,9 @@ class SignalsEndToEndIT {
         assertThat(fromProtobuf.message().exchange()).isEqualTo(topology.exchange());
         assertThat(fromProtobuf.message().request()).isEqualTo(request);
         assertThat(fromJson.message().request()).isEqualTo(request);
-        assertThat(fromProtobuf.message().messageId()).hasSize(32).isNotEqualTo(fromJson.message().messageId());
+        assertThat(fromProtobuf.message().messageId())
+                .hasSize(32)
+                .isNotEqualTo(fromJson.message().messageId());
         assertThat(client.messageCount(topology.poisonQueue())).isZero();
     }
 
@@ -153,7 +161,9 @@ class SignalsEndToEndIT {
         client.publish(topology.exchange(), "otlp_logs", json, "application/x-protobuf", null);
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(recorded.logs).extracting(b -> b.message().encoding()).containsExactlyInAnyOrder(Encoding.JSON, Encoding.PROTOBUF);
+            assertThat(recorded.logs)
+                    .extracting(b -> b.message().encoding())
+                    .containsExactlyInAnyOrder(Encoding.JSON, Encoding.PROTOBUF);
             assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(1);
         });
         var dead = client.drain(topology.poisonQueue()).get(0);
@@ -163,23 +173,36 @@ class SignalsEndToEndIT {
 
     @Test
     void actuatorReportsTheListenerAndCountsMessages() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", NemoLensTelemetry.traces().toByteArray());
+        client.publish(
+                topology.exchange(), "otlp_spans", NemoLensTelemetry.traces().toByteArray());
         await().atMost(Duration.ofSeconds(20)).until(() -> recorded.spans.size() == 1);
 
         HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
-        assertThat(health.body()).contains("\"lensListener\"").contains("\"rabbit\"").contains(topology.queue());
+        assertThat(health.body())
+                .contains("\"lensListener\"")
+                .contains("\"rabbit\"")
+                .contains(topology.queue());
 
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
         // acknowledged (and counted) once the archive has committed the message's rows
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(meters.find("lens.messages").tag("signal", "spans").tag("outcome", "acked").counters()).isNotEmpty();
-            assertThat(meters.get("lens.records").tag("kind", "span").counter().count()).isPositive();
+            assertThat(meters.find("lens.messages")
+                            .tag("signal", "spans")
+                            .tag("outcome", "acked")
+                            .counters())
+                    .isNotEmpty();
+            assertThat(meters.get("lens.records").tag("kind", "span").counter().count())
+                    .isPositive();
         });
-        HttpResponse<String> prometheus = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> prometheus = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/prometheus"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.statusCode()).isEqualTo(200);
         assertThat(prometheus.body()).contains("lens_messages_total{");
     }

@@ -42,7 +42,9 @@ public class BreakableHandlers {
     @Bean
     LogHandler breakableLogHandler(State state) {
         return batch -> {
-            List<String> bodies = batch.records().stream().map((LogEntry l) -> l.body().asText()).toList();
+            List<String> bodies = batch.records().stream()
+                    .map((LogEntry l) -> l.body().asText())
+                    .toList();
             bodies.forEach(body -> check(state, body));
             state.handled.addAll(bodies);
         };

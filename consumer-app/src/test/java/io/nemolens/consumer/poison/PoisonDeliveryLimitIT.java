@@ -56,9 +56,14 @@ class PoisonDeliveryLimitIT {
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             List<GetResponse> parked = client.drain(topology.parkingLotQueue());
             assertThat(parked).hasSize(1);
-            assertThat(parked.get(0).getProps().getHeaders().get(PoisonHeaders.PARKED_REASON).toString())
+            assertThat(parked.get(0)
+                            .getProps()
+                            .getHeaders()
+                            .get(PoisonHeaders.PARKED_REASON)
+                            .toString())
                     .contains("x-delivery-limit of 15");
-            assertThat(parked.get(0).getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY)).hasToString("decode");
+            assertThat(parked.get(0).getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY))
+                    .hasToString("decode");
         }
     }
 }

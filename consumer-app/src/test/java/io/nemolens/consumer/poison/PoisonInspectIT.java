@@ -28,8 +28,13 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonInspectIT {
 
-    static final Map<String, Object> CONSUMER = Map.of("lens.consumer.handler-retry.max-attempts", "1",
-            "lens.consumer.max-message-size", "64KB", "lens.consumer.concurrency", "1");
+    static final Map<String, Object> CONSUMER = Map.of(
+            "lens.consumer.handler-retry.max-attempts",
+            "1",
+            "lens.consumer.max-message-size",
+            "64KB",
+            "lens.consumer.concurrency",
+            "1");
 
     private TestTopology topology;
     private RunningConsumer consumer;
@@ -69,12 +74,26 @@ class PoisonInspectIT {
 
         assertThat(first.depth()).isEqualTo(8);
         assertThat(first.examined()).isEqualTo(8);
-        assertThat(first.messages()).extracting(PoisonMessage::category).containsExactlyInAnyOrder("handler", "decode",
-                "unknown-signal", "oversized", "handler-rejected", "handler", "decode", PoisonMessage.BROKER_DEAD_LETTERED);
+        assertThat(first.messages())
+                .extracting(PoisonMessage::category)
+                .containsExactlyInAnyOrder(
+                        "handler",
+                        "decode",
+                        "unknown-signal",
+                        "oversized",
+                        "handler-rejected",
+                        "handler",
+                        "decode",
+                        PoisonMessage.BROKER_DEAD_LETTERED);
         Map<String, Integer> byCategory = first.groups().stream()
-                .collect(Collectors.groupingBy(PoisonReport.Group::category, Collectors.summingInt(PoisonReport.Group::count)));
-        assertThat(byCategory).containsEntry("handler", 2).containsEntry("decode", 2).containsEntry("unknown-signal", 1)
-                .containsEntry("oversized", 1).containsEntry("handler-rejected", 1)
+                .collect(Collectors.groupingBy(
+                        PoisonReport.Group::category, Collectors.summingInt(PoisonReport.Group::count)));
+        assertThat(byCategory)
+                .containsEntry("handler", 2)
+                .containsEntry("decode", 2)
+                .containsEntry("unknown-signal", 1)
+                .containsEntry("oversized", 1)
+                .containsEntry("handler-rejected", 1)
                 .containsEntry(PoisonMessage.BROKER_DEAD_LETTERED, 1);
         assertThat(first.groups()).anySatisfy(g -> {
             assertThat(g.category()).isEqualTo("handler");
@@ -100,7 +119,8 @@ class PoisonInspectIT {
         PoisonReport second = inspector.inspect(100);
         assertThat(ids(second)).isEqualTo(ids(first));
         for (int i = 0; i < 8; i++) {
-            assertThat(second.messages().get(i).deliveryCount()).isEqualTo(first.messages().get(i).deliveryCount() + 1);
+            assertThat(second.messages().get(i).deliveryCount())
+                    .isEqualTo(first.messages().get(i).deliveryCount() + 1);
         }
 
         // a message arriving later stays behind the inspected ones
@@ -109,7 +129,8 @@ class PoisonInspectIT {
         PoisonReport third = inspector.inspect(3);
         assertThat(third.examined()).isEqualTo(9);
         assertThat(third.messages()).hasSize(3);
-        assertThat(third.groups().stream().mapToInt(PoisonReport.Group::count).sum()).isEqualTo(9);
+        assertThat(third.groups().stream().mapToInt(PoisonReport.Group::count).sum())
+                .isEqualTo(9);
 
         List<String> expected = new ArrayList<>(ids(first));
         expected.add(MessageIds.of(late));
@@ -128,16 +149,31 @@ class PoisonInspectIT {
     }
 
     private void publishBrokerDeadLetter(String exchange, String routingKey, byte[] body) throws Exception {
-        Map<String, Object> death = Map.of("exchange", exchange, "routing-keys", List.of(routingKey), "reason",
-                "delivery_limit", "queue", topology.queue(), "count", 1L, "time", new Date());
-        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().deliveryMode(2)
-                .headers(Map.of("x-death", List.of(death))).build();
+        Map<String, Object> death = Map.of(
+                "exchange",
+                exchange,
+                "routing-keys",
+                List.of(routingKey),
+                "reason",
+                "delivery_limit",
+                "queue",
+                topology.queue(),
+                "count",
+                1L,
+                "time",
+                new Date());
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
+                .deliveryMode(2)
+                .headers(Map.of("x-death", List.of(death)))
+                .build();
         client.channel().basicPublish("", topology.poisonQueue(), true, props, body);
         client.channel().waitForConfirmsOrDie(10_000);
     }
 
     private static PoisonMessage only(PoisonReport report, String category) {
-        List<PoisonMessage> matches = report.messages().stream().filter(m -> m.category().equals(category)).toList();
+        List<PoisonMessage> matches = report.messages().stream()
+                .filter(m -> m.category().equals(category))
+                .toList();
         assertThat(matches).hasSize(1);
         return matches.get(0);
     }

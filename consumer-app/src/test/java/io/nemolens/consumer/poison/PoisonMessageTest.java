@@ -43,8 +43,19 @@ class PoisonMessageTest {
     @Test
     void aBrokerDeadLetterIsReadFromItsXDeathEntry() {
         Date time = new Date(1_800_000_000_000L);
-        Map<String, Object> death = Map.of("exchange", "nemo_lens.otel.raw", "routing-keys", List.of("otlp_logs"),
-                "reason", "rejected", "queue", "nemo_lens-processing", "time", time, "count", 1L);
+        Map<String, Object> death = Map.of(
+                "exchange",
+                "nemo_lens.otel.raw",
+                "routing-keys",
+                List.of("otlp_logs"),
+                "reason",
+                "rejected",
+                "queue",
+                "nemo_lens-processing",
+                "time",
+                time,
+                "count",
+                1L);
         PoisonMessage m = PoisonMessage.of(1, props(Map.of("x-death", List.of(death))), new byte[0]);
 
         assertThat(m.category()).isEqualTo(PoisonMessage.BROKER_DEAD_LETTERED);
@@ -66,13 +77,15 @@ class PoisonMessageTest {
 
     @Test
     void longReasonsAreCut() {
-        PoisonMessage m = PoisonMessage.of(1, props(Map.of(PoisonHeaders.EXCEPTION_MESSAGE, "x".repeat(1000))), new byte[0]);
+        PoisonMessage m =
+                PoisonMessage.of(1, props(Map.of(PoisonHeaders.EXCEPTION_MESSAGE, "x".repeat(1000))), new byte[0]);
         assertThat(m.reason()).hasSize(PoisonMessage.MAX_REASON).endsWith("...");
     }
 
     @Test
     void groupsMaskDigits() {
-        assertThat(PoisonInspector.groupReason("malformed at line 1, column 31")).isEqualTo("malformed at line #, column #");
+        assertThat(PoisonInspector.groupReason("malformed at line 1, column 31"))
+                .isEqualTo("malformed at line #, column #");
     }
 
     private static AMQP.BasicProperties props(Map<String, Object> headers) {

@@ -78,13 +78,18 @@ class PoisonReplayIT {
         assertThat(state.handled).containsExactlyInAnyOrder("fail-span-1", "fail-span-2");
 
         PoisonReport left = inspector.inspect(100);
-        assertThat(left.messages()).extracting(PoisonMessage::routingKey, PoisonMessage::category).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"),
-                org.assertj.core.groups.Tuple.tuple("otlp_spans", "decode"),
-                org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"),
-                org.assertj.core.groups.Tuple.tuple("otlp_spans", "handler-rejected"),
-                org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"));
-        assertThat(PoisonInspectIT.ids(left)).isEqualTo(before.stream().filter(PoisonInspectIT.ids(left)::contains).toList());
+        assertThat(left.messages())
+                .extracting(PoisonMessage::routingKey, PoisonMessage::category)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"),
+                        org.assertj.core.groups.Tuple.tuple("otlp_spans", "decode"),
+                        org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"),
+                        org.assertj.core.groups.Tuple.tuple("otlp_spans", "handler-rejected"),
+                        org.assertj.core.groups.Tuple.tuple("otlp_logs", "handler"));
+        assertThat(PoisonInspectIT.ids(left))
+                .isEqualTo(before.stream()
+                        .filter(PoisonInspectIT.ids(left)::contains)
+                        .toList());
 
         // --max 2 of everything replayable: the first two logs; the decode failure is skipped unless asked for
         ReplaySummary two = replayer.replay(new ReplayRequest(2, null, null, null, false, false, 0));
@@ -97,14 +102,22 @@ class PoisonReplayIT {
         assertThat(decode.replayed()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             PoisonReport now = inspector.inspect(100);
-            assertThat(now.messages()).extracting(PoisonMessage::category).containsExactly("handler-rejected", "handler", "decode");
+            assertThat(now.messages())
+                    .extracting(PoisonMessage::category)
+                    .containsExactly("handler-rejected", "handler", "decode");
             assertThat(now.messages().get(2).replayCount()).isEqualTo(1);
-            assertThat(now.messages().get(2).firstFailedAt()).isEqualTo(left.messages().get(1).firstFailedAt());
-            assertThat(now.messages().get(2).lastFailedAt()).isAfter(left.messages().get(1).lastFailedAt());
+            assertThat(now.messages().get(2).firstFailedAt())
+                    .isEqualTo(left.messages().get(1).firstFailedAt());
+            assertThat(now.messages().get(2).lastFailedAt())
+                    .isAfter(left.messages().get(1).lastFailedAt());
         });
 
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
-        assertThat(meters.get("lens.poison.replays").tag("result", "replayed").counter().count()).isEqualTo(5);
+        assertThat(meters.get("lens.poison.replays")
+                        .tag("result", "replayed")
+                        .counter()
+                        .count())
+                .isEqualTo(5);
     }
 
     @Test
@@ -116,10 +129,14 @@ class PoisonReplayIT {
 
         for (int replay = 1; replay <= 2; replay++) {
             // each run replays the message once, never again when it fails during the same run
-            assertThat(replayer.replay(ReplayRequest.all())).isEqualTo(new ReplaySummary(false, 1, 1, 0, 0, 0, List.of()));
+            assertThat(replayer.replay(ReplayRequest.all()))
+                    .isEqualTo(new ReplaySummary(false, 1, 1, 0, 0, 0, List.of()));
             int expectedCount = replay;
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(inspector.inspect(10).messages())
-                    .singleElement().extracting(PoisonMessage::replayCount).isEqualTo(expectedCount));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(inspector.inspect(10).messages())
+                            .singleElement()
+                            .extracting(PoisonMessage::replayCount)
+                            .isEqualTo(expectedCount));
         }
         assertThat(replayer.replay(ReplayRequest.all())).isEqualTo(new ReplaySummary(false, 1, 0, 0, 1, 0, List.of()));
 
@@ -130,7 +147,8 @@ class PoisonReplayIT {
         assertThat(headers.get(PoisonHeaders.REPLAY_COUNT)).hasToString("2");
         assertThat(headers.get(PoisonHeaders.FAILURE_CATEGORY)).hasToString("handler");
         assertThat(headers.get(PoisonHeaders.ORIGINAL_ROUTING_KEY)).hasToString("otlp_spans");
-        assertThat(headers).containsKeys(PoisonHeaders.PARKED_AT, PoisonHeaders.PARKED_REASON, PoisonHeaders.EXCEPTION_MESSAGE);
+        assertThat(headers)
+                .containsKeys(PoisonHeaders.PARKED_AT, PoisonHeaders.PARKED_REASON, PoisonHeaders.EXCEPTION_MESSAGE);
         assertThat(state.handled).isEmpty();
     }
 
@@ -152,10 +170,14 @@ class PoisonReplayIT {
 
         assertThat(summary.replayed()).isZero();
         assertThat(summary.failed()).isEqualTo(5);
-        assertThat(summary.failures()).anySatisfy(f -> assertThat(f).contains("NOT_FOUND").contains(gone));
+        assertThat(summary.failures())
+                .anySatisfy(f -> assertThat(f).contains("NOT_FOUND").contains(gone));
         assertThat(summary.failures()).anySatisfy(f -> assertThat(f).contains("unroutable"));
-        assertThat(PoisonInspectIT.ids(consumer.bean(PoisonInspector.class).inspect(100))).isEqualTo(ids);
-        assertThat(client.drain(topology.poisonQueue())).extracting(r -> MessageIds.of(r.getBody())).isEqualTo(ids);
+        assertThat(PoisonInspectIT.ids(consumer.bean(PoisonInspector.class).inspect(100)))
+                .isEqualTo(ids);
+        assertThat(client.drain(topology.poisonQueue()))
+                .extracting(r -> MessageIds.of(r.getBody()))
+                .isEqualTo(ids);
         assertThat(state.handled).isEmpty();
     }
 
@@ -165,7 +187,8 @@ class PoisonReplayIT {
             publishPoison(topology.exchange(), "otlp_spans", SmallRequests.spans("run-r", "paced-" + i));
         }
         long start = System.nanoTime();
-        ReplaySummary summary = consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, false, false, 10));
+        ReplaySummary summary =
+                consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, false, false, 10));
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(summary.replayed()).isEqualTo(6);
@@ -182,7 +205,10 @@ class PoisonReplayIT {
         headers.put(PoisonHeaders.EXCEPTION_MESSAGE, "handler failed after 1 attempt(s)");
         headers.put(PoisonHeaders.FAILED_AT, "2026-11-29T10:00:00Z");
         headers.put(PoisonHeaders.FIRST_FAILED_AT, "2026-11-29T10:00:00Z");
-        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().deliveryMode(2).headers(headers).build();
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
+                .deliveryMode(2)
+                .headers(headers)
+                .build();
         client.channel().basicPublish("", topology.poisonQueue(), true, props, body);
         client.channel().waitForConfirmsOrDie(10_000);
     }

@@ -14,11 +14,15 @@ class ReplayRequestTest {
     @Test
     void everyFilterThatIsSetMustMatch() {
         ReplayRequest request = new ReplayRequest(0, "otlp_spans", "handler", "Cannot Take", false, false, 0);
-        assertThat(request.matches(message("otlp_spans", "handler", "handler bug: cannot take x"))).isTrue();
-        assertThat(request.matches(message("otlp_logs", "handler", "handler bug: cannot take x"))).isFalse();
-        assertThat(request.matches(message("otlp_spans", "handler-rejected", "cannot take x"))).isFalse();
+        assertThat(request.matches(message("otlp_spans", "handler", "handler bug: cannot take x")))
+                .isTrue();
+        assertThat(request.matches(message("otlp_logs", "handler", "handler bug: cannot take x")))
+                .isFalse();
+        assertThat(request.matches(message("otlp_spans", "handler-rejected", "cannot take x")))
+                .isFalse();
         assertThat(request.matches(message("otlp_spans", "handler", "timeout"))).isFalse();
-        assertThat(ReplayRequest.all().matches(message("anything", "decode", ""))).isTrue();
+        assertThat(ReplayRequest.all().matches(message("anything", "decode", "")))
+                .isTrue();
     }
 
     @Test
@@ -34,11 +38,16 @@ class ReplayRequestTest {
         PoisonMessage unknown = message("otlp_profiles", "unknown-signal", "unknown routing key");
         assertThat(ReplayRequest.all().allows(decode)).isFalse();
         assertThat(ReplayRequest.all().allows(unknown)).isFalse();
-        assertThat(ReplayRequest.all().allows(message("otlp_spans", "handler", ""))).isTrue();
-        assertThat(ReplayRequest.all().allows(message("otlp_spans", PoisonMessage.BROKER_DEAD_LETTERED, ""))).isTrue();
-        assertThat(new ReplayRequest(0, null, null, null, true, false, 0).allows(decode)).isTrue();
-        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(decode)).isTrue();
-        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(unknown)).isFalse();
+        assertThat(ReplayRequest.all().allows(message("otlp_spans", "handler", "")))
+                .isTrue();
+        assertThat(ReplayRequest.all().allows(message("otlp_spans", PoisonMessage.BROKER_DEAD_LETTERED, "")))
+                .isTrue();
+        assertThat(new ReplayRequest(0, null, null, null, true, false, 0).allows(decode))
+                .isTrue();
+        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(decode))
+                .isTrue();
+        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(unknown))
+                .isFalse();
     }
 
     @Test
@@ -52,6 +61,7 @@ class ReplayRequestTest {
         assertThat(new ReplaySummary(false, 10, 4, 3, 2, 1, java.util.List.of()).line())
                 .isEqualTo("replayed 4, skipped 3, parked 2, failed 1 (of 10 examined)");
         assertThat(new ReplaySummary(true, 10, 4, 3, 2, 1, java.util.List.of()).line())
-                .isEqualTo("dry run, nothing moved: would replay 4, skipped 3, would park 2, failed 1 (of 10 examined)");
+                .isEqualTo(
+                        "dry run, nothing moved: would replay 4, skipped 3, would park 2, failed 1 (of 10 examined)");
     }
 }

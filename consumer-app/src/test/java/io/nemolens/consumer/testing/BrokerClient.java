@@ -26,7 +26,8 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     /** Publishes with an explicit content type and headers (either may be null). */
-    public void publish(String exchange, String routingKey, byte[] body, String contentType, Map<String, Object> headers)
+    public void publish(
+            String exchange, String routingKey, byte[] body, String contentType, Map<String, Object> headers)
             throws Exception {
         AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
                 .deliveryMode(2)

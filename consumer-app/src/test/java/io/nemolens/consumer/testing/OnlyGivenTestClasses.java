@@ -25,7 +25,8 @@ final class OnlyGivenTestClasses extends TypeExcludeFilter {
     @Override
     public boolean match(MetadataReader reader, MetadataReaderFactory factory) throws IOException {
         String name = reader.getClassMetadata().getClassName();
-        if (!name.startsWith("io.nemolens.") || !reader.getResource().getURI().toString().contains("/test-classes/")) {
+        if (!name.startsWith("io.nemolens.")
+                || !reader.getResource().getURI().toString().contains("/test-classes/")) {
             return false;
         }
         return given.stream().noneMatch(source -> name.equals(source) || name.startsWith(source + "$"));

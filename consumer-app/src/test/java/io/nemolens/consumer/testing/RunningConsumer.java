@@ -19,7 +19,8 @@ public final class RunningConsumer implements AutoCloseable {
      * Starts the app with these extra configuration classes (handlers) and properties; no other test
      * class is scanned. Web server on a random port; broker from {@link TestBroker}.
      */
-    public static RunningConsumer start(TestTopology topology, Map<String, Object> properties, Class<?>... configuration) {
+    public static RunningConsumer start(
+            TestTopology topology, Map<String, Object> properties, Class<?>... configuration) {
         Class<?>[] sources = new Class<?>[configuration.length + 1];
         sources[0] = LensConsumerApplication.class;
         System.arraycopy(configuration, 0, sources, 1, configuration.length);
@@ -27,7 +28,8 @@ public final class RunningConsumer implements AutoCloseable {
     }
 
     /** Starts an application made of exactly these sources (a user's own {@code @SpringBootApplication}). */
-    public static RunningConsumer startSources(TestTopology topology, Map<String, Object> properties, Class<?>... sources) {
+    public static RunningConsumer startSources(
+            TestTopology topology, Map<String, Object> properties, Class<?>... sources) {
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
         props.putAll(topology.properties());
         props.put("server.port", "0");
@@ -38,9 +40,12 @@ public final class RunningConsumer implements AutoCloseable {
         props.putAll(properties);
         // as command-line arguments: default properties (SpringApplicationBuilder.properties) rank below
         // application.yml, which would silently win for the broker address and credentials
-        String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        String[] args = props.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
-                .initializers(c -> c.getBeanFactory().registerSingleton("onlyGivenTestClasses", new OnlyGivenTestClasses(sources)))
+                .initializers(c ->
+                        c.getBeanFactory().registerSingleton("onlyGivenTestClasses", new OnlyGivenTestClasses(sources)))
                 .run(args);
         return new RunningConsumer(ctx);
     }
@@ -55,8 +60,13 @@ public final class RunningConsumer implements AutoCloseable {
 
     /** How many messages ended with this {@code lens.messages} outcome ({@code acked}, {@code poisoned}, ...), all signals. */
     public double messages(String outcome) {
-        return bean(io.micrometer.core.instrument.MeterRegistry.class).find("lens.messages").tag("outcome", outcome)
-                .counters().stream().mapToDouble(c -> c.count()).sum();
+        return bean(io.micrometer.core.instrument.MeterRegistry.class)
+                .find("lens.messages")
+                .tag("outcome", outcome)
+                .counters()
+                .stream()
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     /** The port of the HTTP server (actuator). */

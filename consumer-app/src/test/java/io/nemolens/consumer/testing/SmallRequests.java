@@ -17,8 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /** Tiny OTLP requests for tests about message handling rather than decoding. */
 public final class SmallRequests {
 
-    private SmallRequests() {
-    }
+    private SmallRequests() {}
 
     /** A trace request with one span per name, all of run {@code run}, as protobuf bytes. */
     public static byte[] spans(String run, String... names) {
@@ -34,7 +33,8 @@ public final class SmallRequests {
                     .setEndTimeUnixNano(t + 1_000_000));
         }
         return ExportTraceServiceRequest.newBuilder()
-                .addResourceSpans(ResourceSpans.newBuilder().setResource(resource(run)).addScopeSpans(scope))
+                .addResourceSpans(
+                        ResourceSpans.newBuilder().setResource(resource(run)).addScopeSpans(scope))
                 .build()
                 .toByteArray();
     }
@@ -49,15 +49,20 @@ public final class SmallRequests {
                     .setBody(AnyValue.newBuilder().setStringValue(body)));
         }
         return ExportLogsServiceRequest.newBuilder()
-                .addResourceLogs(ResourceLogs.newBuilder().setResource(resource(run)).addScopeLogs(scope))
+                .addResourceLogs(
+                        ResourceLogs.newBuilder().setResource(resource(run)).addScopeLogs(scope))
                 .build()
                 .toByteArray();
     }
 
     private static Resource resource(String run) {
         return Resource.newBuilder()
-                .addAttributes(KeyValue.newBuilder().setKey("service.name").setValue(AnyValue.newBuilder().setStringValue("megatron")))
-                .addAttributes(KeyValue.newBuilder().setKey("nemo.run.id").setValue(AnyValue.newBuilder().setStringValue(run)))
+                .addAttributes(KeyValue.newBuilder()
+                        .setKey("service.name")
+                        .setValue(AnyValue.newBuilder().setStringValue("megatron")))
+                .addAttributes(KeyValue.newBuilder()
+                        .setKey("nemo.run.id")
+                        .setValue(AnyValue.newBuilder().setStringValue(run)))
                 .build();
     }
 

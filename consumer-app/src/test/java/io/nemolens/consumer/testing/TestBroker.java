@@ -164,8 +164,10 @@ public final class TestBroker {
         String keyFile = key.toAbsolutePath().toString();
         int brokerPort;
         if (container != null) {
-            container.copyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(certificate, 0644), "/tmp/lens-tls-cert.pem");
-            container.copyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(key, 0644), "/tmp/lens-tls-key.pem");
+            container.copyFileToContainer(
+                    org.testcontainers.utility.MountableFile.forHostPath(certificate, 0644), "/tmp/lens-tls-cert.pem");
+            container.copyFileToContainer(
+                    org.testcontainers.utility.MountableFile.forHostPath(key, 0644), "/tmp/lens-tls-key.pem");
             cert = "/tmp/lens-tls-cert.pem";
             keyFile = "/tmp/lens-tls-key.pem";
             brokerPort = 5671; // RabbitMQContainer maps it
@@ -174,9 +176,11 @@ public final class TestBroker {
                 brokerPort = s.getLocalPort();
             }
         }
-        rabbitmqctl("eval", "rabbit_networking:ensure_ssl(), rabbit_networking:start_ssl_listener(" + brokerPort
-                + ", [{certfile, \"" + cert + "\"}, {keyfile, \"" + keyFile + "\"}, {verify, verify_none}, "
-                + "{fail_if_no_peer_cert, false}], 1, 1).");
+        rabbitmqctl(
+                "eval",
+                "rabbit_networking:ensure_ssl(), rabbit_networking:start_ssl_listener(" + brokerPort
+                        + ", [{certfile, \"" + cert + "\"}, {keyfile, \"" + keyFile + "\"}, {verify, verify_none}, "
+                        + "{fail_if_no_peer_cert, false}], 1, 1).");
         return container != null ? container.getAmqpsPort() : brokerPort;
     }
 
@@ -196,7 +200,8 @@ public final class TestBroker {
             System.arraycopy(command, 0, full, 1, command.length);
             var result = container.execInContainer(full);
             if (result.getExitCode() != 0) {
-                throw new IllegalStateException("rabbitmqctl " + String.join(" ", command) + " failed: " + result.getStderr());
+                throw new IllegalStateException(
+                        "rabbitmqctl " + String.join(" ", command) + " failed: " + result.getStderr());
             }
             return;
         }
@@ -206,7 +211,8 @@ public final class TestBroker {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);
+            throw new IllegalStateException(
+                    "'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);
         }
     }
 }

@@ -12,7 +12,10 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
     /** Fresh names with a random suffix. */
     public static TestTopology unique(String testName) {
         String id = testName + "-" + UUID.randomUUID().toString().substring(0, 8);
-        return new TestTopology("lens-it." + id + ".raw", "lens-it." + id + "-processing", "lens-it." + id + "-poison",
+        return new TestTopology(
+                "lens-it." + id + ".raw",
+                "lens-it." + id + "-processing",
+                "lens-it." + id + "-poison",
                 "lens-it." + id + "-poison.parking-lot");
     }
 

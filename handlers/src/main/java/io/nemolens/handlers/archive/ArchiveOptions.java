@@ -33,13 +33,21 @@ public record ArchiveOptions(
         int writers) {
 
     /** Page compression codecs the archive writes. */
-    public enum Compression { ZSTD, SNAPPY, UNCOMPRESSED }
+    public enum Compression {
+        ZSTD,
+        SNAPPY,
+        UNCOMPRESSED
+    }
 
     public ArchiveOptions {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(maxAge, "maxAge");
         Objects.requireNonNull(compression, "compression");
-        if (maxRows < 1 || maxFileSizeBytes < 1 || maxPendingMessages < 1 || maxOpenWriters < 1 || rowGroupSizeBytes < 1
+        if (maxRows < 1
+                || maxFileSizeBytes < 1
+                || maxPendingMessages < 1
+                || maxOpenWriters < 1
+                || rowGroupSizeBytes < 1
                 || writers < 1) {
             throw new IllegalArgumentException("archive limits must be positive: " + this);
         }
@@ -53,6 +61,7 @@ public record ArchiveOptions(
      * 16 MiB row groups, one writer lane.
      */
     public static ArchiveOptions defaults(Path path) {
-        return new ArchiveOptions(path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 16L << 20, 1);
+        return new ArchiveOptions(
+                path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 16L << 20, 1);
     }
 }

@@ -17,6 +17,15 @@ import java.time.Instant;
  * @param failedFiles files lost to write failures since start (their messages were redelivered)
  * @param commitNanos time spent committing files (close, fsync, rename) since start
  */
-public record ArchiveStatus(boolean writable, String lastError, Instant lastErrorAt, Instant lastCommitAt, int openFiles,
-        int pendingMessages, long committedFiles, long committedRows, long committedBytes, long failedFiles, long commitNanos) {
-}
+public record ArchiveStatus(
+        boolean writable,
+        String lastError,
+        Instant lastErrorAt,
+        Instant lastCommitAt,
+        int openFiles,
+        int pendingMessages,
+        long committedFiles,
+        long committedRows,
+        long committedBytes,
+        long failedFiles,
+        long commitNanos) {}

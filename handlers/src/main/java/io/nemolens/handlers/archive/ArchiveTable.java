@@ -39,8 +39,10 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
               optional binary scope_schema_url (STRING);
               required binary _message_id (STRING);
               required int32 _row;
-            """.formatted(RowWriter.jsonAttributes("resource_attributes"),
-            RowWriter.jsonAttributes("scope_attributes"), RowWriter.jsonAttributes("attributes"));
+            """.formatted(
+                    RowWriter.jsonAttributes("resource_attributes"),
+                    RowWriter.jsonAttributes("scope_attributes"),
+                    RowWriter.jsonAttributes("attributes"));
 
     private final String name;
     private final MessageType schema;
@@ -99,9 +101,26 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     }
 
     /** Top-level columns whose values are nearly unique per row, written without a dictionary. */
-    private static final java.util.Set<String> HIGH_CARDINALITY = java.util.Set.of("trace_id", "span_id", "parent_span_id",
-            "start_time_unix_nano", "end_time_unix_nano", "duration_nanos", "time_unix_nano", "observed_time_unix_nano",
-            "attributes", "events", "links", "value", "int_value", "sum", "min", "max", "count", "exemplars", "_row");
+    private static final java.util.Set<String> HIGH_CARDINALITY = java.util.Set.of(
+            "trace_id",
+            "span_id",
+            "parent_span_id",
+            "start_time_unix_nano",
+            "end_time_unix_nano",
+            "duration_nanos",
+            "time_unix_nano",
+            "observed_time_unix_nano",
+            "attributes",
+            "events",
+            "links",
+            "value",
+            "int_value",
+            "sum",
+            "min",
+            "max",
+            "count",
+            "exemplars",
+            "_row");
 
     boolean highCardinality(String column) {
         return HIGH_CARDINALITY.contains(column);
@@ -124,8 +143,14 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         ScopeInfo scope = record.scope();
         ResourceColumns fromResource = w.resourceColumns(resource);
         w.optionalRepeatedString("service_name", serviceName, fromResource.serviceName());
-        w.optionalRepeatedString("run_id", runId, fromResource.runId().isEmpty() ? record.runId() : fromResource.runId());
-        w.optionalInt64("dl_rank", dlRank, fromResource.rank() != null ? fromResource.rank() : record.attributes().getLong("dl.rank"));
+        w.optionalRepeatedString(
+                "run_id", runId, fromResource.runId().isEmpty() ? record.runId() : fromResource.runId());
+        w.optionalInt64(
+                "dl_rank",
+                dlRank,
+                fromResource.rank() != null
+                        ? fromResource.rank()
+                        : record.attributes().getLong("dl.rank"));
         w.optionalRepeatedString("host_name", hostName, fromResource.hostName());
         w.optionalRepeatedString("scope_name", scopeName, scope.name());
         w.optionalRepeatedString("scope_version", scopeVersion, scope.version());
@@ -148,7 +173,10 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
      */
     record ResourceColumns(String serviceName, String runId, Long rank, String hostName) {
         static ResourceColumns of(ResourceInfo resource) {
-            return new ResourceColumns(resource.serviceName(), resource.runId(), resource.attributes().getLong("dl.rank"),
+            return new ResourceColumns(
+                    resource.serviceName(),
+                    resource.runId(),
+                    resource.attributes().getLong("dl.rank"),
                     resource.attributes().getText("host.name", null));
         }
     }

@@ -26,8 +26,9 @@ final class DirectCodecFactory implements CompressionCodecFactory {
             case UNCOMPRESSED -> new Compressor(codec, in -> in);
             case ZSTD -> new Compressor(codec, new ZstdWithBuffers(zstdLevel)::compress);
             case SNAPPY -> new Compressor(codec, in -> BytesInput.from(Snappy.compress(bytes(in))));
-            default -> throw new IllegalArgumentException("unsupported archive compression " + codec
-                    + " (supported: uncompressed, snappy, zstd)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unsupported archive compression " + codec + " (supported: uncompressed, snappy, zstd)");
         };
     }
 
@@ -75,7 +76,8 @@ final class DirectCodecFactory implements CompressionCodecFactory {
             if (b.destination.length < bound) {
                 b.destination = new byte[Math.max(bound, b.destination.length * 2)];
             }
-            long written = Zstd.compressByteArray(b.destination, 0, b.destination.length, b.source.bytes, 0, size, level);
+            long written =
+                    Zstd.compressByteArray(b.destination, 0, b.destination.length, b.source.bytes, 0, size, level);
             if (Zstd.isError(written)) {
                 throw new IOException("zstd compression failed: " + Zstd.getErrorName(written));
             }

@@ -13,8 +13,10 @@ import java.util.OptionalDouble;
  */
 final class MetricTable extends ArchiveTable<MetricPoint> {
 
-    private static final String INT64_LIST = "required group %s (LIST) { repeated group list { required int64 element; } }";
-    private static final String DOUBLE_LIST = "required group %s (LIST) { repeated group list { required double element; } }";
+    private static final String INT64_LIST =
+            "required group %s (LIST) { repeated group list { required int64 element; } }";
+    private static final String DOUBLE_LIST =
+            "required group %s (LIST) { repeated group list { required double element; } }";
 
     private final int metricName = index("metric_name");
     private final int metricType = index("metric_type");
@@ -78,10 +80,13 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                   required int64 flags;
                   required boolean no_recorded_value;
                   %s;
-                """.formatted(INT64_LIST.formatted("bucket_counts"), DOUBLE_LIST.formatted("explicit_bounds"),
-                INT64_LIST.formatted("exp_positive_bucket_counts"), INT64_LIST.formatted("exp_negative_bucket_counts"),
-                RowWriter.jsonAttributes("filtered_attributes"),
-                RowWriter.jsonAttributes("metric_metadata")));
+                """.formatted(
+                        INT64_LIST.formatted("bucket_counts"),
+                        DOUBLE_LIST.formatted("explicit_bounds"),
+                        INT64_LIST.formatted("exp_positive_bucket_counts"),
+                        INT64_LIST.formatted("exp_negative_bucket_counts"),
+                        RowWriter.jsonAttributes("filtered_attributes"),
+                        RowWriter.jsonAttributes("metric_metadata")));
     }
 
     @Override
@@ -165,7 +170,8 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     }
 
     /** A number as {@code value} (a double; integers converted) and, for integers, {@code int_value} too. */
-    private static void number(RowWriter w, String doubleName, int doubleIndex, String intName, int intIndex, NumberValue n) {
+    private static void number(
+            RowWriter w, String doubleName, int doubleIndex, String intName, int intIndex, NumberValue n) {
         switch (n.kind()) {
             case DOUBLE -> w.float64(doubleName, doubleIndex, n.asDouble());
             case INT -> {

@@ -108,12 +108,15 @@ final class OtlpJson {
                 out.ascii('}');
             }
             case BOOL -> out.raw(((AnyValue.BoolValue) value).value() ? BOOL_TRUE : BOOL_FALSE);
-            case INT -> out.raw(INT_VALUE).decimal(((AnyValue.IntValue) value).value()).raw(QUOTE_BRACE);
+            case INT ->
+                out.raw(INT_VALUE).decimal(((AnyValue.IntValue) value).value()).raw(QUOTE_BRACE);
             case DOUBLE -> {
                 out.raw(DOUBLE_VALUE);
                 double v = ((AnyValue.DoubleValue) value).value();
                 if (Double.isNaN(v) || Double.isInfinite(v)) {
-                    out.ascii('"').utf8(Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity").ascii('"');
+                    out.ascii('"')
+                            .utf8(Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity")
+                            .ascii('"');
                 } else {
                     out.raw(decimal(v));
                 }

@@ -67,13 +67,15 @@ import org.slf4j.LoggerFactory;
 public final class ParquetArchive implements SpanHandler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter FILE_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
     private static final int PROBE_BYTES = 64 * 1024;
 
     private final ArchiveOptions options;
     private final Clock clock;
-    private final String instanceId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final String instanceId =
+            UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final AtomicLong sequence = new AtomicLong();
     private final SpanTable spans = new SpanTable();
     private final MetricTable metrics = new MetricTable();
@@ -86,11 +88,13 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     private final ScheduledExecutorService timer;
     /** Commits (close, fsync, rename) off the listener threads, one file at a time, in order. */
     private final java.util.concurrent.ExecutorService committer;
+
     private final FileChannel lockChannel;
     private final FileLock lock;
 
     /** Tables whose last write failed, with the reason; consumption of their records pauses until a probe succeeds. */
     private final Map<String, String> unwritable = new ConcurrentHashMap<>();
+
     private volatile Instant lastErrorAt;
     private volatile Instant lastCommitAt;
     private final AtomicLong committedFiles = new AtomicLong();
@@ -114,16 +118,18 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = new Lane(i, writersPerLane);
         }
-        this.laneOfThread = ThreadLocal.withInitial(() -> lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)]);
+        this.laneOfThread =
+                ThreadLocal.withInitial(() -> lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)]);
         try {
             Path instances = options.path().resolve(".instances");
             Files.createDirectories(instances);
-            lockChannel = FileChannel.open(instances.resolve(instanceId + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            lockChannel = FileChannel.open(
+                    instances.resolve(instanceId + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             lock = lockChannel.tryLock();
             removeLeftovers(options.path(), instances);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the archive at " + options.path().toAbsolutePath() + ": " + e, e);
+            throw new UncheckedIOException(
+                    "cannot open the archive at " + options.path().toAbsolutePath() + ": " + e, e);
         }
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 4));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -182,7 +188,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             lane.commitAllNow();
         }
         try {
-            committer.submit(() -> { }).get();
+            committer.submit(() -> {}).get();
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closed: nothing under way
         } catch (java.util.concurrent.ExecutionException e) {
@@ -212,8 +218,17 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             }
         }
         boolean writable = unwritable.isEmpty();
-        return new ArchiveStatus(writable, writable ? null : String.join("; ", unwritable.values()), lastErrorAt, lastCommitAt,
-                open, pending, committedFiles.get(), committedRows.get(), committedBytes.get(), failedFiles.get(),
+        return new ArchiveStatus(
+                writable,
+                writable ? null : String.join("; ", unwritable.values()),
+                lastErrorAt,
+                lastCommitAt,
+                open,
+                pending,
+                committedFiles.get(),
+                committedRows.get(),
+                committedBytes.get(),
+                failedFiles.get(),
                 commitNanos.get());
     }
 
@@ -271,8 +286,7 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
     }
 
     /** The date of the previous row on this thread: nearly every row repeats it. */
-    private record LastDate(long day, String text) {
-    }
+    private record LastDate(long day, String text) {}
 
     private final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
 
@@ -391,11 +405,15 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         private PartitionFile<?> lastFile;
 
         @SuppressWarnings("unchecked")
-        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record) throws IOException {
+        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record)
+                throws IOException {
             String date = dateOf(table, record);
             String run = record.runId();
             PartitionKey last = lastKey;
-            if (last != null && last.table() == table.name() && last.date() == date && last.runId().equals(run)
+            if (last != null
+                    && last.table() == table.name()
+                    && last.date() == date
+                    && last.runId().equals(run)
                     && open.get(last) == lastFile) {
                 return (PartitionFile<T>) lastFile;
             }
@@ -403,7 +421,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             PartitionFile<T> file = (PartitionFile<T>) open.get(key);
             if (file == null) {
                 while (open.size() >= maxOpenWriters) {
-                    Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest = open.entrySet().iterator();
+                    Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest =
+                            open.entrySet().iterator();
                     Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
                     eldest.remove();
                     commitLater(List.of(e.getValue()));
@@ -533,7 +552,10 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             file.abort();
             failedFiles.incrementAndGet();
             markUnwritable(file.table(), cause);
-            log.error("archive file {} lost ({}); its messages will be redelivered", file.committedPath(), cause.toString());
+            log.error(
+                    "archive file {} lost ({}); its messages will be redelivered",
+                    file.committedPath(),
+                    cause.toString());
             synchronized (this) {
                 lastLoss = file.table() + ": " + cause;
                 for (MessageHold hold : file.holds()) {
@@ -555,7 +577,11 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         StringBuilder sb = null;
         for (int i = 0; i < runId.length(); i++) {
             char c = runId.charAt(i);
-            boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+            boolean safe = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
                     || c == '-';
             if (!safe && sb == null) {
                 sb = new StringBuilder(runId.substring(0, i));
@@ -606,7 +632,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         try (Stream<Path> files = Files.walk(root)) {
             for (Path p : files.filter(Files::isRegularFile).toList()) {
                 String name = p.getFileName().toString();
-                if (name.startsWith(".") && (name.endsWith(".parquet.tmp") || name.startsWith(".probe-"))
+                if (name.startsWith(".")
+                        && (name.endsWith(".parquet.tmp") || name.startsWith(".probe-"))
                         && alive.stream().noneMatch(name::contains)) {
                     Files.deleteIfExists(p);
                     removed++;
@@ -617,7 +644,8 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
             Files.deleteIfExists(instances.resolve(id + ".lock"));
         }
         if (removed > 0) {
-            log.info("removed {} temporary file(s) left by stopped archive instances (their messages were never acknowledged)",
+            log.info(
+                    "removed {} temporary file(s) left by stopped archive instances (their messages were never acknowledged)",
                     removed);
         }
     }

@@ -54,8 +54,7 @@ final class PartitionFile<T extends TelemetryRecord> {
                 builder.withDictionaryEncoding(dotted, false);
             }
         }
-        this.writer = builder
-                .withConf(new PlainParquetConfiguration())
+        this.writer = builder.withConf(new PlainParquetConfiguration())
                 .withCodecFactory(new DirectCodecFactory(3))
                 .withCompressionCodec(codec(options.compression()))
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)

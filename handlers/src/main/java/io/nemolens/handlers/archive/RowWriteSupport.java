@@ -34,7 +34,8 @@ final class RowWriteSupport<T extends TelemetryRecord> extends WriteSupport<T> {
 
     @Override
     public WriteContext init(ParquetConfiguration configuration) {
-        return new WriteContext(table.schema(), Map.of("nemo_lens.table", table.name(), "nemo_lens.schema_version", "1"));
+        return new WriteContext(
+                table.schema(), Map.of("nemo_lens.table", table.name(), "nemo_lens.schema_version", "1"));
     }
 
     @Override

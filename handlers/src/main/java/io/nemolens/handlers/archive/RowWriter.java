@@ -228,7 +228,8 @@ final class RowWriter {
         rc.endField(name, index);
     }
 
-    private static final Binary EMPTY_OBJECT = Binary.fromConstantByteArray("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private static final Binary EMPTY_OBJECT =
+            Binary.fromConstantByteArray("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     /** A typed value struct column (a log body). */
     void anyValue(String name, int index, AnyValue value) {
@@ -256,12 +257,14 @@ final class RowWriter {
             }
             case ARRAY -> {
                 rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromConstantByteArray(json.array(((AnyValue.ArrayValue) value).values()).toByteArray()));
+                rc.addBinary(Binary.fromConstantByteArray(
+                        json.array(((AnyValue.ArrayValue) value).values()).toByteArray()));
                 rc.endField("string_value", 1);
             }
             case KVLIST -> {
                 rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromConstantByteArray(json.kvList(((AnyValue.KvListValue) value).values()).toByteArray()));
+                rc.addBinary(Binary.fromConstantByteArray(
+                        json.kvList(((AnyValue.KvListValue) value).values()).toByteArray()));
                 rc.endField("string_value", 1);
             }
             case INT -> {

@@ -16,11 +16,26 @@ import java.util.Objects;
  * }</pre>
  */
 public sealed interface AnyValue
-        permits AnyValue.StringValue, AnyValue.BoolValue, AnyValue.IntValue, AnyValue.DoubleValue,
-                AnyValue.BytesValue, AnyValue.ArrayValue, AnyValue.KvListValue, AnyValue.Empty {
+        permits AnyValue.StringValue,
+                AnyValue.BoolValue,
+                AnyValue.IntValue,
+                AnyValue.DoubleValue,
+                AnyValue.BytesValue,
+                AnyValue.ArrayValue,
+                AnyValue.KvListValue,
+                AnyValue.Empty {
 
     /** The kinds of value, as OTLP names them. */
-    enum Type { STRING, BOOL, INT, DOUBLE, BYTES, ARRAY, KVLIST, EMPTY }
+    enum Type {
+        STRING,
+        BOOL,
+        INT,
+        DOUBLE,
+        BYTES,
+        ARRAY,
+        KVLIST,
+        EMPTY
+    }
 
     /** The value that has no value set (an OTLP {@code AnyValue} whose one-of is empty). */
     AnyValue EMPTY = new Empty();

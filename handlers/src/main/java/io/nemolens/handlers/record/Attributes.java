@@ -208,7 +208,8 @@ public final class Attributes {
             if (size == 0) {
                 return EMPTY;
             }
-            return new Attributes(size == keys.length ? keys : Arrays.copyOf(keys, size),
+            return new Attributes(
+                    size == keys.length ? keys : Arrays.copyOf(keys, size),
                     size == values.length ? values : Arrays.copyOf(values, size));
         }
     }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param spanId lowercase hex span id, or {@code ""}
  * @param filteredAttributes the attributes the aggregation filtered out
  */
-public record Exemplar(long timeUnixNano, NumberValue value, String traceId, String spanId, Attributes filteredAttributes) {
+public record Exemplar(
+        long timeUnixNano, NumberValue value, String traceId, String spanId, Attributes filteredAttributes) {
     public Exemplar {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(traceId, "traceId");

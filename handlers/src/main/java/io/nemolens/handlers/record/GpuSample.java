@@ -44,14 +44,14 @@ public record GpuSample(
         double value,
         boolean counter,
         long timeUnixNano,
-        MetricPoint point) implements ScrapedSample {
+        MetricPoint point)
+        implements ScrapedSample {
 
     public GpuSample {
         Objects.requireNonNull(metricName, "metricName");
         Objects.requireNonNull(field, "field");
         Objects.requireNonNull(point, "point");
     }
-
 
     /** Whether the sample is of a MIG instance. */
     public boolean mig() {

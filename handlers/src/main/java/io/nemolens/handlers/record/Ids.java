@@ -5,8 +5,7 @@ public final class Ids {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private Ids() {
-    }
+    private Ids() {}
 
     /** Lowercase hex of {@code bytes}; {@code ""} for an empty or all-zero id (OTLP's "no id"). */
     public static String toHex(byte[] bytes) {

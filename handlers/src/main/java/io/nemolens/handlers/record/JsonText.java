@@ -14,8 +14,7 @@ public final class JsonText {
         ESCAPES['\t'] = "\\t";
     }
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     /**
      * How JSON writes {@code c} inside a string, for the characters that must be escaped: the quote,

@@ -34,7 +34,8 @@ public record LogEntry(
         String eventName,
         ResourceInfo resource,
         ScopeInfo scope,
-        io.opentelemetry.proto.logs.v1.LogRecord raw) implements TelemetryRecord {
+        io.opentelemetry.proto.logs.v1.LogRecord raw)
+        implements TelemetryRecord {
 
     public LogEntry {
         Objects.requireNonNull(severityText, "severityText");

@@ -13,8 +13,14 @@ import java.util.Objects;
  * @param aggregationTemporality OTLP {@code AggregationTemporality} number (1 delta, 2 cumulative, 0 for gauges and summaries)
  * @param metadata the metric's {@code metadata} key-values (newer OTLP), usually empty
  */
-public record MetricInfo(String name, String description, String unit, MetricType type, boolean monotonic,
-        int aggregationTemporality, Attributes metadata) {
+public record MetricInfo(
+        String name,
+        String description,
+        String unit,
+        MetricType type,
+        boolean monotonic,
+        int aggregationTemporality,
+        Attributes metadata) {
     public MetricInfo {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");

@@ -30,7 +30,8 @@ public record MetricPoint(
         ResourceInfo resource,
         ScopeInfo scope,
         io.opentelemetry.proto.metrics.v1.Metric rawMetric,
-        int pointIndex) implements TelemetryRecord {
+        int pointIndex)
+        implements TelemetryRecord {
 
     /** The {@code DataPointFlags} bit that marks a point with no recorded value. */
     public static final int FLAG_NO_RECORDED_VALUE = 1;

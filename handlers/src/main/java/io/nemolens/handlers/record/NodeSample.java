@@ -26,7 +26,8 @@ public record NodeSample(
         double value,
         boolean counter,
         long timeUnixNano,
-        MetricPoint point) implements ScrapedSample {
+        MetricPoint point)
+        implements ScrapedSample {
 
     public NodeSample {
         Objects.requireNonNull(metricName, "metricName");

@@ -11,7 +11,11 @@ package io.nemolens.handlers.record;
 public record NumberValue(Kind kind, double asDouble, long asLong) {
 
     /** Which value a point carries. */
-    public enum Kind { DOUBLE, INT, NONE }
+    public enum Kind {
+        DOUBLE,
+        INT,
+        NONE
+    }
 
     /** The value that is not there. */
     public static final NumberValue NONE = new NumberValue(Kind.NONE, 0, 0);

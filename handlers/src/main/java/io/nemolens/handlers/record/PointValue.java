@@ -28,8 +28,14 @@ public sealed interface PointValue
      * @param bucketCounts counts per bucket; one more than {@code explicitBounds}
      * @param explicitBounds bucket upper bounds
      */
-    record Histogram(long count, OptionalDouble sum, OptionalDouble min, OptionalDouble max,
-            List<Long> bucketCounts, List<Double> explicitBounds) implements PointValue {
+    record Histogram(
+            long count,
+            OptionalDouble sum,
+            OptionalDouble min,
+            OptionalDouble max,
+            List<Long> bucketCounts,
+            List<Double> explicitBounds)
+            implements PointValue {
         public Histogram {
             Objects.requireNonNull(sum, "sum");
             Objects.requireNonNull(min, "min");
@@ -52,8 +58,17 @@ public sealed interface PointValue
      * @param max largest measurement, when sent
      * @param zeroThreshold width of the zero bucket
      */
-    record ExponentialHistogram(long count, OptionalDouble sum, int scale, long zeroCount, Buckets positive,
-            Buckets negative, OptionalDouble min, OptionalDouble max, double zeroThreshold) implements PointValue {
+    record ExponentialHistogram(
+            long count,
+            OptionalDouble sum,
+            int scale,
+            long zeroCount,
+            Buckets positive,
+            Buckets negative,
+            OptionalDouble min,
+            OptionalDouble max,
+            double zeroThreshold)
+            implements PointValue {
         public ExponentialHistogram {
             Objects.requireNonNull(sum, "sum");
             Objects.requireNonNull(positive, "positive");
@@ -86,6 +101,5 @@ public sealed interface PointValue
     }
 
     /** One summary quantile, e.g. {@code (0.99, 12.5)}. */
-    record Quantile(double quantile, double value) {
-    }
+    record Quantile(double quantile, double value) {}
 }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param droppedAttributesCount how many scope attributes the producer dropped
  * @param schemaUrl the schema URL of the enclosing {@code ScopeSpans}/{@code ScopeMetrics}/{@code ScopeLogs}, or {@code ""}
  */
-public record ScopeInfo(String name, String version, Attributes attributes, int droppedAttributesCount, String schemaUrl) {
+public record ScopeInfo(
+        String name, String version, Attributes attributes, int droppedAttributesCount, String schemaUrl) {
 
     /** The scope with nothing set. */
     public static final ScopeInfo EMPTY = new ScopeInfo("", "", Attributes.empty(), 0, "");

@@ -49,7 +49,8 @@ public record Span(
         String statusMessage,
         ResourceInfo resource,
         ScopeInfo scope,
-        io.opentelemetry.proto.trace.v1.Span raw) implements TelemetryRecord {
+        io.opentelemetry.proto.trace.v1.Span raw)
+        implements TelemetryRecord {
 
     public Span {
         Objects.requireNonNull(traceId, "traceId");

@@ -12,8 +12,13 @@ import java.util.Objects;
  * @param droppedAttributesCount attributes the producer dropped
  * @param flags the OTLP link flags
  */
-public record SpanLink(String traceId, String spanId, String traceState, Attributes attributes,
-        int droppedAttributesCount, int flags) {
+public record SpanLink(
+        String traceId,
+        String spanId,
+        String traceState,
+        Attributes attributes,
+        int droppedAttributesCount,
+        int flags) {
     public SpanLink {
         Objects.requireNonNull(traceId, "traceId");
         Objects.requireNonNull(spanId, "spanId");

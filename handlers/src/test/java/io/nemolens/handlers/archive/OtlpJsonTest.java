@@ -30,21 +30,22 @@ class OtlpJsonTest {
                 "kv", new AnyValue.KvListValue(Attributes.of("k", AnyValue.of(0L))),
                 "none", new AnyValue.Empty());
 
-        assertThat(json.object(attributes).toString()).isEqualTo("{"
-                + "\"s\":{\"stringValue\":\"train\"},"
-                + "\"b\":{\"boolValue\":true},"
-                + "\"f\":{\"boolValue\":false},"
-                + "\"i\":{\"intValue\":\"-42\"},"
-                + "\"min\":{\"intValue\":\"-9223372036854775808\"},"
-                + "\"d\":{\"doubleValue\":2.5},"
-                + "\"tiny\":{\"doubleValue\":1.0E-7},"
-                + "\"nan\":{\"doubleValue\":\"NaN\"},"
-                + "\"inf\":{\"doubleValue\":\"-Infinity\"},"
-                + "\"raw\":{\"bytesValue\":\"AQL/\"},"
-                + "\"arr\":{\"arrayValue\":{\"values\":[{\"intValue\":\"1\"},{\"stringValue\":\"x\"}]}},"
-                + "\"kv\":{\"kvlistValue\":{\"values\":[{\"key\":\"k\",\"value\":{\"intValue\":\"0\"}}]}},"
-                + "\"none\":{}"
-                + "}");
+        assertThat(json.object(attributes).toString())
+                .isEqualTo("{"
+                        + "\"s\":{\"stringValue\":\"train\"},"
+                        + "\"b\":{\"boolValue\":true},"
+                        + "\"f\":{\"boolValue\":false},"
+                        + "\"i\":{\"intValue\":\"-42\"},"
+                        + "\"min\":{\"intValue\":\"-9223372036854775808\"},"
+                        + "\"d\":{\"doubleValue\":2.5},"
+                        + "\"tiny\":{\"doubleValue\":1.0E-7},"
+                        + "\"nan\":{\"doubleValue\":\"NaN\"},"
+                        + "\"inf\":{\"doubleValue\":\"-Infinity\"},"
+                        + "\"raw\":{\"bytesValue\":\"AQL/\"},"
+                        + "\"arr\":{\"arrayValue\":{\"values\":[{\"intValue\":\"1\"},{\"stringValue\":\"x\"}]}},"
+                        + "\"kv\":{\"kvlistValue\":{\"values\":[{\"key\":\"k\",\"value\":{\"intValue\":\"0\"}}]}},"
+                        + "\"none\":{}"
+                        + "}");
     }
 
     @Test
@@ -54,10 +55,12 @@ class OtlpJsonTest {
 
         byte[] bytes = json.object(attributes).toByteArray();
 
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo(
-                "{\"ké\\u0007y\":{\"stringValue\":\"täst \\\"quoted\\\" back\\\\slash\\n\\r\\t\\u0001 ✓ \uD83D\uDE80\"}}");
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "{\"ké\\u0007y\":{\"stringValue\":\"täst \\\"quoted\\\" back\\\\slash\\n\\r\\t\\u0001 ✓ \uD83D\uDE80\"}}");
         // the rocket is one four-byte sequence, not two encoded surrogates
-        assertThat(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8)).isEqualTo(bytes);
+        assertThat(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8))
+                .isEqualTo(bytes);
     }
 
     @Test
@@ -65,7 +68,8 @@ class OtlpJsonTest {
         String broken = "a\uD800b";
         String rendered = json.object(Attributes.of("k", AnyValue.of(broken))).toString();
         assertThat(rendered).isEqualTo("{\"k\":{\"stringValue\":\"a?b\"}}");
-        assertThat(new String(broken.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo("a?b");
+        assertThat(new String(broken.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+                .isEqualTo("a?b");
     }
 
     @Test
@@ -73,7 +77,9 @@ class OtlpJsonTest {
         java.util.Random random = new java.util.Random(7);
         double[] values = new double[2000];
         for (int i = 0; i < values.length; i++) {
-            values[i] = i % 3 == 0 ? values[Math.max(0, i - 3)] : random.nextGaussian() * Math.pow(10, random.nextInt(20) - 10);
+            values[i] = i % 3 == 0
+                    ? values[Math.max(0, i - 3)]
+                    : random.nextGaussian() * Math.pow(10, random.nextInt(20) - 10);
         }
         for (int pass = 0; pass < 2; pass++) {
             for (double v : values) {
@@ -81,8 +87,10 @@ class OtlpJsonTest {
                         .isEqualTo("{\"k\":{\"doubleValue\":" + v + "}}");
             }
         }
-        assertThat(json.object(Attributes.of("k", AnyValue.of(-0.0))).toString()).isEqualTo("{\"k\":{\"doubleValue\":-0.0}}");
-        assertThat(json.object(Attributes.of("k", AnyValue.of(0.0))).toString()).isEqualTo("{\"k\":{\"doubleValue\":0.0}}");
+        assertThat(json.object(Attributes.of("k", AnyValue.of(-0.0))).toString())
+                .isEqualTo("{\"k\":{\"doubleValue\":-0.0}}");
+        assertThat(json.object(Attributes.of("k", AnyValue.of(0.0))).toString())
+                .isEqualTo("{\"k\":{\"doubleValue\":0.0}}");
     }
 
     @Test

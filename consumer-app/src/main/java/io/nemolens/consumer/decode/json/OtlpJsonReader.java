@@ -73,9 +73,19 @@ public final class OtlpJsonReader {
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     /** The top-level keys of the three requests, in both spellings. */
     private static final Map<String, Signal> TOP_LEVEL_KEYS = Map.of(
-            "resourceSpans", Signal.SPANS, "resource_spans", Signal.SPANS,
-            "resourceMetrics", Signal.METRICS, "resource_metrics", Signal.METRICS,
-            "resourceLogs", Signal.LOGS, "resource_logs", Signal.LOGS);
+            "resourceSpans",
+            Signal.SPANS,
+            "resource_spans",
+            Signal.SPANS,
+            "resourceMetrics",
+            Signal.METRICS,
+            "resource_metrics",
+            Signal.METRICS,
+            "resourceLogs",
+            Signal.LOGS,
+            "resource_logs",
+            Signal.LOGS);
+
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
     /** The value of each ASCII hex digit, either case; -1 for any other character. */
@@ -92,8 +102,7 @@ public final class OtlpJsonReader {
         }
     }
 
-    private OtlpJsonReader() {
-    }
+    private OtlpJsonReader() {}
 
     /**
      * Reads one request of {@code signal} from {@code length} bytes of UTF-8 JSON at {@code offset}.
@@ -114,7 +123,10 @@ public final class OtlpJsonReader {
     private static String where(TokenStreamLocation location, String path) {
         StringBuilder sb = new StringBuilder();
         if (location != null && location != TokenStreamLocation.NA) {
-            sb.append(" at line ").append(location.getLineNr()).append(", column ").append(location.getColumnNr());
+            sb.append(" at line ")
+                    .append(location.getLineNr())
+                    .append(", column ")
+                    .append(location.getColumnNr());
         }
         if (path != null && !path.isEmpty()) {
             sb.append(" (").append(path).append(')');
@@ -145,7 +157,9 @@ public final class OtlpJsonReader {
                     codes.add(i);
                 }
             }
-            return new Fields(BinaryNameMatcher.construct(names), codes.stream().mapToInt(Integer::intValue).toArray());
+            return new Fields(
+                    BinaryNameMatcher.construct(names),
+                    codes.stream().mapToInt(Integer::intValue).toArray());
         }
     }
 
@@ -156,35 +170,165 @@ public final class OtlpJsonReader {
         /** {@link #nextField} for a name the message does not know: the value is skipped. */
         private static final int UNKNOWN = -1;
 
-        private static final Fields F_RESOURCE_SPANS = Fields.of(new String[][] {{"resource"}, {"scopeSpans", "scope_spans"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_SCOPE_SPANS = Fields.of(new String[][] {{"scope"}, {"spans"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_SPAN = Fields.of(new String[][] {{"traceId", "trace_id"}, {"spanId", "span_id"}, {"traceState", "trace_state"}, {"parentSpanId", "parent_span_id"}, {"flags"}, {"name"}, {"kind"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"endTimeUnixNano", "end_time_unix_nano"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"events"}, {"droppedEventsCount", "dropped_events_count"}, {"links"}, {"droppedLinksCount", "dropped_links_count"}, {"status"}});
-        private static final Fields F_EVENT = Fields.of(new String[][] {{"timeUnixNano", "time_unix_nano"}, {"name"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}});
-        private static final Fields F_LINK = Fields.of(new String[][] {{"traceId", "trace_id"}, {"spanId", "span_id"}, {"traceState", "trace_state"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"flags"}});
+        private static final Fields F_RESOURCE_SPANS =
+                Fields.of(new String[][] {{"resource"}, {"scopeSpans", "scope_spans"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_SPANS =
+                Fields.of(new String[][] {{"scope"}, {"spans"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SPAN = Fields.of(new String[][] {
+            {"traceId", "trace_id"},
+            {"spanId", "span_id"},
+            {"traceState", "trace_state"},
+            {"parentSpanId", "parent_span_id"},
+            {"flags"},
+            {"name"},
+            {"kind"},
+            {"startTimeUnixNano", "start_time_unix_nano"},
+            {"endTimeUnixNano", "end_time_unix_nano"},
+            {"attributes"},
+            {"droppedAttributesCount", "dropped_attributes_count"},
+            {"events"},
+            {"droppedEventsCount", "dropped_events_count"},
+            {"links"},
+            {"droppedLinksCount", "dropped_links_count"},
+            {"status"}
+        });
+        private static final Fields F_EVENT = Fields.of(new String[][] {
+            {"timeUnixNano", "time_unix_nano"},
+            {"name"},
+            {"attributes"},
+            {"droppedAttributesCount", "dropped_attributes_count"}
+        });
+        private static final Fields F_LINK = Fields.of(new String[][] {
+            {"traceId", "trace_id"},
+            {"spanId", "span_id"},
+            {"traceState", "trace_state"},
+            {"attributes"},
+            {"droppedAttributesCount", "dropped_attributes_count"},
+            {"flags"}
+        });
         private static final Fields F_STATUS = Fields.of(new String[][] {{"message"}, {"code"}});
-        private static final Fields F_RESOURCE_METRICS = Fields.of(new String[][] {{"resource"}, {"scopeMetrics", "scope_metrics"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_SCOPE_METRICS = Fields.of(new String[][] {{"scope"}, {"metrics"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_METRIC = Fields.of(new String[][] {{"name"}, {"description"}, {"unit"}, {"gauge"}, {"sum"}, {"histogram"}, {"exponentialHistogram", "exponential_histogram"}, {"summary"}, {"metadata"}});
+        private static final Fields F_RESOURCE_METRICS = Fields.of(
+                new String[][] {{"resource"}, {"scopeMetrics", "scope_metrics"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_METRICS =
+                Fields.of(new String[][] {{"scope"}, {"metrics"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_METRIC = Fields.of(new String[][] {
+            {"name"},
+            {"description"},
+            {"unit"},
+            {"gauge"},
+            {"sum"},
+            {"histogram"},
+            {"exponentialHistogram", "exponential_histogram"},
+            {"summary"},
+            {"metadata"}
+        });
         private static final Fields F_GAUGE = Fields.of(new String[][] {{"dataPoints", "data_points"}});
-        private static final Fields F_SUM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}, {"isMonotonic", "is_monotonic"}});
-        private static final Fields F_HISTOGRAM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
-        private static final Fields F_EXPONENTIAL_HISTOGRAM = Fields.of(new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
+        private static final Fields F_SUM = Fields.of(new String[][] {
+            {"dataPoints", "data_points"},
+            {"aggregationTemporality", "aggregation_temporality"},
+            {"isMonotonic", "is_monotonic"}
+        });
+        private static final Fields F_HISTOGRAM = Fields.of(
+                new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
+        private static final Fields F_EXPONENTIAL_HISTOGRAM = Fields.of(
+                new String[][] {{"dataPoints", "data_points"}, {"aggregationTemporality", "aggregation_temporality"}});
         private static final Fields F_SUMMARY = Fields.of(new String[][] {{"dataPoints", "data_points"}});
-        private static final Fields F_NUMBER_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"asDouble", "as_double"}, {"asInt", "as_int"}, {"exemplars"}, {"flags"}});
-        private static final Fields F_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"bucketCounts", "bucket_counts"}, {"explicitBounds", "explicit_bounds"}, {"exemplars"}, {"flags"}, {"min"}, {"max"}});
-        private static final Fields F_EXPONENTIAL_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"scale"}, {"zeroCount", "zero_count"}, {"positive"}, {"negative"}, {"flags"}, {"exemplars"}, {"min"}, {"max"}, {"zeroThreshold", "zero_threshold"}});
-        private static final Fields F_BUCKETS = Fields.of(new String[][] {{"offset"}, {"bucketCounts", "bucket_counts"}});
-        private static final Fields F_SUMMARY_DATA_POINT = Fields.of(new String[][] {{"attributes"}, {"startTimeUnixNano", "start_time_unix_nano"}, {"timeUnixNano", "time_unix_nano"}, {"count"}, {"sum"}, {"quantileValues", "quantile_values"}, {"flags"}});
+        private static final Fields F_NUMBER_DATA_POINT = Fields.of(new String[][] {
+            {"attributes"},
+            {"startTimeUnixNano", "start_time_unix_nano"},
+            {"timeUnixNano", "time_unix_nano"},
+            {"asDouble", "as_double"},
+            {"asInt", "as_int"},
+            {"exemplars"},
+            {"flags"}
+        });
+        private static final Fields F_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {
+            {"attributes"},
+            {"startTimeUnixNano", "start_time_unix_nano"},
+            {"timeUnixNano", "time_unix_nano"},
+            {"count"},
+            {"sum"},
+            {"bucketCounts", "bucket_counts"},
+            {"explicitBounds", "explicit_bounds"},
+            {"exemplars"},
+            {"flags"},
+            {"min"},
+            {"max"}
+        });
+        private static final Fields F_EXPONENTIAL_HISTOGRAM_DATA_POINT = Fields.of(new String[][] {
+            {"attributes"},
+            {"startTimeUnixNano", "start_time_unix_nano"},
+            {"timeUnixNano", "time_unix_nano"},
+            {"count"},
+            {"sum"},
+            {"scale"},
+            {"zeroCount", "zero_count"},
+            {"positive"},
+            {"negative"},
+            {"flags"},
+            {"exemplars"},
+            {"min"},
+            {"max"},
+            {"zeroThreshold", "zero_threshold"}
+        });
+        private static final Fields F_BUCKETS =
+                Fields.of(new String[][] {{"offset"}, {"bucketCounts", "bucket_counts"}});
+        private static final Fields F_SUMMARY_DATA_POINT = Fields.of(new String[][] {
+            {"attributes"},
+            {"startTimeUnixNano", "start_time_unix_nano"},
+            {"timeUnixNano", "time_unix_nano"},
+            {"count"},
+            {"sum"},
+            {"quantileValues", "quantile_values"},
+            {"flags"}
+        });
         private static final Fields F_VALUE_AT_QUANTILE = Fields.of(new String[][] {{"quantile"}, {"value"}});
-        private static final Fields F_EXEMPLAR = Fields.of(new String[][] {{"filteredAttributes", "filtered_attributes"}, {"timeUnixNano", "time_unix_nano"}, {"asDouble", "as_double"}, {"asInt", "as_int"}, {"spanId", "span_id"}, {"traceId", "trace_id"}});
-        private static final Fields F_RESOURCE_LOGS = Fields.of(new String[][] {{"resource"}, {"scopeLogs", "scope_logs"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_SCOPE_LOGS = Fields.of(new String[][] {{"scope"}, {"logRecords", "log_records"}, {"schemaUrl", "schema_url"}});
-        private static final Fields F_LOG_RECORD = Fields.of(new String[][] {{"timeUnixNano", "time_unix_nano"}, {"observedTimeUnixNano", "observed_time_unix_nano"}, {"severityNumber", "severity_number"}, {"severityText", "severity_text"}, {"body"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"flags"}, {"traceId", "trace_id"}, {"spanId", "span_id"}, {"eventName", "event_name"}});
-        private static final Fields F_RESOURCE = Fields.of(new String[][] {{"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"entityRefs", "entity_refs"}});
-        private static final Fields F_ENTITY_REF = Fields.of(new String[][] {{"schemaUrl", "schema_url"}, {"type"}, {"idKeys", "id_keys"}, {"descriptionKeys", "description_keys"}});
-        private static final Fields F_SCOPE = Fields.of(new String[][] {{"name"}, {"version"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}});
-        private static final Fields F_KEY_VALUE = Fields.of(new String[][] {{"key"}, {"value"}, {"keyStrindex", "key_strindex"}});
-        private static final Fields F_ANY_VALUE = Fields.of(new String[][] {{"stringValue", "string_value"}, {"boolValue", "bool_value"}, {"intValue", "int_value"}, {"doubleValue", "double_value"}, {"arrayValue", "array_value"}, {"kvlistValue", "kvlist_value"}, {"bytesValue", "bytes_value"}, {"stringValueStrindex", "string_value_strindex"}});
+        private static final Fields F_EXEMPLAR = Fields.of(new String[][] {
+            {"filteredAttributes", "filtered_attributes"},
+            {"timeUnixNano", "time_unix_nano"},
+            {"asDouble", "as_double"},
+            {"asInt", "as_int"},
+            {"spanId", "span_id"},
+            {"traceId", "trace_id"}
+        });
+        private static final Fields F_RESOURCE_LOGS =
+                Fields.of(new String[][] {{"resource"}, {"scopeLogs", "scope_logs"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_SCOPE_LOGS =
+                Fields.of(new String[][] {{"scope"}, {"logRecords", "log_records"}, {"schemaUrl", "schema_url"}});
+        private static final Fields F_LOG_RECORD = Fields.of(new String[][] {
+            {"timeUnixNano", "time_unix_nano"},
+            {"observedTimeUnixNano", "observed_time_unix_nano"},
+            {"severityNumber", "severity_number"},
+            {"severityText", "severity_text"},
+            {"body"},
+            {"attributes"},
+            {"droppedAttributesCount", "dropped_attributes_count"},
+            {"flags"},
+            {"traceId", "trace_id"},
+            {"spanId", "span_id"},
+            {"eventName", "event_name"}
+        });
+        private static final Fields F_RESOURCE = Fields.of(new String[][] {
+            {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}, {"entityRefs", "entity_refs"}
+        });
+        private static final Fields F_ENTITY_REF = Fields.of(new String[][] {
+            {"schemaUrl", "schema_url"}, {"type"}, {"idKeys", "id_keys"}, {"descriptionKeys", "description_keys"}
+        });
+        private static final Fields F_SCOPE = Fields.of(new String[][] {
+            {"name"}, {"version"}, {"attributes"}, {"droppedAttributesCount", "dropped_attributes_count"}
+        });
+        private static final Fields F_KEY_VALUE =
+                Fields.of(new String[][] {{"key"}, {"value"}, {"keyStrindex", "key_strindex"}});
+        private static final Fields F_ANY_VALUE = Fields.of(new String[][] {
+            {"stringValue", "string_value"},
+            {"boolValue", "bool_value"},
+            {"intValue", "int_value"},
+            {"doubleValue", "double_value"},
+            {"arrayValue", "array_value"},
+            {"kvlistValue", "kvlist_value"},
+            {"bytesValue", "bytes_value"},
+            {"stringValueStrindex", "string_value_strindex"}
+        });
         private static final Fields F_ARRAY_VALUE = Fields.of(new String[][] {{"values"}});
         private static final Fields F_KEY_VALUE_LIST = Fields.of(new String[][] {{"values"}});
 
@@ -467,8 +611,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
-                    case 1 ->
-                            b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
+                    case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     case 2 -> b.setIsMonotonic(bool(t));
                     default -> p.skipChildren();
                 }
@@ -487,8 +630,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> messages(t, this::histogramDataPoint, b::addDataPoints);
-                    case 1 ->
-                            b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
+                    case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
                 }
             }
@@ -506,8 +648,7 @@ public final class OtlpJsonReader {
                 }
                 switch (field) {
                     case 0 -> messages(t, this::exponentialHistogramDataPoint, b::addDataPoints);
-                    case 1 ->
-                            b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
+                    case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
                     default -> p.skipChildren();
                 }
             }
@@ -750,8 +891,7 @@ public final class OtlpJsonReader {
                 switch (field) {
                     case 0 -> b.setTimeUnixNano(uint64(t));
                     case 1 -> b.setObservedTimeUnixNano(uint64(t));
-                    case 2 ->
-                            b.setSeverityNumberValue(enumNumber(t, SeverityNumber.getDescriptor()));
+                    case 2 -> b.setSeverityNumberValue(enumNumber(t, SeverityNumber.getDescriptor()));
                     case 3 -> b.setSeverityText(string(t));
                     case 4 -> b.setBody(anyValue(t));
                     case 5 -> messages(t, this::keyValue, b::addAttributes);
@@ -1129,15 +1269,22 @@ public final class OtlpJsonReader {
                     case "-Infinity":
                         return Double.NEGATIVE_INFINITY;
                     default:
-                        if (!s.isEmpty() && s.chars().allMatch(ch -> (ch >= '0' && ch <= '9') || ch == '-' || ch == '+'
-                                || ch == '.' || ch == 'e' || ch == 'E')) {
+                        if (!s.isEmpty()
+                                && s.chars()
+                                        .allMatch(ch -> (ch >= '0' && ch <= '9')
+                                                || ch == '-'
+                                                || ch == '+'
+                                                || ch == '.'
+                                                || ch == 'e'
+                                                || ch == 'E')) {
                             try {
                                 return Double.parseDouble(s);
                             } catch (NumberFormatException e) {
                                 // fall through to the error
                             }
                         }
-                        throw fail("'" + s + "' is not a number (expected a JSON number, \"NaN\", \"Infinity\" or \"-Infinity\")");
+                        throw fail("'" + s
+                                + "' is not a number (expected a JSON number, \"NaN\", \"Infinity\" or \"-Infinity\")");
                 }
             }
             throw fail("expected a number, found " + JsonToken.valueDescFor(t));
@@ -1196,7 +1343,8 @@ public final class OtlpJsonReader {
             String s = string(t);
             try {
                 boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;
-                return UnsafeByteOperations.unsafeWrap((urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s));
+                return UnsafeByteOperations.unsafeWrap(
+                        (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s));
             } catch (IllegalArgumentException e) {
                 throw fail("bytesValue is not base64: " + e.getMessage());
             }
@@ -1209,7 +1357,8 @@ public final class OtlpJsonReader {
             } catch (RuntimeException e) {
                 // the location alone will do
             }
-            return new DecodeException("invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), Encoding.JSON);
+            return new DecodeException(
+                    "invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), Encoding.JSON);
         }
     }
 }

@@ -63,8 +63,7 @@ public final class ProtoRecordMapper {
         }
     }
 
-    private ProtoRecordMapper() {
-    }
+    private ProtoRecordMapper() {}
 
     /**
      * The spans of a trace request, in request order.
@@ -89,8 +88,10 @@ public final class ProtoRecordMapper {
                     try {
                         out.add(span(ss.getSpans(i), resource, scope, ids));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("span " + out.size() + " of the request has " + e.getMessage()
-                                + ": is the body really a trace request?", e);
+                        throw new IllegalArgumentException(
+                                "span " + out.size() + " of the request has " + e.getMessage()
+                                        + ": is the body really a trace request?",
+                                e);
                     }
                 }
             }
@@ -113,7 +114,8 @@ public final class ProtoRecordMapper {
                     try {
                         metric(m, resource, scope, out);
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("an exemplar of metric '" + m.getName() + "' has " + e.getMessage(), e);
+                        throw new IllegalArgumentException(
+                                "an exemplar of metric '" + m.getName() + "' has " + e.getMessage(), e);
                     }
                 }
             }
@@ -142,8 +144,10 @@ public final class ProtoRecordMapper {
                     try {
                         out.add(log(r, resource, scope));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("log record " + out.size() + " of the request has " + e.getMessage()
-                                + ": is the body really a logs request?", e);
+                        throw new IllegalArgumentException(
+                                "log record " + out.size() + " of the request has " + e.getMessage()
+                                        + ": is the body really a logs request?",
+                                e);
                     }
                 }
             }
@@ -154,7 +158,8 @@ public final class ProtoRecordMapper {
     /** The hex of a trace id, which must be empty or 16 bytes. */
     static String traceId(ByteString id) {
         if (id.size() != TRACE_ID_BYTES && !id.isEmpty()) {
-            throw new IllegalArgumentException("a trace id of " + id.size() + " bytes (OTLP trace ids have " + TRACE_ID_BYTES + ")");
+            throw new IllegalArgumentException(
+                    "a trace id of " + id.size() + " bytes (OTLP trace ids have " + TRACE_ID_BYTES + ")");
         }
         return hex(id);
     }
@@ -162,7 +167,8 @@ public final class ProtoRecordMapper {
     /** The hex of a span id, which must be empty or 8 bytes. */
     static String spanId(ByteString id) {
         if (id.size() != SPAN_ID_BYTES && !id.isEmpty()) {
-            throw new IllegalArgumentException("a span id of " + id.size() + " bytes (OTLP span ids have " + SPAN_ID_BYTES + ")");
+            throw new IllegalArgumentException(
+                    "a span id of " + id.size() + " bytes (OTLP span ids have " + SPAN_ID_BYTES + ")");
         }
         return hex(id);
     }
@@ -241,22 +247,33 @@ public final class ProtoRecordMapper {
     }
 
     static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
-        if (s.getAttributesCount() == 0 && s.getDroppedAttributesCount() == 0 && schemaUrl.isEmpty()
-                && s.getName().isEmpty() && s.getVersion().isEmpty()) {
+        if (s.getAttributesCount() == 0
+                && s.getDroppedAttributesCount() == 0
+                && schemaUrl.isEmpty()
+                && s.getName().isEmpty()
+                && s.getVersion().isEmpty()) {
             return ScopeInfo.EMPTY;
         }
-        return new ScopeInfo(s.getName(), s.getVersion(), attributes(s.getAttributesList()),
-                s.getDroppedAttributesCount(), schemaUrl);
+        return new ScopeInfo(
+                s.getName(),
+                s.getVersion(),
+                attributes(s.getAttributesList()),
+                s.getDroppedAttributesCount(),
+                schemaUrl);
     }
 
-    private static Span span(io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
+    private static Span span(
+            io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
         List<SpanEvent> events = List.of();
         int eventCount = s.getEventsCount();
         if (eventCount > 0) {
             SpanEvent[] array = new SpanEvent[eventCount];
             for (int i = 0; i < eventCount; i++) {
                 io.opentelemetry.proto.trace.v1.Span.Event e = s.getEvents(i);
-                array[i] = new SpanEvent(e.getTimeUnixNano(), e.getName(), attributes(e.getAttributesList()),
+                array[i] = new SpanEvent(
+                        e.getTimeUnixNano(),
+                        e.getName(),
+                        attributes(e.getAttributesList()),
                         e.getDroppedAttributesCount());
             }
             events = List.of(array);
@@ -267,24 +284,57 @@ public final class ProtoRecordMapper {
             SpanLink[] array = new SpanLink[linkCount];
             for (int i = 0; i < linkCount; i++) {
                 io.opentelemetry.proto.trace.v1.Span.Link l = s.getLinks(i);
-                array[i] = new SpanLink(traceId(l.getTraceId()), spanId(l.getSpanId()), l.getTraceState(),
-                        attributes(l.getAttributesList()), l.getDroppedAttributesCount(), l.getFlags());
+                array[i] = new SpanLink(
+                        traceId(l.getTraceId()),
+                        spanId(l.getSpanId()),
+                        l.getTraceState(),
+                        attributes(l.getAttributesList()),
+                        l.getDroppedAttributesCount(),
+                        l.getFlags());
             }
             links = List.of(array);
         }
         io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
         String spanId = spanId(s.getSpanId());
-        return new Span(ids.trace(s.getTraceId()), spanId, ids.parent(s.getParentSpanId(), s.getSpanId(), spanId), s.getTraceState(),
-                s.getFlags(), s.getName(), s.getKindValue(), s.getStartTimeUnixNano(), s.getEndTimeUnixNano(),
-                attributes(s.getAttributesList()), s.getDroppedAttributesCount(), events, s.getDroppedEventsCount(),
-                links, s.getDroppedLinksCount(), status.getCodeValue(), status.getMessage(), resource, scope, s);
+        return new Span(
+                ids.trace(s.getTraceId()),
+                spanId,
+                ids.parent(s.getParentSpanId(), s.getSpanId(), spanId),
+                s.getTraceState(),
+                s.getFlags(),
+                s.getName(),
+                s.getKindValue(),
+                s.getStartTimeUnixNano(),
+                s.getEndTimeUnixNano(),
+                attributes(s.getAttributesList()),
+                s.getDroppedAttributesCount(),
+                events,
+                s.getDroppedEventsCount(),
+                links,
+                s.getDroppedLinksCount(),
+                status.getCodeValue(),
+                status.getMessage(),
+                resource,
+                scope,
+                s);
     }
 
     private static LogEntry log(LogRecord r, ResourceInfo resource, ScopeInfo scope) {
-        return new LogEntry(r.getTimeUnixNano(), r.getObservedTimeUnixNano(), r.getSeverityNumberValue(),
-                r.getSeverityText(), r.hasBody() ? anyValue(r.getBody()) : AnyValue.EMPTY,
-                attributes(r.getAttributesList()), r.getDroppedAttributesCount(), r.getFlags(),
-                traceId(r.getTraceId()), spanId(r.getSpanId()), r.getEventName(), resource, scope, r);
+        return new LogEntry(
+                r.getTimeUnixNano(),
+                r.getObservedTimeUnixNano(),
+                r.getSeverityNumberValue(),
+                r.getSeverityText(),
+                r.hasBody() ? anyValue(r.getBody()) : AnyValue.EMPTY,
+                attributes(r.getAttributesList()),
+                r.getDroppedAttributesCount(),
+                r.getFlags(),
+                traceId(r.getTraceId()),
+                spanId(r.getSpanId()),
+                r.getEventName(),
+                resource,
+                scope,
+                r);
     }
 
     private static void metric(Metric m, ResourceInfo resource, ScopeInfo scope, List<MetricPoint> out) {
@@ -296,7 +346,8 @@ public final class ProtoRecordMapper {
             }
             case SUM -> {
                 io.opentelemetry.proto.metrics.v1.Sum sum = m.getSum();
-                MetricInfo info = info(m, MetricType.SUM, sum.getIsMonotonic(), sum.getAggregationTemporalityValue(), metadata);
+                MetricInfo info =
+                        info(m, MetricType.SUM, sum.getIsMonotonic(), sum.getAggregationTemporalityValue(), metadata);
                 numberPoints(sum.getDataPointsList(), info, m, resource, scope, out);
             }
             case HISTOGRAM -> {
@@ -305,26 +356,56 @@ public final class ProtoRecordMapper {
                 List<HistogramDataPoint> points = h.getDataPointsList();
                 for (int i = 0; i < points.size(); i++) {
                     HistogramDataPoint p = points.get(i);
-                    PointValue value = new PointValue.Histogram(p.getCount(), optional(p.hasSum(), p.getSum()),
-                            optional(p.hasMin(), p.getMin()), optional(p.hasMax(), p.getMax()),
-                            p.getBucketCountsList(), p.getExplicitBoundsList());
-                    out.add(new MetricPoint(info, p.getStartTimeUnixNano(), p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()), p.getFlags(), value, exemplars(p.getExemplarsList()),
-                            resource, scope, m, i));
+                    PointValue value = new PointValue.Histogram(
+                            p.getCount(),
+                            optional(p.hasSum(), p.getSum()),
+                            optional(p.hasMin(), p.getMin()),
+                            optional(p.hasMax(), p.getMax()),
+                            p.getBucketCountsList(),
+                            p.getExplicitBoundsList());
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            value,
+                            exemplars(p.getExemplarsList()),
+                            resource,
+                            scope,
+                            m,
+                            i));
                 }
             }
             case EXPONENTIAL_HISTOGRAM -> {
                 io.opentelemetry.proto.metrics.v1.ExponentialHistogram h = m.getExponentialHistogram();
-                MetricInfo info = info(m, MetricType.EXPONENTIAL_HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
+                MetricInfo info =
+                        info(m, MetricType.EXPONENTIAL_HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
                 List<ExponentialHistogramDataPoint> points = h.getDataPointsList();
                 for (int i = 0; i < points.size(); i++) {
                     ExponentialHistogramDataPoint p = points.get(i);
-                    PointValue value = new PointValue.ExponentialHistogram(p.getCount(), optional(p.hasSum(), p.getSum()),
-                            p.getScale(), p.getZeroCount(), buckets(p.getPositive()), buckets(p.getNegative()),
-                            optional(p.hasMin(), p.getMin()), optional(p.hasMax(), p.getMax()), p.getZeroThreshold());
-                    out.add(new MetricPoint(info, p.getStartTimeUnixNano(), p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()), p.getFlags(), value, exemplars(p.getExemplarsList()),
-                            resource, scope, m, i));
+                    PointValue value = new PointValue.ExponentialHistogram(
+                            p.getCount(),
+                            optional(p.hasSum(), p.getSum()),
+                            p.getScale(),
+                            p.getZeroCount(),
+                            buckets(p.getPositive()),
+                            buckets(p.getNegative()),
+                            optional(p.hasMin(), p.getMin()),
+                            optional(p.hasMax(), p.getMax()),
+                            p.getZeroThreshold());
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            value,
+                            exemplars(p.getExemplarsList()),
+                            resource,
+                            scope,
+                            m,
+                            i));
                 }
             }
             case SUMMARY -> {
@@ -336,9 +417,18 @@ public final class ProtoRecordMapper {
                     for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
                         quantiles.add(new PointValue.Quantile(q.getQuantile(), q.getValue()));
                     }
-                    out.add(new MetricPoint(info, p.getStartTimeUnixNano(), p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()), p.getFlags(),
-                            new PointValue.Summary(p.getCount(), p.getSum(), quantiles), List.of(), resource, scope, m, i));
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            new PointValue.Summary(p.getCount(), p.getSum(), quantiles),
+                            List.of(),
+                            resource,
+                            scope,
+                            m,
+                            i));
                 }
             }
             case DATA_NOT_SET -> {
@@ -351,8 +441,13 @@ public final class ProtoRecordMapper {
         return new MetricInfo(m.getName(), m.getDescription(), m.getUnit(), type, monotonic, temporality, metadata);
     }
 
-    private static void numberPoints(List<NumberDataPoint> points, MetricInfo info, Metric m, ResourceInfo resource,
-            ScopeInfo scope, List<MetricPoint> out) {
+    private static void numberPoints(
+            List<NumberDataPoint> points,
+            MetricInfo info,
+            Metric m,
+            ResourceInfo resource,
+            ScopeInfo scope,
+            List<MetricPoint> out) {
         for (int i = 0; i < points.size(); i++) {
             NumberDataPoint p = points.get(i);
             NumberValue value = switch (p.getValueCase()) {
@@ -360,8 +455,18 @@ public final class ProtoRecordMapper {
                 case AS_INT -> NumberValue.ofLong(p.getAsInt());
                 case VALUE_NOT_SET -> NumberValue.NONE;
             };
-            out.add(new MetricPoint(info, p.getStartTimeUnixNano(), p.getTimeUnixNano(), attributes(p.getAttributesList()),
-                    p.getFlags(), new PointValue.Number(value), exemplars(p.getExemplarsList()), resource, scope, m, i));
+            out.add(new MetricPoint(
+                    info,
+                    p.getStartTimeUnixNano(),
+                    p.getTimeUnixNano(),
+                    attributes(p.getAttributesList()),
+                    p.getFlags(),
+                    new PointValue.Number(value),
+                    exemplars(p.getExemplarsList()),
+                    resource,
+                    scope,
+                    m,
+                    i));
         }
     }
 
@@ -377,7 +482,11 @@ public final class ProtoRecordMapper {
                 case AS_INT -> NumberValue.ofLong(e.getAsInt());
                 case VALUE_NOT_SET -> NumberValue.NONE;
             };
-            out[i] = new Exemplar(e.getTimeUnixNano(), value, traceId(e.getTraceId()), spanId(e.getSpanId()),
+            out[i] = new Exemplar(
+                    e.getTimeUnixNano(),
+                    value,
+                    traceId(e.getTraceId()),
+                    spanId(e.getSpanId()),
                     attributes(e.getFilteredAttributesList()));
         }
         return List.of(out);
@@ -423,14 +532,16 @@ public final class ProtoRecordMapper {
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {
-                List<io.opentelemetry.proto.common.v1.AnyValue> values = v.getArrayValue().getValuesList();
+                List<io.opentelemetry.proto.common.v1.AnyValue> values =
+                        v.getArrayValue().getValuesList();
                 AnyValue[] out = new AnyValue[values.size()];
                 for (int i = 0; i < out.length; i++) {
                     out[i] = anyValue(values.get(i));
                 }
                 yield new AnyValue.ArrayValue(List.of(out));
             }
-            case KVLIST_VALUE -> new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList()));
+            case KVLIST_VALUE ->
+                new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList()));
             case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
         };
     }

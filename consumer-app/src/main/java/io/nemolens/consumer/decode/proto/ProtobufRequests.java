@@ -14,8 +14,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 /** Parses binary OTLP request bodies. Thread-safe. */
 public final class ProtobufRequests {
 
-    private ProtobufRequests() {
-    }
+    private ProtobufRequests() {}
 
     /**
      * Parses {@code length} bytes at {@code offset} as the request type of {@code signal}. The request
@@ -27,7 +26,8 @@ public final class ProtobufRequests {
         try {
             // ids and bytes values become views of the body instead of copies: protobuf aliases only
             // an input it is told is immutable, which a wrapped ByteString's input is
-            CodedInputStream in = UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
+            CodedInputStream in =
+                    UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
             in.enableAliasing(true);
             return switch (signal) {
                 case SPANS -> ExportTraceServiceRequest.parser().parseFrom(in);
@@ -36,9 +36,12 @@ public final class ProtobufRequests {
             };
         } catch (InvalidProtocolBufferException e) {
             String what = e.getMessage() != null && e.getMessage().contains("truncated")
-                    ? "truncated protobuf: " : "invalid protobuf: ";
-            throw new DecodeException(what + e.getMessage() + " (" + length + " bytes parsed as "
-                    + requestType(signal) + ")", Encoding.PROTOBUF, e);
+                    ? "truncated protobuf: "
+                    : "invalid protobuf: ";
+            throw new DecodeException(
+                    what + e.getMessage() + " (" + length + " bytes parsed as " + requestType(signal) + ")",
+                    Encoding.PROTOBUF,
+                    e);
         }
     }
 

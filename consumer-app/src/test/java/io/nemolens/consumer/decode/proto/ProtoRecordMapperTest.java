@@ -25,7 +25,8 @@ class ProtoRecordMapperTest {
         }
         assertThat(ProtoRecordMapper.hex(ByteString.EMPTY)).isEmpty();
         assertThat(ProtoRecordMapper.hex(ByteString.copyFrom(new byte[16]))).isEmpty();
-        assertThat(ProtoRecordMapper.hex(ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 1}))).isEqualTo("0000000000000001");
+        assertThat(ProtoRecordMapper.hex(ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 1})))
+                .isEqualTo("0000000000000001");
     }
 
     @Test
@@ -37,9 +38,11 @@ class ProtoRecordMapperTest {
         List<Span> spans = ProtoRecordMapper.spans(request);
 
         assertThat(spans).hasSize(1029).allSatisfy(span -> {
-            assertThat(span.traceId()).isEqualTo(Ids.toHex(span.raw().getTraceId().toByteArray()));
+            assertThat(span.traceId())
+                    .isEqualTo(Ids.toHex(span.raw().getTraceId().toByteArray()));
             assertThat(span.spanId()).isEqualTo(Ids.toHex(span.raw().getSpanId().toByteArray()));
-            assertThat(span.parentSpanId()).isEqualTo(Ids.toHex(span.raw().getParentSpanId().toByteArray()));
+            assertThat(span.parentSpanId())
+                    .isEqualTo(Ids.toHex(span.raw().getParentSpanId().toByteArray()));
         });
     }
 }
