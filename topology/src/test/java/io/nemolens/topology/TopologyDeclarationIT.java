@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.MessageProperties;
+import io.nemolens.topology.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ class TopologyDeclarationIT {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = TestBroker.connectionFactory();
+        connectionFactory = new CachingConnectionFactory(TestBroker.get().connectionFactory());
     }
 
     @AfterAll

@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
+import io.nemolens.topology.testing.TestBroker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

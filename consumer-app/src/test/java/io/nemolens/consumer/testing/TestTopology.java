@@ -2,6 +2,7 @@ package io.nemolens.consumer.testing;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import io.nemolens.topology.testing.TestBroker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package io.nemolens.consumer.testing;
+package io.nemolens.topology.testing;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
