@@ -140,6 +140,7 @@ public final class EndToEndBenchmark {
                 int warmedUp = warmUp(ch, topology, encoding, spans, messages, warmup, warmupRounds, meters);
                 container.stop();
                 bytes = fill(ch, topology, encoding, spans, 0, messages);
+                long archived0 = bytesUnder(archive);
                 double before = acked(meters);
                 long cpu0 = processCpuNanos();
                 Map<String, Long> threads0 = threadCpu();
@@ -160,6 +161,7 @@ public final class EndToEndBenchmark {
                 long left = ch.messageCount(topology.queueName());
                 long poisoned = ch.messageCount(topology.poisonQueueName());
                 double spansPerSecond = (double) messages * spans / seconds;
+                long archived = bytesUnder(archive) - archived0;
                 System.out.printf(
                         Locale.ROOT,
                         "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
@@ -200,6 +202,14 @@ public final class EndToEndBenchmark {
                         encoding.tag(),
                         groups,
                         cpuSeconds - javaThreads);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s archive: %.1f MB of Parquet for these spans, %.0f bytes per span (zstd level %d)%n",
+                        encoding.tag(),
+                        archived / 1e6,
+                        (double) archived / ((long) messages * spans),
+                        app.getBean(io.nemolens.consumer.config.LensArchiveProperties.class)
+                                .zstdLevel());
                 double raw = rawParquetRate(encoding, messages, spans);
                 System.out.printf(
                         Locale.ROOT,
@@ -297,6 +307,7 @@ public final class EndToEndBenchmark {
                         Integer.MAX_VALUE,
                         8,
                         ArchiveOptions.Compression.ZSTD,
+                        ArchiveOptions.defaults(dir).zstdLevel(), // the consumer's default
                         16L << 20,
                         1),
                 Clock.systemUTC())) {
@@ -398,6 +409,15 @@ public final class EndToEndBenchmark {
             opts.put(args[i].substring(2), args[++i]);
         }
         return opts;
+    }
+
+    /** The size of every file under {@code dir}. */
+    private static long bytesUnder(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
+        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

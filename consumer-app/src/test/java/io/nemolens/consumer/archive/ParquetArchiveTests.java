@@ -363,7 +363,16 @@ class ParquetArchiveTests {
     void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
         // 10 pending messages at most: files are committed once 5 wait
         open(new ArchiveOptions(
-                dir, 1500, 128L << 20, Duration.ofMinutes(10), 10, 16, ArchiveOptions.Compression.ZSTD, 64L << 20, 1));
+                dir,
+                1500,
+                128L << 20,
+                Duration.ofMinutes(10),
+                10,
+                16,
+                ArchiveOptions.Compression.ZSTD,
+                1,
+                64L << 20,
+                1));
         for (int i = 0; i < 2; i++) {
             DecodedMessage decoded = decoder.decode(
                     Signal.SPANS,
@@ -425,6 +434,48 @@ class ParquetArchiveTests {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
                     .isEqualTo((long) decoded.spans().size());
         }
+    }
+
+    @Test
+    void theZstdLevelReachesTheFilesAndEitherLevelReadsBackTheSameRows() throws Exception {
+        DecodedMessage decoded = decoder.decode(
+                Signal.SPANS,
+                NemoLensRequests.spans(2048, NemoLensTelemetry.RUN_ID, 0, 0).toByteArray(),
+                null);
+        long[] sizes = new long[2];
+        int[] levels = {1, 19};
+        for (int i = 0; i < levels.length; i++) {
+            Path levelDir = dir.resolve("level-" + levels[i]);
+            ArchiveOptions defaults = ArchiveOptions.defaults(levelDir);
+            open(new ArchiveOptions(
+                    levelDir,
+                    defaults.maxRows(),
+                    defaults.maxFileSizeBytes(),
+                    defaults.maxAge(),
+                    defaults.maxPendingMessages(),
+                    defaults.maxOpenWriters(),
+                    ArchiveOptions.Compression.ZSTD,
+                    levels[i],
+                    defaults.rowGroupSizeBytes(),
+                    defaults.writers()));
+            archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+            archive.commitNow();
+            archive.close();
+            try (var files = Files.walk(levelDir.resolve("spans"))) {
+                sizes[i] = files.filter(f -> f.toString().endsWith(".parquet"))
+                        .mapToLong(f -> f.toFile().length())
+                        .sum();
+            }
+            try (ArchiveReader reader = new ArchiveReader(levelDir)) {
+                assertThat(reader.scalar("SELECT count(DISTINCT span_id) FROM %s", "spans"))
+                        .isEqualTo((long) decoded.spans().size());
+            }
+        }
+        assertThat(sizes[1]).as("level 19 compresses harder than level 1").isLessThan(sizes[0]);
+        assertThatThrownBy(() -> new ArchiveOptions(
+                        dir, 1, 1, Duration.ofSeconds(1), 1, 1, ArchiveOptions.Compression.ZSTD, 23, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("zstdLevel");
     }
 
     @Test

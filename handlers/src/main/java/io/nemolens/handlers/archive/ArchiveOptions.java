@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param maxOpenWriters at most this many files are open at once (one per table, date and run); the
  *     least recently written is committed to make room
  * @param compression page compression
+ * @param zstdLevel the zstd level when {@code compression} is zstd: 1 (fastest) to 22 (smallest)
  * @param rowGroupSizeBytes Parquet row group size (an open file buffers up to this much in memory)
  * @param writers how many files of a partition are written in parallel: every calling thread keeps to
  *     one of this many writer lanes; one per listener thread lets them write without waiting for each other
@@ -29,6 +30,7 @@ public record ArchiveOptions(
         int maxPendingMessages,
         int maxOpenWriters,
         Compression compression,
+        int zstdLevel,
         long rowGroupSizeBytes,
         int writers) {
 
@@ -51,17 +53,20 @@ public record ArchiveOptions(
                 || writers < 1) {
             throw new IllegalArgumentException("archive limits must be positive: " + this);
         }
+        if (zstdLevel < 1 || zstdLevel > 22) {
+            throw new IllegalArgumentException("zstdLevel must be 1 to 22: " + zstdLevel);
+        }
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("maxAge must be positive");
         }
     }
 
     /**
-     * Defaults under {@code path}: 1,000,000 rows, 128 MiB, 60 s, 20 pending messages, 8 open files, zstd,
-     * 16 MiB row groups, one writer lane.
+     * Defaults under {@code path}: 1,000,000 rows, 128 MiB, 60 s, 20 pending messages, 8 open files, zstd
+     * level 1, 16 MiB row groups, one writer lane.
      */
     public static ArchiveOptions defaults(Path path) {
         return new ArchiveOptions(
-                path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 16L << 20, 1);
+                path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 1, 16L << 20, 1);
     }
 }

@@ -55,7 +55,7 @@ final class PartitionFile<T extends TelemetryRecord> {
             }
         }
         this.writer = builder.withConf(new PlainParquetConfiguration())
-                .withCodecFactory(new DirectCodecFactory(3))
+                .withCodecFactory(new DirectCodecFactory(options.zstdLevel()))
                 .withCompressionCodec(codec(options.compression()))
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withRowGroupSize(options.rowGroupSizeBytes())
