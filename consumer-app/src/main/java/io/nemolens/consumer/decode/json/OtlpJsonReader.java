@@ -399,11 +399,8 @@ public final class OtlpJsonReader {
         private ResourceSpans resourceSpans() {
             ResourceSpans.Builder b = ResourceSpans.newBuilder();
             int field;
-            while ((field = nextField(F_RESOURCE_SPANS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_RESOURCE_SPANS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
                     case 1 -> messages(t, this::scopeSpans, b::addScopeSpans);
@@ -417,11 +414,8 @@ public final class OtlpJsonReader {
         private ScopeSpans scopeSpans() {
             ScopeSpans.Builder b = ScopeSpans.newBuilder();
             int field;
-            while ((field = nextField(F_SCOPE_SPANS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SCOPE_SPANS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
                     case 1 -> messages(t, this::span, b::addSpans);
@@ -435,11 +429,8 @@ public final class OtlpJsonReader {
         private Span span() {
             Span.Builder b = Span.newBuilder();
             int field;
-            while ((field = nextField(F_SPAN)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SPAN)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setTraceId(id(t, TRACE_ID_BYTES));
                     case 1 -> b.setSpanId(id(t, SPAN_ID_BYTES));
@@ -466,11 +457,8 @@ public final class OtlpJsonReader {
         private Span.Event event() {
             Span.Event.Builder b = Span.Event.newBuilder();
             int field;
-            while ((field = nextField(F_EVENT)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_EVENT)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setTimeUnixNano(uint64(t));
                     case 1 -> b.setName(string(t));
@@ -485,11 +473,8 @@ public final class OtlpJsonReader {
         private Span.Link link() {
             Span.Link.Builder b = Span.Link.newBuilder();
             int field;
-            while ((field = nextField(F_LINK)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_LINK)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setTraceId(id(t, TRACE_ID_BYTES));
                     case 1 -> b.setSpanId(id(t, SPAN_ID_BYTES));
@@ -507,11 +492,8 @@ public final class OtlpJsonReader {
             object(start);
             Status.Builder b = Status.newBuilder();
             int field;
-            while ((field = nextField(F_STATUS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_STATUS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setMessage(string(t));
                     case 1 -> b.setCodeValue(enumNumber(t, Status.StatusCode.getDescriptor()));
@@ -526,11 +508,8 @@ public final class OtlpJsonReader {
         private ResourceMetrics resourceMetrics() {
             ResourceMetrics.Builder b = ResourceMetrics.newBuilder();
             int field;
-            while ((field = nextField(F_RESOURCE_METRICS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_RESOURCE_METRICS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
                     case 1 -> messages(t, this::scopeMetrics, b::addScopeMetrics);
@@ -544,11 +523,8 @@ public final class OtlpJsonReader {
         private ScopeMetrics scopeMetrics() {
             ScopeMetrics.Builder b = ScopeMetrics.newBuilder();
             int field;
-            while ((field = nextField(F_SCOPE_METRICS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SCOPE_METRICS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
                     case 1 -> messages(t, this::metric, b::addMetrics);
@@ -562,11 +538,8 @@ public final class OtlpJsonReader {
         private Metric metric() {
             Metric.Builder b = Metric.newBuilder();
             int field;
-            while ((field = nextField(F_METRIC)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_METRIC)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setName(string(t));
                     case 1 -> b.setDescription(string(t));
@@ -587,11 +560,8 @@ public final class OtlpJsonReader {
             object(start);
             Gauge.Builder b = Gauge.newBuilder();
             int field;
-            while ((field = nextField(F_GAUGE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_GAUGE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
@@ -604,11 +574,8 @@ public final class OtlpJsonReader {
             object(start);
             Sum.Builder b = Sum.newBuilder();
             int field;
-            while ((field = nextField(F_SUM)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SUM)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::numberDataPoint, b::addDataPoints);
                     case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
@@ -623,11 +590,8 @@ public final class OtlpJsonReader {
             object(start);
             Histogram.Builder b = Histogram.newBuilder();
             int field;
-            while ((field = nextField(F_HISTOGRAM)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_HISTOGRAM)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::histogramDataPoint, b::addDataPoints);
                     case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
@@ -641,11 +605,8 @@ public final class OtlpJsonReader {
             object(start);
             ExponentialHistogram.Builder b = ExponentialHistogram.newBuilder();
             int field;
-            while ((field = nextField(F_EXPONENTIAL_HISTOGRAM)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_EXPONENTIAL_HISTOGRAM)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::exponentialHistogramDataPoint, b::addDataPoints);
                     case 1 -> b.setAggregationTemporalityValue(enumNumber(t, AggregationTemporality.getDescriptor()));
@@ -659,11 +620,8 @@ public final class OtlpJsonReader {
             object(start);
             Summary.Builder b = Summary.newBuilder();
             int field;
-            while ((field = nextField(F_SUMMARY)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SUMMARY)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::summaryDataPoint, b::addDataPoints);
                     default -> p.skipChildren();
@@ -675,11 +633,8 @@ public final class OtlpJsonReader {
         private NumberDataPoint numberDataPoint() {
             NumberDataPoint.Builder b = NumberDataPoint.newBuilder();
             int field;
-            while ((field = nextField(F_NUMBER_DATA_POINT)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_NUMBER_DATA_POINT)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
@@ -697,11 +652,8 @@ public final class OtlpJsonReader {
         private HistogramDataPoint histogramDataPoint() {
             HistogramDataPoint.Builder b = HistogramDataPoint.newBuilder();
             int field;
-            while ((field = nextField(F_HISTOGRAM_DATA_POINT)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_HISTOGRAM_DATA_POINT)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
@@ -733,11 +685,8 @@ public final class OtlpJsonReader {
         private ExponentialHistogramDataPoint exponentialHistogramDataPoint() {
             ExponentialHistogramDataPoint.Builder b = ExponentialHistogramDataPoint.newBuilder();
             int field;
-            while ((field = nextField(F_EXPONENTIAL_HISTOGRAM_DATA_POINT)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_EXPONENTIAL_HISTOGRAM_DATA_POINT)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
@@ -763,11 +712,8 @@ public final class OtlpJsonReader {
             object(start);
             ExponentialHistogramDataPoint.Buckets.Builder b = ExponentialHistogramDataPoint.Buckets.newBuilder();
             int field;
-            while ((field = nextField(F_BUCKETS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_BUCKETS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setOffset(int32(t));
                     case 1 -> {
@@ -785,11 +731,8 @@ public final class OtlpJsonReader {
         private SummaryDataPoint summaryDataPoint() {
             SummaryDataPoint.Builder b = SummaryDataPoint.newBuilder();
             int field;
-            while ((field = nextField(F_SUMMARY_DATA_POINT)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SUMMARY_DATA_POINT)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setStartTimeUnixNano(uint64(t));
@@ -807,11 +750,8 @@ public final class OtlpJsonReader {
         private SummaryDataPoint.ValueAtQuantile valueAtQuantile() {
             SummaryDataPoint.ValueAtQuantile.Builder b = SummaryDataPoint.ValueAtQuantile.newBuilder();
             int field;
-            while ((field = nextField(F_VALUE_AT_QUANTILE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_VALUE_AT_QUANTILE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setQuantile(float64(t));
                     case 1 -> b.setValue(float64(t));
@@ -824,11 +764,8 @@ public final class OtlpJsonReader {
         private Exemplar exemplar() {
             Exemplar.Builder b = Exemplar.newBuilder();
             int field;
-            while ((field = nextField(F_EXEMPLAR)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_EXEMPLAR)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addFilteredAttributes);
                     case 1 -> b.setTimeUnixNano(uint64(t));
@@ -847,11 +784,8 @@ public final class OtlpJsonReader {
         private ResourceLogs resourceLogs() {
             ResourceLogs.Builder b = ResourceLogs.newBuilder();
             int field;
-            while ((field = nextField(F_RESOURCE_LOGS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_RESOURCE_LOGS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setResource(resource(t));
                     case 1 -> messages(t, this::scopeLogs, b::addScopeLogs);
@@ -865,11 +799,8 @@ public final class OtlpJsonReader {
         private ScopeLogs scopeLogs() {
             ScopeLogs.Builder b = ScopeLogs.newBuilder();
             int field;
-            while ((field = nextField(F_SCOPE_LOGS)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SCOPE_LOGS)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setScope(scope(t));
                     case 1 -> messages(t, this::logRecord, b::addLogRecords);
@@ -883,11 +814,8 @@ public final class OtlpJsonReader {
         private LogRecord logRecord() {
             LogRecord.Builder b = LogRecord.newBuilder();
             int field;
-            while ((field = nextField(F_LOG_RECORD)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_LOG_RECORD)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setTimeUnixNano(uint64(t));
                     case 1 -> b.setObservedTimeUnixNano(uint64(t));
@@ -912,11 +840,8 @@ public final class OtlpJsonReader {
             object(start);
             Resource.Builder b = Resource.newBuilder();
             int field;
-            while ((field = nextField(F_RESOURCE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_RESOURCE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> messages(t, this::keyValue, b::addAttributes);
                     case 1 -> b.setDroppedAttributesCount(uint32(t));
@@ -930,11 +855,8 @@ public final class OtlpJsonReader {
         private EntityRef entityRef() {
             EntityRef.Builder b = EntityRef.newBuilder();
             int field;
-            while ((field = nextField(F_ENTITY_REF)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_ENTITY_REF)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setSchemaUrl(string(t));
                     case 1 -> b.setType(string(t));
@@ -960,11 +882,8 @@ public final class OtlpJsonReader {
             object(start);
             InstrumentationScope.Builder b = InstrumentationScope.newBuilder();
             int field;
-            while ((field = nextField(F_SCOPE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_SCOPE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setName(string(t));
                     case 1 -> b.setVersion(string(t));
@@ -979,11 +898,8 @@ public final class OtlpJsonReader {
         private KeyValue keyValue() {
             KeyValue.Builder b = KeyValue.newBuilder();
             int field;
-            while ((field = nextField(F_KEY_VALUE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_KEY_VALUE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setKey(string(t));
                     case 1 -> b.setValue(anyValue(t));
@@ -998,11 +914,8 @@ public final class OtlpJsonReader {
             object(start);
             AnyValue.Builder b = AnyValue.newBuilder();
             int field;
-            while ((field = nextField(F_ANY_VALUE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_ANY_VALUE)) != END) {
+                JsonToken t = p.currentToken();
                 switch (field) {
                     case 0 -> b.setStringValue(string(t));
                     case 1 -> b.setBoolValue(bool(t));
@@ -1022,11 +935,8 @@ public final class OtlpJsonReader {
             object(start);
             ArrayValue.Builder b = ArrayValue.newBuilder();
             int field;
-            while ((field = nextField(F_ARRAY_VALUE)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_ARRAY_VALUE)) != END) {
+                JsonToken t = p.currentToken();
                 if (field == 0) { // values
                     array(t);
                     while (nextObject()) {
@@ -1043,11 +953,8 @@ public final class OtlpJsonReader {
             object(start);
             KeyValueList.Builder b = KeyValueList.newBuilder();
             int field;
-            while ((field = nextField(F_KEY_VALUE_LIST)) != END) {
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            while ((field = nextPresentField(F_KEY_VALUE_LIST)) != END) {
+                JsonToken t = p.currentToken();
                 if (field == 0) { // values
                     messages(t, this::keyValue, b::addValues);
                 } else {
@@ -1075,6 +982,21 @@ public final class OtlpJsonReader {
                 return UNKNOWN;
             }
             throw fail("expected a property name, found " + JsonToken.valueDescFor(p.currentToken()));
+        }
+
+        /**
+         * The code of the next field whose value is not null, with the parser on that value, or
+         * {@link #END} at the end of the object: OTLP/JSON writes absent fields as null, and null is
+         * the default.
+         */
+        private int nextPresentField(Fields fields) {
+            int field;
+            while ((field = nextField(fields)) != END) {
+                if (p.nextToken() != JsonToken.VALUE_NULL) {
+                    return field;
+                }
+            }
+            return END;
         }
 
         /** Reads an array of messages (null elements skipped; a null array is no elements) and adds each. */
