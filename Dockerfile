@@ -1,4 +1,5 @@
-# The NeMo Lens consumer (and its jar commands, e.g. "generate"), built from this repository.
+# The NeMo Lens consumer (and its jar commands, e.g. "poison"), and the telemetry generator's jar
+# (/app/lens-generator.jar, the compose files' telemetry-generator service), built from this repository.
 #   docker build -t nemo-lens/consumer:0.1.0-SNAPSHOT .
 # Used by docker-compose.rabbitmq.yml and docker-compose.rabbitmq+infra.yml.
 
@@ -6,8 +7,9 @@ FROM eclipse-temurin:17.0.17_10-jdk AS build
 WORKDIR /src
 # the whole reactor (every module's pom must be there); .dockerignore keeps build output and .git out
 COPY . .
-RUN ./mvnw -B -q -DskipTests -pl consumer-app -am package \
- && cp consumer-app/target/lens-consumer-app-*-exec.jar /src/lens-consumer.jar
+RUN ./mvnw -B -q -DskipTests -pl consumer-app,generator -am package \
+ && cp consumer-app/target/lens-consumer-app-*-exec.jar /src/lens-consumer.jar \
+ && cp generator/target/lens-generator-*-exec.jar /src/lens-generator.jar
 
 FROM eclipse-temurin:17.0.17_10-jre
 # curl for the compose health check (the temurin images do not promise one)
@@ -18,6 +20,7 @@ RUN apt-get update \
  && mkdir -p /app /var/lib/nemo-lens/archive && chown -R lens:lens /var/lib/nemo-lens
 WORKDIR /app
 COPY --from=build /src/lens-consumer.jar /app/lens-consumer.jar
+COPY --from=build /src/lens-generator.jar /app/lens-generator.jar
 USER lens
 EXPOSE 8080
 VOLUME ["/var/lib/nemo-lens/archive"]

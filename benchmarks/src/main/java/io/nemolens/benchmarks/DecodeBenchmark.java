@@ -1,13 +1,13 @@
 package io.nemolens.benchmarks;
 
 import com.google.protobuf.Message;
-import io.nemolens.consumer.decode.DecodedMessage;
-import io.nemolens.consumer.decode.OtlpDecoder;
-import io.nemolens.consumer.decode.json.OtlpJsonReader;
-import io.nemolens.consumer.decode.proto.ProtoRecordMapper;
-import io.nemolens.consumer.decode.proto.ProtobufRequests;
-import io.nemolens.consumer.generate.CollectorJsonWriter;
-import io.nemolens.consumer.generate.NemoLensRequests;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.decode.json.OtlpJsonReader;
+import io.nemolens.decode.proto.ProtoRecordMapper;
+import io.nemolens.decode.proto.ProtobufRequests;
+import io.nemolens.generator.CollectorJsonWriter;
+import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.Span;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

@@ -5,18 +5,18 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.ParquetArchive;
 import io.nemolens.consumer.LensConsumerApplication;
-import io.nemolens.consumer.decode.DecodedMessage;
-import io.nemolens.consumer.decode.OtlpDecoder;
-import io.nemolens.consumer.generate.CollectorJsonWriter;
-import io.nemolens.consumer.generate.NemoLensRequests;
-import io.nemolens.consumer.listener.MessageIds;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.MessageIds;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.generator.CollectorJsonWriter;
+import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.SignalBatch;
-import io.nemolens.handlers.archive.ArchiveOptions;
-import io.nemolens.handlers.archive.ParquetArchive;
 import io.nemolens.topology.LensTopology;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -208,7 +208,7 @@ public final class EndToEndBenchmark {
                         encoding.tag(),
                         archived / 1e6,
                         (double) archived / ((long) messages * spans),
-                        app.getBean(io.nemolens.consumer.config.LensArchiveProperties.class)
+                        app.getBean(io.nemolens.archive.autoconfigure.LensArchiveProperties.class)
                                 .zstdLevel());
                 double raw = rawParquetRate(encoding, messages, spans);
                 System.out.printf(

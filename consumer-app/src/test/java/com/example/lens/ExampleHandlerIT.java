@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.TestTopology;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

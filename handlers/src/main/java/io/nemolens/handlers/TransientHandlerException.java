@@ -5,14 +5,19 @@ package io.nemolens.handlers;
  * down). The message is never poisoned for it: it is retried with backoff until it succeeds, or left
  * unacknowledged for the broker to redeliver when the consumer stops.
  */
-public class TransientHandlerException extends RuntimeException {
+public class TransientHandlerException extends LensException {
     private static final long serialVersionUID = 1L;
 
     public TransientHandlerException(String message) {
-        super(message);
+        super(message, null);
     }
 
     public TransientHandlerException(String message, Throwable cause) {
         super(message, cause);
+    }
+
+    @Override
+    public FailureCategory category() {
+        return FailureCategory.TRANSIENT;
     }
 }

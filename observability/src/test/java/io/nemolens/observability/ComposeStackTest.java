@@ -12,7 +12,7 @@ import static io.nemolens.observability.StackFiles.services;
 import static io.nemolens.observability.StackFiles.withDefaults;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.consumer.generate.GenerateOptions;
+import io.nemolens.generator.GenerateOptions;
 import io.nemolens.observability.StackFiles.Mount;
 import io.nemolens.topology.LensTopology;
 import java.io.IOException;
@@ -363,17 +363,24 @@ class ComposeStackTest {
 
     @ParameterizedTest
     @FieldSource("COMPOSE_FILES")
-    void generatorRunsTheJarsGenerateCommandAgainstTheCollector(String file) {
+    void generatorRunsTheGeneratorJarAgainstTheCollector(String file) throws Exception {
         Map<String, Object> compose = compose(file);
         Map<String, Object> generator = service(compose, file, "telemetry-generator");
         List<String> command = list(generator.get("command"), "telemetry-generator.command").stream()
                 .map(String::valueOf)
                 .toList();
-        assertThat(command).as("%s: telemetry-generator command", file).first().isEqualTo("generate");
+        List<String> entrypoint = list(generator.get("entrypoint"), "telemetry-generator.entrypoint").stream()
+                .map(String::valueOf)
+                .toList();
         assertThat(generator.get("image"))
                 .as("%s: the generator runs the consumer's image", file)
                 .isEqualTo(service(compose, file, "lens-consumer").get("image"));
-        GenerateOptions options = GenerateOptions.parse(command.subList(1, command.size()), "run");
+        String jar = entrypoint.get(entrypoint.size() - 1);
+        assertThat(entrypoint).as("%s: telemetry-generator entrypoint", file).containsSubsequence("java", "-jar");
+        assertThat(Files.readString(ROOT.resolve("Dockerfile")))
+                .as("%s: the image should hold the generator's jar %s", file, jar)
+                .contains("COPY --from=build /src/lens-generator.jar " + jar);
+        GenerateOptions options = GenerateOptions.parse(command, "run");
         assertThat(options.target()).isEqualTo(GenerateOptions.Target.OTLP_HTTP);
         URI endpoint = options.otlpEndpoint();
         assertThat(services(compose, file))

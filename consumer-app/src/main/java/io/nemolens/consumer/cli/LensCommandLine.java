@@ -18,7 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class LensCommandLine {
 
     /** The words that select a command rather than the consumer. */
-    public static final Set<String> COMMANDS = Set.of("poison", "generate", "help");
+    public static final Set<String> COMMANDS = Set.of("poison", "help");
 
     private LensCommandLine() {}
 

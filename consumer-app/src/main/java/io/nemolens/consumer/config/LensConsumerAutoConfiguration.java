@@ -1,18 +1,20 @@
 package io.nemolens.consumer.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.consumer.decode.OtlpDecoder;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
+import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
+import io.nemolens.topology.autoconfigure.LensTopologyProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.nemolens.consumer.config;
 
-import io.nemolens.consumer.decode.InfraClassifier;
+import io.nemolens.decode.InfraClassifier;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

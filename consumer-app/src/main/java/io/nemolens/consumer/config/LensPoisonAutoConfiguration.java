@@ -8,6 +8,7 @@ import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonEndpoint;
 import io.nemolens.consumer.poison.PoisonInspector;
 import io.nemolens.consumer.poison.PoisonReplayer;
+import io.nemolens.topology.autoconfigure.LensTopologyProperties;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.nemolens.consumer.dispatch;
 
 import io.nemolens.consumer.config.LensConsumerProperties;
-import io.nemolens.consumer.decode.DecodedMessage;
 import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.decode.DecodedMessage;
 import io.nemolens.handlers.Completion;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.RejectBatchException;

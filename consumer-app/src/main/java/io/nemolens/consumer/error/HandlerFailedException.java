@@ -1,5 +1,8 @@
 package io.nemolens.consumer.error;
 
+import io.nemolens.handlers.FailureCategory;
+import io.nemolens.handlers.LensException;
+
 /**
  * A handler failed on a batch past its retries, or rejected it. Permanent for this delivery: the
  * message goes to the poison queue, to be replayed once the handler is fixed.

@@ -1,5 +1,8 @@
 package io.nemolens.consumer.error;
 
+import io.nemolens.handlers.FailureCategory;
+import io.nemolens.handlers.LensException;
+
 /** The body exceeds {@code lens.consumer.max-message-size}. Permanent. */
 public class MessageTooLargeException extends LensException {
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,8 @@
 package io.nemolens.consumer.error;
 
+import io.nemolens.handlers.FailureCategory;
+import io.nemolens.handlers.LensException;
+
 /** The routing key names no known signal. Permanent. */
 public class UnknownSignalException extends LensException {
     private static final long serialVersionUID = 1L;

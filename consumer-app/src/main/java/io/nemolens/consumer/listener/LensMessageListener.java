@@ -1,13 +1,9 @@
 package io.nemolens.consumer.listener;
 
 import com.rabbitmq.client.Channel;
-import io.nemolens.consumer.decode.DecodedMessage;
-import io.nemolens.consumer.decode.OtlpDecoder;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.DispatchOutcome;
-import io.nemolens.consumer.error.DecodeException;
 import io.nemolens.consumer.error.HandlerFailedException;
-import io.nemolens.consumer.error.LensException;
 import io.nemolens.consumer.error.MessageTooLargeException;
 import io.nemolens.consumer.error.UnknownSignalException;
 import io.nemolens.consumer.metrics.LensMetrics;
@@ -15,7 +11,12 @@ import io.nemolens.consumer.metrics.LensMetrics.Outcome;
 import io.nemolens.consumer.poison.DeadLetter;
 import io.nemolens.consumer.poison.PoisonPublishException;
 import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.decode.DecodeException;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.MessageIds;
+import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.GpuSample;

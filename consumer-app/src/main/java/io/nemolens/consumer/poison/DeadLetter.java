@@ -1,7 +1,7 @@
 package io.nemolens.consumer.poison;
 
-import io.nemolens.consumer.error.FailureCategory;
 import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.FailureCategory;
 import io.nemolens.handlers.Signal;
 
 /**

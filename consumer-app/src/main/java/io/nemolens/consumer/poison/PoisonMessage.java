@@ -1,7 +1,7 @@
 package io.nemolens.consumer.poison;
 
 import com.rabbitmq.client.AMQP;
-import io.nemolens.consumer.listener.MessageIds;
+import io.nemolens.decode.MessageIds;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;

@@ -3,11 +3,12 @@ package io.nemolens.consumer.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.nemolens.consumer.generate.NemoLensRequests;
-import io.nemolens.consumer.listener.MessageIds;
-import io.nemolens.consumer.testing.BrokerClient;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.archive.testing.ArchiveReader;
+import io.nemolens.decode.MessageIds;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.topology.testing.BrokerClient;
 import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.topology.testing.TestTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.nemolens.consumer.LensConsumerApplication;
 import io.nemolens.consumer.poison.BreakableHandlers;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.topology.testing.BrokerClient;
 import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.topology.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.nemolens.consumer.decode.OtlpDecoder;
+import io.nemolens.archive.autoconfigure.LensArchiveAutoConfiguration;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
-import io.nemolens.consumer.testdata.NemoLensTelemetry;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.GpuSample;
+import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

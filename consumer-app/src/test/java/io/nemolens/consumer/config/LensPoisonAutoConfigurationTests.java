@@ -8,6 +8,7 @@ import io.nemolens.consumer.cli.LensCommand;
 import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonInspector;
 import io.nemolens.consumer.poison.PoisonReplayer;
+import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;

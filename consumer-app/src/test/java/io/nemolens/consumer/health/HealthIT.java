@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.poison.BreakableHandlers;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
 import io.nemolens.consumer.testing.TcpProxy;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.topology.testing.BrokerClient;
 import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.topology.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

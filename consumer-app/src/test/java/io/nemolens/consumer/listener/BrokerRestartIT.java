@@ -3,13 +3,13 @@ package io.nemolens.consumer.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
-import io.nemolens.consumer.testing.TestTopology;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.topology.testing.BrokerClient;
 import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.topology.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -5,14 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.consumer.poison.PoisonHeaders;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
-import io.nemolens.consumer.testing.TestTopology;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.TestTopology;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

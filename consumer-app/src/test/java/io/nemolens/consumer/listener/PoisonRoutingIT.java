@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.consumer.poison.PoisonHeaders;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RecordingHandlers;
 import io.nemolens.consumer.testing.RecordingHandlers.Recorded;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.TestTopology;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
-import io.nemolens.consumer.listener.MessageIds;
-import io.nemolens.consumer.testing.BrokerClient;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
-import io.nemolens.consumer.testing.TestTopology;
+import io.nemolens.decode.MessageIds;
+import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.TestTopology;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.nemolens.consumer.testing;
 
 import io.nemolens.consumer.LensConsumerApplication;
 import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.topology.testing.TestTopology;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;

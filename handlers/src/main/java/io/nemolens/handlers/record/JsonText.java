@@ -1,7 +1,7 @@
 package io.nemolens.handlers.record;
 
 /** JSON string quoting, shared by everything here that writes JSON text. */
-public final class JsonText {
+final class JsonText {
 
     private static final String[] ESCAPES = new String[0x20];
 
@@ -21,7 +21,7 @@ public final class JsonText {
      * the backslash and the control characters (newline, carriage return and tab by their short
      * escapes, the others as six-character unicode escapes in lowercase hex).
      */
-    public static String escape(char c) {
+    static String escape(char c) {
         return switch (c) {
             case '"' -> "\\\"";
             case '\\' -> "\\\\";
@@ -35,7 +35,7 @@ public final class JsonText {
     }
 
     /** Appends {@code s} as a quoted JSON string: quotes, backslashes and control characters escaped. */
-    public static void appendQuoted(StringBuilder sb, String s) {
+    static void appendQuoted(StringBuilder sb, String s) {
         sb.append('"');
         int n = s.length();
         int i = 0;

@@ -1,0 +1,302 @@
+package io.nemolens.archive;
+
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.Attributes;
+import io.nemolens.handlers.record.ResourceInfo;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+
+/**
+ * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
+ * typed attribute maps, lists. One instance per open file; not thread-safe.
+ *
+ * <p>Attributes are typed JSON (see {@link #jsonAttributes(String, int, Attributes)}). A log body is a
+ * {@code struct<type, string_value, int_value, double_value, bool_value>}: the value's OTLP type in
+ * {@code type} and the value in the matching field; bytes are base64 in {@code string_value}; arrays
+ * and key-value lists are OTLP/JSON in {@code string_value}.
+ */
+final class RowWriter {
+
+    /** The fields of a typed value struct. */
+    static final String ANY_VALUE_FIELDS = "required binary type (STRING); optional binary string_value (STRING); "
+            + "optional int64 int_value; optional double double_value; optional boolean bool_value;";
+
+    private static final Binary[] TYPE_NAMES;
+
+    static {
+        AnyValue.Type[] types = AnyValue.Type.values();
+        TYPE_NAMES = new Binary[types.length];
+        for (AnyValue.Type t : types) {
+            TYPE_NAMES[t.ordinal()] = Binary.fromConstantByteArray(
+                    t.name().toLowerCase(java.util.Locale.ROOT).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    private static final int STRING_CACHE_LIMIT = 4096;
+    private static final int JSON_CACHE_LIMIT = 256;
+
+    private final RecordConsumer rc;
+    // attribute keys and other short repeated strings: encode each once per file
+    private final Map<String, Binary> stringCache = new HashMap<>();
+    // resource and scope attributes: one instance is shared by every record of its block, so its JSON
+    // is rendered once and found again by identity
+    private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
+
+    // the promoted columns of the previous row's resource: consecutive rows nearly always share it
+    private ResourceInfo lastResource;
+    private ArchiveTable.ResourceColumns lastResourceColumns;
+
+    // scratch space for values that Parquet copies at once (columns without a dictionary)
+    private final Utf8Buffer scratch = new Utf8Buffer();
+    private final OtlpJson json = new OtlpJson();
+
+    RowWriter(RecordConsumer rc) {
+        this.rc = rc;
+    }
+
+    ArchiveTable.ResourceColumns resourceColumns(ResourceInfo resource) {
+        if (resource != lastResource) {
+            lastResourceColumns = ArchiveTable.ResourceColumns.of(resource);
+            lastResource = resource;
+        }
+        return lastResourceColumns;
+    }
+
+    /** A string in a column without a dictionary (ids): no allocation. */
+    void uniqueString(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(scratch.clear().utf8(value).reused());
+        rc.endField(name, index);
+    }
+
+    /** An id, or null when empty, in a column without a dictionary. */
+    void optionalUniqueString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            uniqueString(name, index, value);
+        }
+    }
+
+    void startRow() {
+        rc.startMessage();
+    }
+
+    void endRow() {
+        rc.endMessage();
+    }
+
+    /** A string, even when empty. */
+    void string(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(Binary.fromConstantByteArray(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        rc.endField(name, index);
+    }
+
+    /** A string that repeats across rows (names, keys, resource values): encoded once per file. */
+    void repeatedString(String name, int index, String value) {
+        rc.startField(name, index);
+        rc.addBinary(cached(value));
+        rc.endField(name, index);
+    }
+
+    /** A string, or null when {@code null} or empty. */
+    void optionalString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            string(name, index, value);
+        }
+    }
+
+    /** A repeating string, or null when {@code null} or empty. */
+    void optionalRepeatedString(String name, int index, String value) {
+        if (value != null && !value.isEmpty()) {
+            repeatedString(name, index, value);
+        }
+    }
+
+    void int32(String name, int index, int value) {
+        rc.startField(name, index);
+        rc.addInteger(value);
+        rc.endField(name, index);
+    }
+
+    void int64(String name, int index, long value) {
+        rc.startField(name, index);
+        rc.addLong(value);
+        rc.endField(name, index);
+    }
+
+    /** An int64, or null when {@code value} is null. */
+    void optionalInt64(String name, int index, Long value) {
+        if (value != null) {
+            int64(name, index, value);
+        }
+    }
+
+    /** An int64, or null when 0 (OTLP's "unknown" for times). */
+    void int64OrNullIfZero(String name, int index, long value) {
+        if (value != 0) {
+            int64(name, index, value);
+        }
+    }
+
+    void float64(String name, int index, double value) {
+        rc.startField(name, index);
+        rc.addDouble(value);
+        rc.endField(name, index);
+    }
+
+    void bool(String name, int index, boolean value) {
+        rc.startField(name, index);
+        rc.addBoolean(value);
+        rc.endField(name, index);
+    }
+
+    /** A list of int64 ({@code LIST} of required int64). */
+    void int64List(String name, int index, List<Long> values) {
+        list(name, index, values, rc::addLong);
+    }
+
+    /** A list of doubles ({@code LIST} of required double). */
+    void doubleList(String name, int index, List<Double> values) {
+        list(name, index, values, rc::addDouble);
+    }
+
+    /**
+     * A list of structs ({@code LIST} of a required group): {@code fields} writes one element's fields
+     * (numbered from 0 within the element).
+     */
+    <E> void structList(String name, int index, List<E> elements, java.util.function.Consumer<E> fields) {
+        list(name, index, elements, e -> {
+            rc.startGroup();
+            fields.accept(e);
+            rc.endGroup();
+        });
+    }
+
+    /** Parquet's three-level {@code LIST}: {@code element} writes the value inside {@code element}. */
+    private <E> void list(String name, int index, List<E> elements, java.util.function.Consumer<E> element) {
+        rc.startField(name, index);
+        rc.startGroup();
+        if (!elements.isEmpty()) {
+            rc.startField("list", 0);
+            for (E e : elements) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                element.accept(e);
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    /** The Parquet definition of a typed-JSON attributes column named {@code name}. */
+    static String jsonAttributes(String name) {
+        return "required binary " + name + " (JSON)";
+    }
+
+    /**
+     * Attributes as one JSON object keyed by name, each value in its OTLP/JSON form
+     * ({@code {"dl.rank":{"intValue":"3"}}}), rendered once per shared instance.
+     */
+    void jsonAttributes(String name, int index, Attributes attributes) {
+        Binary rendered = attributes.isEmpty() ? EMPTY_OBJECT : jsonCache.get(attributes);
+        if (rendered == null) {
+            if (jsonCache.size() >= JSON_CACHE_LIMIT) {
+                jsonCache.clear();
+            }
+            rendered = Binary.fromConstantByteArray(json.object(attributes).toByteArray());
+            jsonCache.put(attributes, rendered);
+        }
+        rc.startField(name, index);
+        rc.addBinary(rendered);
+        rc.endField(name, index);
+    }
+
+    /** Like {@link #jsonAttributes(String, int, Attributes)} for attributes of one record only (events, links): not cached. */
+    void ownJsonAttributes(String name, int index, Attributes attributes) {
+        rc.startField(name, index);
+        if (attributes.isEmpty()) {
+            rc.addBinary(EMPTY_OBJECT);
+        } else {
+            rc.addBinary(json.object(attributes).reused());
+        }
+        rc.endField(name, index);
+    }
+
+    private static final Binary EMPTY_OBJECT =
+            Binary.fromConstantByteArray("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    /** A typed value struct column (a log body). */
+    void anyValue(String name, int index, AnyValue value) {
+        rc.startField(name, index);
+        rc.startGroup();
+        anyValueFields(value);
+        rc.endGroup();
+        rc.endField(name, index);
+    }
+
+    private void anyValueFields(AnyValue value) {
+        rc.startField("type", 0);
+        rc.addBinary(TYPE_NAMES[value.type().ordinal()]);
+        rc.endField("type", 0);
+        switch (value.type()) {
+            case STRING -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(((AnyValue.StringValue) value).value()));
+                rc.endField("string_value", 1);
+            }
+            case BYTES -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromString(value.asText()));
+                rc.endField("string_value", 1);
+            }
+            case ARRAY -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromConstantByteArray(
+                        json.array(((AnyValue.ArrayValue) value).values()).toByteArray()));
+                rc.endField("string_value", 1);
+            }
+            case KVLIST -> {
+                rc.startField("string_value", 1);
+                rc.addBinary(Binary.fromConstantByteArray(
+                        json.kvList(((AnyValue.KvListValue) value).values()).toByteArray()));
+                rc.endField("string_value", 1);
+            }
+            case INT -> {
+                rc.startField("int_value", 2);
+                rc.addLong(((AnyValue.IntValue) value).value());
+                rc.endField("int_value", 2);
+            }
+            case DOUBLE -> {
+                rc.startField("double_value", 3);
+                rc.addDouble(((AnyValue.DoubleValue) value).value());
+                rc.endField("double_value", 3);
+            }
+            case BOOL -> {
+                rc.startField("bool_value", 4);
+                rc.addBoolean(((AnyValue.BoolValue) value).value());
+                rc.endField("bool_value", 4);
+            }
+            case EMPTY -> {
+                // type only
+            }
+        }
+    }
+
+    private Binary cached(String s) {
+        Binary b = stringCache.get(s);
+        if (b == null) {
+            if (stringCache.size() >= STRING_CACHE_LIMIT) {
+                stringCache.clear();
+            }
+            b = Binary.fromConstantByteArray(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            stringCache.put(s, b);
+        }
+        return b;
+    }
+}

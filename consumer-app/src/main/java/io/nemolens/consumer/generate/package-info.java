@@ -1,5 +1,0 @@
-/**
- * Realistic OTLP telemetry and collector-shaped OTLP/JSON: used by the tests, the benchmarks and the
- * telemetry generator to produce what production sends.
- */
-package io.nemolens.consumer.generate;

@@ -1,0 +1,153 @@
+package io.nemolens.decode;
+
+import com.google.protobuf.Message;
+import io.nemolens.decode.json.OtlpJsonReader;
+import io.nemolens.decode.proto.ProtoRecordMapper;
+import io.nemolens.decode.proto.ProtobufRequests;
+import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.Signal;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Decodes an OTLP message body (protobuf or OTLP/JSON) of a known signal into records.
+ *
+ * <p>The encoding comes from the content type when it names one ({@code application/json},
+ * {@code application/x-protobuf}, {@code application/protobuf}; parameters ignored). Otherwise it is
+ * detected: after optional whitespace and a UTF-8 byte order mark, an opening brace means JSON,
+ * anything else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf,
+ * whose first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content
+ * type, so detection is the usual path. Both encodings are mapped to records by one mapper, so they
+ * decode to equal records. Metric points from dcgm-exporter and node-exporter become GPU and node
+ * samples ({@link InfraClassifier}).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class OtlpDecoder {
+
+    private final InfraClassifier classifier;
+
+    /** Creates a decoder that classifies GPU and node samples by the default rules ({@link InfraClassifier#DEFAULT}). */
+    public OtlpDecoder() {
+        this(InfraClassifier.DEFAULT);
+    }
+
+    /** Creates a decoder that sorts metric points with {@code classifier} ({@link InfraClassifier#NONE}: all generic). */
+    public OtlpDecoder(InfraClassifier classifier) {
+        this.classifier = Objects.requireNonNull(classifier, "classifier");
+    }
+
+    /**
+     * Decodes {@code body} as a request of {@code signal}.
+     *
+     * @param signal the signal, from the routing key
+     * @param body the message body; the decoded request may share its bytes (ids), so do not modify it afterwards
+     * @param contentTypeOrNull the message's content type, or {@code null}
+     * @return the request and its records
+     * @throws DecodeException when the body is empty or is not a valid request of that signal in its encoding
+     */
+    public DecodedMessage decode(Signal signal, byte[] body, String contentTypeOrNull) {
+        Objects.requireNonNull(signal, "signal");
+        Objects.requireNonNull(body, "body");
+        Encoding declared = encodingOf(contentTypeOrNull);
+        if (body.length == 0) {
+            throw new DecodeException("empty body", declared);
+        }
+        int start = contentStart(body);
+        Encoding encoding = declared;
+        if (encoding == null) {
+            if (start == body.length) {
+                throw new DecodeException("body of " + body.length + " bytes holds only whitespace", null);
+            }
+            encoding = body[start] == '{' ? Encoding.JSON : Encoding.PROTOBUF;
+        }
+        Message request;
+        if (encoding == Encoding.PROTOBUF) {
+            request = ProtobufRequests.parse(signal, body, 0, body.length);
+        } else {
+            try {
+                request = OtlpJsonReader.read(signal, body, start, body.length - start);
+            } catch (DecodeException jsonError) {
+                // 0x0A 0x7B, a protobuf request whose first field is 123 bytes long, reads as "\n{"
+                if (declared != null || body[0] != 0x0A) {
+                    throw jsonError;
+                }
+                try {
+                    request = ProtobufRequests.parse(signal, body, 0, body.length);
+                    encoding = Encoding.PROTOBUF;
+                } catch (DecodeException protobufError) {
+                    jsonError.addSuppressed(protobufError);
+                    throw jsonError;
+                }
+            }
+        }
+        try {
+            return switch (signal) {
+                case SPANS ->
+                    new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            ProtoRecordMapper.spans((ExportTraceServiceRequest) request),
+                            List.of(),
+                            List.of());
+                case METRICS -> {
+                    InfraClassifier.Sorted sorted =
+                            classifier.sort(ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
+                    yield new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            List.of(),
+                            sorted.generic(),
+                            List.of(),
+                            sorted.gpuSamples(),
+                            sorted.nodeSamples(),
+                            sorted.staleSkipped());
+                }
+                case LOGS ->
+                    new DecodedMessage(
+                            signal,
+                            encoding,
+                            request,
+                            List.of(),
+                            List.of(),
+                            ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
+            };
+        } catch (IllegalArgumentException e) {
+            throw new DecodeException(e.getMessage(), encoding, e);
+        }
+    }
+
+    /** The encoding a content type names, or {@code null} when it names none. */
+    static Encoding encodingOf(String contentType) {
+        if (contentType == null) {
+            return null;
+        }
+        int semicolon = contentType.indexOf(';');
+        String mediaType = (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+                .trim()
+                .toLowerCase(Locale.ROOT);
+        return switch (mediaType) {
+            case "application/json" -> Encoding.JSON;
+            case "application/x-protobuf", "application/protobuf" -> Encoding.PROTOBUF;
+            default -> null;
+        };
+    }
+
+    /** The index of the first byte after leading JSON whitespace and a UTF-8 byte order mark. */
+    private static int contentStart(byte[] body) {
+        int i = 0;
+        if (body.length >= 3 && body[0] == (byte) 0xEF && body[1] == (byte) 0xBB && body[2] == (byte) 0xBF) {
+            i = 3;
+        }
+        while (i < body.length && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+}

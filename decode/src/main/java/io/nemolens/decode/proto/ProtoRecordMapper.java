@@ -1,0 +1,548 @@
+package io.nemolens.decode.proto;
+
+import com.google.protobuf.ByteString;
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.Attributes;
+import io.nemolens.handlers.record.Exemplar;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricInfo;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.MetricType;
+import io.nemolens.handlers.record.NumberValue;
+import io.nemolens.handlers.record.PointValue;
+import io.nemolens.handlers.record.ResourceInfo;
+import io.nemolens.handlers.record.ScopeInfo;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.SpanEvent;
+import io.nemolens.handlers.record.SpanLink;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Maps decoded OTLP requests to the handler record types. Both encodings end here, so protobuf and
+ * OTLP/JSON bodies decode to equal records by construction.
+ *
+ * <p>Every record of one {@code Resource*} block shares one {@link ResourceInfo}, every record of one
+ * {@code Scope*} block one {@link ScopeInfo}, and every point of one metric one {@link MetricInfo}.
+ * Ids become lowercase hex ({@code ""} for an empty or all-zero id, OTLP's "no id").
+ * Stateless and thread-safe.
+ */
+public final class ProtoRecordMapper {
+
+    private static final int TRACE_ID_BYTES = 16;
+    private static final int SPAN_ID_BYTES = 8;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final AnyValue TRUE = new AnyValue.BoolValue(true);
+    private static final AnyValue FALSE = new AnyValue.BoolValue(false);
+    /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
+    private static final AnyValue[] SMALL_INTS = new AnyValue[1024];
+
+    static {
+        for (int i = 0; i < SMALL_INTS.length; i++) {
+            SMALL_INTS[i] = new AnyValue.IntValue(i);
+        }
+    }
+
+    private ProtoRecordMapper() {}
+
+    /**
+     * The spans of a trace request, in request order.
+     *
+     * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
+     */
+    public static List<Span> spans(ExportTraceServiceRequest request) {
+        int total = 0;
+        for (ResourceSpans rs : request.getResourceSpansList()) {
+            for (ScopeSpans ss : rs.getScopeSpansList()) {
+                total += ss.getSpansCount();
+            }
+        }
+        List<Span> out = new ArrayList<>(total);
+        IdCache ids = new IdCache();
+        for (ResourceSpans rs : request.getResourceSpansList()) {
+            ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
+            for (ScopeSpans ss : rs.getScopeSpansList()) {
+                ScopeInfo scope = scope(ss.getScope(), ss.getSchemaUrl());
+                int n = ss.getSpansCount();
+                for (int i = 0; i < n; i++) {
+                    try {
+                        out.add(span(ss.getSpans(i), resource, scope, ids));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(
+                                "span " + out.size() + " of the request has " + e.getMessage()
+                                        + ": is the body really a trace request?",
+                                e);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The metric points of a metrics request, one record per data point, in request order.
+     *
+     * @throws IllegalArgumentException when an exemplar id has the wrong length
+     */
+    public static List<MetricPoint> metricPoints(ExportMetricsServiceRequest request) {
+        List<MetricPoint> out = new ArrayList<>();
+        for (ResourceMetrics rm : request.getResourceMetricsList()) {
+            ResourceInfo resource = resource(rm.getResource(), rm.getSchemaUrl());
+            for (ScopeMetrics sm : rm.getScopeMetricsList()) {
+                ScopeInfo scope = scope(sm.getScope(), sm.getSchemaUrl());
+                for (Metric m : sm.getMetricsList()) {
+                    try {
+                        metric(m, resource, scope, out);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(
+                                "an exemplar of metric '" + m.getName() + "' has " + e.getMessage(), e);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The log records of a logs request, in request order.
+     *
+     * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
+     */
+    public static List<LogEntry> logs(ExportLogsServiceRequest request) {
+        int total = 0;
+        for (ResourceLogs rl : request.getResourceLogsList()) {
+            for (ScopeLogs sl : rl.getScopeLogsList()) {
+                total += sl.getLogRecordsCount();
+            }
+        }
+        List<LogEntry> out = new ArrayList<>(total);
+        for (ResourceLogs rl : request.getResourceLogsList()) {
+            ResourceInfo resource = resource(rl.getResource(), rl.getSchemaUrl());
+            for (ScopeLogs sl : rl.getScopeLogsList()) {
+                ScopeInfo scope = scope(sl.getScope(), sl.getSchemaUrl());
+                for (LogRecord r : sl.getLogRecordsList()) {
+                    try {
+                        out.add(log(r, resource, scope));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(
+                                "log record " + out.size() + " of the request has " + e.getMessage()
+                                        + ": is the body really a logs request?",
+                                e);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hex of a trace id, which must be empty or 16 bytes. */
+    static String traceId(ByteString id) {
+        if (id.size() != TRACE_ID_BYTES && !id.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "a trace id of " + id.size() + " bytes (OTLP trace ids have " + TRACE_ID_BYTES + ")");
+        }
+        return hex(id);
+    }
+
+    /** The hex of a span id, which must be empty or 8 bytes. */
+    static String spanId(ByteString id) {
+        if (id.size() != SPAN_ID_BYTES && !id.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "a span id of " + id.size() + " bytes (OTLP span ids have " + SPAN_ID_BYTES + ")");
+        }
+        return hex(id);
+    }
+
+    /**
+     * Lowercase hex of an id, {@code ""} when empty or all zero (OTLP's "no id"), without copying the bytes
+     * out first.
+     */
+    static String hex(ByteString id) {
+        int n = id.size();
+        boolean allZero = true;
+        for (int i = 0; i < n; i++) {
+            if (id.byteAt(i) != 0) {
+                allZero = false;
+                break;
+            }
+        }
+        if (allZero) {
+            return "";
+        }
+        byte[] out = new byte[2 * n];
+        for (int i = 0; i < n; i++) {
+            int b = id.byteAt(i);
+            out[2 * i] = HEX[(b >> 4) & 0xF];
+            out[2 * i + 1] = HEX[b & 0xF];
+        }
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The hex of the ids just seen: spans of one trace arrive together, and a span's parent is usually
+     * the span just before it or the parent of the span before it, so most trace and parent ids need
+     * no new string.
+     */
+    private static final class IdCache {
+        private ByteString traceId = ByteString.EMPTY;
+        private String traceHex = "";
+        private ByteString lastSpanId = ByteString.EMPTY;
+        private String lastSpanHex = "";
+        private ByteString lastParentId = ByteString.EMPTY;
+        private String lastParentHex = "";
+
+        String trace(ByteString id) {
+            if (!id.equals(traceId)) {
+                traceHex = traceId(id);
+                traceId = id;
+            }
+            return traceHex;
+        }
+
+        /** The parent id's hex; then remembers {@code spanId} as the span just seen. */
+        String parent(ByteString id, ByteString spanId, String spanHex) {
+            String hex;
+            if (id.isEmpty()) {
+                hex = "";
+            } else if (id.equals(lastParentId)) {
+                hex = lastParentHex;
+            } else if (id.equals(lastSpanId)) {
+                hex = lastSpanHex;
+            } else {
+                hex = spanId(id);
+            }
+            lastParentId = id;
+            lastParentHex = hex;
+            lastSpanId = spanId;
+            lastSpanHex = spanHex;
+            return hex;
+        }
+    }
+
+    static ResourceInfo resource(Resource r, String schemaUrl) {
+        if (r.getAttributesCount() == 0 && r.getDroppedAttributesCount() == 0 && schemaUrl.isEmpty()) {
+            return ResourceInfo.EMPTY;
+        }
+        return new ResourceInfo(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
+    }
+
+    static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
+        if (s.getAttributesCount() == 0
+                && s.getDroppedAttributesCount() == 0
+                && schemaUrl.isEmpty()
+                && s.getName().isEmpty()
+                && s.getVersion().isEmpty()) {
+            return ScopeInfo.EMPTY;
+        }
+        return new ScopeInfo(
+                s.getName(),
+                s.getVersion(),
+                attributes(s.getAttributesList()),
+                s.getDroppedAttributesCount(),
+                schemaUrl);
+    }
+
+    private static Span span(
+            io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
+        List<SpanEvent> events = List.of();
+        int eventCount = s.getEventsCount();
+        if (eventCount > 0) {
+            SpanEvent[] array = new SpanEvent[eventCount];
+            for (int i = 0; i < eventCount; i++) {
+                io.opentelemetry.proto.trace.v1.Span.Event e = s.getEvents(i);
+                array[i] = new SpanEvent(
+                        e.getTimeUnixNano(),
+                        e.getName(),
+                        attributes(e.getAttributesList()),
+                        e.getDroppedAttributesCount());
+            }
+            events = List.of(array);
+        }
+        List<SpanLink> links = List.of();
+        int linkCount = s.getLinksCount();
+        if (linkCount > 0) {
+            SpanLink[] array = new SpanLink[linkCount];
+            for (int i = 0; i < linkCount; i++) {
+                io.opentelemetry.proto.trace.v1.Span.Link l = s.getLinks(i);
+                array[i] = new SpanLink(
+                        traceId(l.getTraceId()),
+                        spanId(l.getSpanId()),
+                        l.getTraceState(),
+                        attributes(l.getAttributesList()),
+                        l.getDroppedAttributesCount(),
+                        l.getFlags());
+            }
+            links = List.of(array);
+        }
+        io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
+        String spanId = spanId(s.getSpanId());
+        return new Span(
+                ids.trace(s.getTraceId()),
+                spanId,
+                ids.parent(s.getParentSpanId(), s.getSpanId(), spanId),
+                s.getTraceState(),
+                s.getFlags(),
+                s.getName(),
+                s.getKindValue(),
+                s.getStartTimeUnixNano(),
+                s.getEndTimeUnixNano(),
+                attributes(s.getAttributesList()),
+                s.getDroppedAttributesCount(),
+                events,
+                s.getDroppedEventsCount(),
+                links,
+                s.getDroppedLinksCount(),
+                status.getCodeValue(),
+                status.getMessage(),
+                resource,
+                scope,
+                s);
+    }
+
+    private static LogEntry log(LogRecord r, ResourceInfo resource, ScopeInfo scope) {
+        return new LogEntry(
+                r.getTimeUnixNano(),
+                r.getObservedTimeUnixNano(),
+                r.getSeverityNumberValue(),
+                r.getSeverityText(),
+                r.hasBody() ? anyValue(r.getBody()) : AnyValue.EMPTY,
+                attributes(r.getAttributesList()),
+                r.getDroppedAttributesCount(),
+                r.getFlags(),
+                traceId(r.getTraceId()),
+                spanId(r.getSpanId()),
+                r.getEventName(),
+                resource,
+                scope,
+                r);
+    }
+
+    private static void metric(Metric m, ResourceInfo resource, ScopeInfo scope, List<MetricPoint> out) {
+        Attributes metadata = attributes(m.getMetadataList());
+        switch (m.getDataCase()) {
+            case GAUGE -> {
+                MetricInfo info = info(m, MetricType.GAUGE, false, 0, metadata);
+                numberPoints(m.getGauge().getDataPointsList(), info, m, resource, scope, out);
+            }
+            case SUM -> {
+                io.opentelemetry.proto.metrics.v1.Sum sum = m.getSum();
+                MetricInfo info =
+                        info(m, MetricType.SUM, sum.getIsMonotonic(), sum.getAggregationTemporalityValue(), metadata);
+                numberPoints(sum.getDataPointsList(), info, m, resource, scope, out);
+            }
+            case HISTOGRAM -> {
+                io.opentelemetry.proto.metrics.v1.Histogram h = m.getHistogram();
+                MetricInfo info = info(m, MetricType.HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
+                List<HistogramDataPoint> points = h.getDataPointsList();
+                for (int i = 0; i < points.size(); i++) {
+                    HistogramDataPoint p = points.get(i);
+                    PointValue value = new PointValue.Histogram(
+                            p.getCount(),
+                            optional(p.hasSum(), p.getSum()),
+                            optional(p.hasMin(), p.getMin()),
+                            optional(p.hasMax(), p.getMax()),
+                            p.getBucketCountsList(),
+                            p.getExplicitBoundsList());
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            value,
+                            exemplars(p.getExemplarsList()),
+                            resource,
+                            scope,
+                            m,
+                            i));
+                }
+            }
+            case EXPONENTIAL_HISTOGRAM -> {
+                io.opentelemetry.proto.metrics.v1.ExponentialHistogram h = m.getExponentialHistogram();
+                MetricInfo info =
+                        info(m, MetricType.EXPONENTIAL_HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
+                List<ExponentialHistogramDataPoint> points = h.getDataPointsList();
+                for (int i = 0; i < points.size(); i++) {
+                    ExponentialHistogramDataPoint p = points.get(i);
+                    PointValue value = new PointValue.ExponentialHistogram(
+                            p.getCount(),
+                            optional(p.hasSum(), p.getSum()),
+                            p.getScale(),
+                            p.getZeroCount(),
+                            buckets(p.getPositive()),
+                            buckets(p.getNegative()),
+                            optional(p.hasMin(), p.getMin()),
+                            optional(p.hasMax(), p.getMax()),
+                            p.getZeroThreshold());
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            value,
+                            exemplars(p.getExemplarsList()),
+                            resource,
+                            scope,
+                            m,
+                            i));
+                }
+            }
+            case SUMMARY -> {
+                MetricInfo info = info(m, MetricType.SUMMARY, false, 0, metadata);
+                List<SummaryDataPoint> points = m.getSummary().getDataPointsList();
+                for (int i = 0; i < points.size(); i++) {
+                    SummaryDataPoint p = points.get(i);
+                    List<PointValue.Quantile> quantiles = new ArrayList<>(p.getQuantileValuesCount());
+                    for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
+                        quantiles.add(new PointValue.Quantile(q.getQuantile(), q.getValue()));
+                    }
+                    out.add(new MetricPoint(
+                            info,
+                            p.getStartTimeUnixNano(),
+                            p.getTimeUnixNano(),
+                            attributes(p.getAttributesList()),
+                            p.getFlags(),
+                            new PointValue.Summary(p.getCount(), p.getSum(), quantiles),
+                            List.of(),
+                            resource,
+                            scope,
+                            m,
+                            i));
+                }
+            }
+            case DATA_NOT_SET -> {
+                // a metric without data has no points, so no records
+            }
+        }
+    }
+
+    private static MetricInfo info(Metric m, MetricType type, boolean monotonic, int temporality, Attributes metadata) {
+        return new MetricInfo(m.getName(), m.getDescription(), m.getUnit(), type, monotonic, temporality, metadata);
+    }
+
+    private static void numberPoints(
+            List<NumberDataPoint> points,
+            MetricInfo info,
+            Metric m,
+            ResourceInfo resource,
+            ScopeInfo scope,
+            List<MetricPoint> out) {
+        for (int i = 0; i < points.size(); i++) {
+            NumberDataPoint p = points.get(i);
+            NumberValue value = switch (p.getValueCase()) {
+                case AS_DOUBLE -> NumberValue.ofDouble(p.getAsDouble());
+                case AS_INT -> NumberValue.ofLong(p.getAsInt());
+                case VALUE_NOT_SET -> NumberValue.NONE;
+            };
+            out.add(new MetricPoint(
+                    info,
+                    p.getStartTimeUnixNano(),
+                    p.getTimeUnixNano(),
+                    attributes(p.getAttributesList()),
+                    p.getFlags(),
+                    new PointValue.Number(value),
+                    exemplars(p.getExemplarsList()),
+                    resource,
+                    scope,
+                    m,
+                    i));
+        }
+    }
+
+    private static List<Exemplar> exemplars(List<io.opentelemetry.proto.metrics.v1.Exemplar> exemplars) {
+        if (exemplars.isEmpty()) {
+            return List.of();
+        }
+        Exemplar[] out = new Exemplar[exemplars.size()];
+        for (int i = 0; i < out.length; i++) {
+            io.opentelemetry.proto.metrics.v1.Exemplar e = exemplars.get(i);
+            NumberValue value = switch (e.getValueCase()) {
+                case AS_DOUBLE -> NumberValue.ofDouble(e.getAsDouble());
+                case AS_INT -> NumberValue.ofLong(e.getAsInt());
+                case VALUE_NOT_SET -> NumberValue.NONE;
+            };
+            out[i] = new Exemplar(
+                    e.getTimeUnixNano(),
+                    value,
+                    traceId(e.getTraceId()),
+                    spanId(e.getSpanId()),
+                    attributes(e.getFilteredAttributesList()));
+        }
+        return List.of(out);
+    }
+
+    private static PointValue.Buckets buckets(ExponentialHistogramDataPoint.Buckets b) {
+        if (b.getOffset() == 0 && b.getBucketCountsCount() == 0) {
+            return PointValue.Buckets.EMPTY;
+        }
+        return new PointValue.Buckets(b.getOffset(), b.getBucketCountsList());
+    }
+
+    private static OptionalDouble optional(boolean present, double value) {
+        return present ? OptionalDouble.of(value) : OptionalDouble.empty();
+    }
+
+    /** The attributes of a proto key-value list, in order. */
+    static Attributes attributes(List<KeyValue> list) {
+        int n = list.size();
+        if (n == 0) {
+            return Attributes.empty();
+        }
+        Attributes.Builder b = Attributes.builder(n);
+        for (int i = 0; i < n; i++) {
+            KeyValue kv = list.get(i);
+            b.put(kv.getKey(), anyValue(kv.getValue()));
+        }
+        return b.build();
+    }
+
+    /**
+     * The record form of a proto {@code AnyValue}. A {@code stringValueStrindex} (an index into a
+     * profiles string table, meaningless without it) maps to {@link AnyValue#EMPTY}; the raw proto keeps it.
+     */
+    static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
+        return switch (v.getValueCase()) {
+            case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
+            case BOOL_VALUE -> v.getBoolValue() ? TRUE : FALSE;
+            case INT_VALUE -> {
+                long i = v.getIntValue();
+                yield i >= 0 && i < SMALL_INTS.length ? SMALL_INTS[(int) i] : new AnyValue.IntValue(i);
+            }
+            case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
+            case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
+            case ARRAY_VALUE -> {
+                List<io.opentelemetry.proto.common.v1.AnyValue> values =
+                        v.getArrayValue().getValuesList();
+                AnyValue[] out = new AnyValue[values.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = anyValue(values.get(i));
+                }
+                yield new AnyValue.ArrayValue(List.of(out));
+            }
+            case KVLIST_VALUE ->
+                new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList()));
+            case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
+        };
+    }
+}

@@ -1,0 +1,31 @@
+package io.nemolens.topology.autoconfigure;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The broker names this consumer uses ({@code lens.topology.*}). They must agree with the
+ * collector's exchange and with {@code observability/rabbitmq/definitions.json}.
+ *
+ * @param exchange the topic exchange the collector publishes to
+ * @param queue the queue this consumer reads, bound to the exchange with {@code #}
+ * @param poisonQueue where messages that cannot be processed go, with their reason
+ * @param parkingLotQueue where poison messages replayed too often go
+ * @param deliveryLimit the processing queue's {@code x-delivery-limit}: after this many redeliveries (consumer crashes, lost connections) the broker dead-letters a message to the poison queue
+ * @param declare whether to declare the exchange, queues and binding at start-up (idempotent); {@code false} for brokers where the app may not declare, in which case their existence is checked and missing ones are reported
+ */
+@ConfigurationProperties("lens.topology")
+@Validated
+public record LensTopologyProperties(
+        @DefaultValue("nemo_lens.otel.raw") @NotBlank String exchange,
+        @DefaultValue("nemo_lens-processing") @NotBlank String queue,
+        @DefaultValue("nemo_lens-poison") @NotBlank String poisonQueue,
+
+        @DefaultValue("nemo_lens-poison.parking-lot") @NotBlank
+        String parkingLotQueue,
+
+        @DefaultValue("1000") @Min(1) int deliveryLimit,
+        @DefaultValue("true") boolean declare) {}
