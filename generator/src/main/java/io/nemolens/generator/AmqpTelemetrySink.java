@@ -1,79 +1,52 @@
 package io.nemolens.generator;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
 import io.nemolens.handlers.Signal;
-import java.io.IOException;
-import java.util.concurrent.ConcurrentNavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import io.nemolens.topology.ConfirmedPublisher;
+import io.nemolens.topology.PublishException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 
 /**
  * Publishes as the collector's {@code rabbitmq} exporter does: to the exchange, with the signal's default
  * routing key, persistent, without content type, headers or message id, {@code mandatory}, with publisher
- * confirms. Up to {@code inFlight} messages wait for their confirm at once (the exporter's sending queue
- * runs several publishers); a message the broker returns (no binding) or nacks is counted and reported.
+ * confirms ({@link ConfirmedPublisher}). Up to {@code inFlight} messages wait for their confirm at once (the
+ * exporter's sending queue runs several publishers); a message the broker returns (no binding) or refuses
+ * is counted and reported.
  */
 final class AmqpTelemetrySink implements TelemetrySink {
 
     private static final AMQP.BasicProperties PERSISTENT =
             new AMQP.BasicProperties.Builder().deliveryMode(2).build();
-    private static final long CONFIRM_TIMEOUT_SECONDS = 30;
+    private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Channel channel;
+    private final ConfirmedPublisher publisher;
     private final String exchange;
-    private final int inFlight;
-    private final Semaphore window;
-    private final ConcurrentNavigableMap<Long, Boolean> unconfirmed = new ConcurrentSkipListMap<>();
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong nacked = new AtomicLong();
 
-    AmqpTelemetrySink(Channel channel, String exchange, int inFlight) throws IOException {
-        this.channel = channel;
+    AmqpTelemetrySink(ConnectionFactory connectionFactory, String exchange, int inFlight) {
+        this.publisher = new ConfirmedPublisher(connectionFactory, CONFIRM_TIMEOUT, inFlight);
         this.exchange = exchange;
-        this.inFlight = inFlight;
-        this.window = new Semaphore(inFlight);
-        channel.confirmSelect();
-        channel.addReturnListener(r -> returned.incrementAndGet());
-        channel.addConfirmListener((seq, multiple) -> settle(seq, multiple), (seq, multiple) -> {
-            nacked.addAndGet(settle(seq, multiple));
-        });
-    }
-
-    private int settle(long seq, boolean multiple) {
-        int settled = 0;
-        if (multiple) {
-            ConcurrentNavigableMap<Long, Boolean> done = unconfirmed.headMap(seq, true);
-            while (done.pollFirstEntry() != null) {
-                settled++;
-            }
-        } else if (unconfirmed.remove(seq) != null) {
-            settled = 1;
-        }
-        window.release(settled);
-        return settled;
     }
 
     @Override
     public void send(Signal signal, byte[] body) throws Exception {
-        if (!window.tryAcquire(CONFIRM_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(
-                    "no publisher confirm from the broker within " + CONFIRM_TIMEOUT_SECONDS + " s");
-        }
-        unconfirmed.put(channel.getNextPublishSeqNo(), Boolean.TRUE);
-        channel.basicPublish(exchange, signal.routingKey(), true, PERSISTENT, body);
+        publisher.publish(exchange, signal.routingKey(), PERSISTENT, body).whenComplete((ok, failure) -> {
+            if (failure instanceof PublishException p) {
+                switch (p.reason()) {
+                    case RETURNED -> returned.incrementAndGet();
+                    case NACKED -> nacked.incrementAndGet();
+                    default -> {}
+                }
+            }
+        });
     }
 
     @Override
     public void flush() throws Exception {
-        if (!window.tryAcquire(inFlight, CONFIRM_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(unconfirmed.size() + " messages not confirmed by the broker within "
-                    + CONFIRM_TIMEOUT_SECONDS + " s");
-        }
-        window.release(inFlight);
+        publisher.awaitSettled();
     }
 
     @Override
@@ -100,13 +73,7 @@ final class AmqpTelemetrySink implements TelemetrySink {
     }
 
     @Override
-    public void close() throws IOException {
-        if (channel.isOpen()) {
-            try {
-                channel.close();
-            } catch (TimeoutException e) {
-                throw new IOException("closing the channel timed out", e);
-            }
-        }
+    public void close() {
+        publisher.close();
     }
 }

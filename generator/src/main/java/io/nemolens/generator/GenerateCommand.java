@@ -1,6 +1,5 @@
 package io.nemolens.generator;
 
-import com.rabbitmq.client.Channel;
 import io.nemolens.generator.GenerateOptions.Target;
 import io.nemolens.generator.TelemetryGenerator.Batch;
 import io.nemolens.generator.TelemetryGenerator.Kind;
@@ -14,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 
 /**
  * {@code generate}: emits realistic NeMo Lens telemetry — {@code megatron.train_step} spans with their
@@ -24,27 +25,21 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GenerateCommand {
 
-    /** Opens the AMQP channel the generator publishes on; called only for {@code --target amqp}. */
-    @FunctionalInterface
-    public interface ChannelOpener {
-        Channel open() throws Exception;
-    }
-
     private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final DateTimeFormatter RUN_ID_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private final ChannelOpener channels;
+    private final Supplier<ConnectionFactory> connections;
     private final String defaultExchange;
     private final Clock clock;
 
     /**
-     * @param channels opens the channel for {@code --target amqp}
+     * @param connections the broker connection for {@code --target amqp}, asked for only then
      * @param defaultExchange the exchange when {@code --exchange} is not given ({@code lens.topology.exchange})
      * @param clock the clock the run starts at
      */
-    public GenerateCommand(ChannelOpener channels, String defaultExchange, Clock clock) {
-        this.channels = Objects.requireNonNull(channels, "channels");
+    public GenerateCommand(Supplier<ConnectionFactory> connections, String defaultExchange, Clock clock) {
+        this.connections = Objects.requireNonNull(connections, "connections");
         this.defaultExchange = Objects.requireNonNull(defaultExchange, "defaultExchange");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -132,7 +127,7 @@ public final class GenerateCommand {
             return new OtlpHttpTelemetrySink(options.otlpEndpoint(), options.encoding());
         }
         String exchange = options.exchange() != null ? options.exchange() : defaultExchange;
-        return new AmqpTelemetrySink(channels.open(), exchange, options.inFlight());
+        return new AmqpTelemetrySink(connections.get(), exchange, options.inFlight());
     }
 
     /** Waits until message {@code i} is due at {@code rate} messages per second from {@code began}. */

@@ -34,10 +34,8 @@ public class GeneratorApplication {
         try (ConfigurableApplicationContext context = app.run(args)) {
             ConnectionFactory connectionFactory = context.getBean(ConnectionFactory.class);
             LensTopology topology = context.getBean(LensTopology.class);
-            GenerateCommand command = new GenerateCommand(
-                    () -> connectionFactory.createConnection().getDelegate().createChannel(),
-                    topology.exchangeName(),
-                    Clock.systemUTC());
+            GenerateCommand command =
+                    new GenerateCommand(() -> connectionFactory, topology.exchangeName(), Clock.systemUTC());
             try {
                 return command.run(List.of(args), out);
             } catch (Exception e) {

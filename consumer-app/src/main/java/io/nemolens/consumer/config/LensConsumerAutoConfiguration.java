@@ -3,6 +3,7 @@ package io.nemolens.consumer.config;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
+import io.nemolens.consumer.dispatch.RetryPolicy;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
@@ -87,7 +88,13 @@ public class LensConsumerAutoConfiguration {
 
     @Bean
     BatchDispatcher batchDispatcher(HandlerRegistry handlers, LensConsumerProperties properties, LensMetrics metrics) {
-        return new BatchDispatcher(handlers, properties, metrics);
+        LensConsumerProperties.HandlerRetry retry = properties.handlerRetry();
+        LensConsumerProperties.TransientRetry transientRetry = properties.transientRetry();
+        return new BatchDispatcher(
+                handlers,
+                new RetryPolicy(retry.maxAttempts(), retry.initialBackoff(), retry.multiplier(), retry.maxBackoff()),
+                RetryPolicy.untilStopped(transientRetry.initialBackoff(), transientRetry.maxBackoff()),
+                metrics);
     }
 
     /** At shutdown, waiting retries give up first so the container's graceful stop finishes quickly. */
@@ -102,7 +109,12 @@ public class LensConsumerAutoConfiguration {
             LensTopologyProperties topology,
             LensPoisonProperties properties,
             Clock clock) {
-        return new PoisonPublisher(connectionFactory, topology.poisonQueue(), properties, clock);
+        return new PoisonPublisher(
+                connectionFactory,
+                topology.poisonQueue(),
+                properties.confirmTimeout(),
+                properties.stackTraceMaxLength(),
+                clock);
     }
 
     @Bean

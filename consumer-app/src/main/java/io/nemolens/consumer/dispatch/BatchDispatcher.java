@@ -1,9 +1,11 @@
 package io.nemolens.consumer.dispatch;
 
-import io.nemolens.consumer.config.LensConsumerProperties;
+import io.nemolens.consumer.error.ConsumerStoppingException;
+import io.nemolens.consumer.error.HandlerFailedException;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SignalBatch;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,15 +31,20 @@ public final class BatchDispatcher {
     private static final Logger log = LoggerFactory.getLogger(BatchDispatcher.class);
 
     private final HandlerRegistry handlers;
-    private final LensConsumerProperties.HandlerRetry retry;
-    private final LensConsumerProperties.TransientRetry transientRetry;
+    private final RetryPolicy retry;
+    private final RetryPolicy transientRetry;
     private final LensMetrics metrics;
     private final Backoff backoff = new Backoff();
 
-    public BatchDispatcher(HandlerRegistry handlers, LensConsumerProperties properties, LensMetrics metrics) {
+    /**
+     * @param retry retries of a handler that throws, before its message is poisoned
+     * @param transientRetry retries of a {@code TransientHandlerException}, which never poisons
+     */
+    public BatchDispatcher(
+            HandlerRegistry handlers, RetryPolicy retry, RetryPolicy transientRetry, LensMetrics metrics) {
         this.handlers = handlers;
-        this.retry = properties.handlerRetry();
-        this.transientRetry = properties.transientRetry();
+        this.retry = retry;
+        this.transientRetry = transientRetry;
         this.metrics = metrics;
     }
 
@@ -45,8 +53,16 @@ public final class BatchDispatcher {
         backoff.stop();
     }
 
-    /** Runs the handlers for one message. Never throws for a handler's failure: the outcome says it. */
-    public DispatchOutcome dispatch(DecodedMessage decoded, MessageInfo message, Supplier<Completion> deferrer) {
+    /**
+     * Runs the handlers for one message. Never throws for a handler's failure: it returns it.
+     *
+     * @return {@code null} when every handler succeeded; otherwise the failure, whose category says what
+     *     becomes of the message: {@link HandlerFailedException} (poison) after the bounded retries or a
+     *     rejection, {@link ConsumerStoppingException} (transient: back to the queue) when the consumer
+     *     stops while a retry waits
+     */
+    public @Nullable LensException dispatch(
+            DecodedMessage decoded, MessageInfo message, Supplier<Completion> deferrer) {
         List<Call<?>> pending = new ArrayList<>();
         addCalls(pending, handlers.spanHandlers(), decoded.spans(), message, deferrer);
         addCalls(pending, handlers.metricPointHandlers(), decoded.metricPoints(), message, deferrer);
@@ -70,18 +86,18 @@ public final class BatchDispatcher {
                             call.handlerName(),
                             message.messageId(),
                             e.getMessage());
-                    return new DispatchOutcome(DispatchOutcome.Status.REJECTED, attempts, e);
+                    return HandlerFailedException.rejected(e, attempts);
                 } catch (Exception | LinkageError | AssertionError e) {
                     failure = e;
                     // keep calling the other handlers: their work is independent
                 }
             }
             if (failure == null) {
-                return new DispatchOutcome(DispatchOutcome.Status.SUCCEEDED, attempts, null);
+                return null;
             }
             if (failure instanceof TransientHandlerException) {
                 attempts--; // transient failures do not use up handler attempts
-                Duration wait = transientDelay(transientAttempts++);
+                Duration wait = transientRetry.delay(++transientAttempts);
                 log.warn(
                         "transient failure handling message {} ({}); retrying in {}",
                         message.messageId(),
@@ -89,19 +105,19 @@ public final class BatchDispatcher {
                         wait);
                 metrics.transientRetry(message.signal());
                 if (!backoff.await(wait)) {
-                    return new DispatchOutcome(DispatchOutcome.Status.ABANDONED, attempts, failure);
+                    return new ConsumerStoppingException(failure);
                 }
                 continue;
             }
-            if (attempts >= retry.maxAttempts()) {
+            if (!retry.allowsAnother(attempts)) {
                 log.warn(
                         "handler failed on message {} after {} attempts: {}",
                         message.messageId(),
                         attempts,
                         failure.toString());
-                return new DispatchOutcome(DispatchOutcome.Status.FAILED, attempts, failure);
+                return HandlerFailedException.failed(failure, attempts);
             }
-            Duration wait = handlerDelay(attempts);
+            Duration wait = retry.delay(attempts);
             log.info(
                     "handler failed on message {} (attempt {} of {}): {}; retrying in {}",
                     message.messageId(),
@@ -111,20 +127,9 @@ public final class BatchDispatcher {
                     wait);
             metrics.handlerRetry(message.signal());
             if (!backoff.await(wait)) {
-                return new DispatchOutcome(DispatchOutcome.Status.ABANDONED, attempts, failure);
+                return new ConsumerStoppingException(failure);
             }
         }
-    }
-
-    private Duration handlerDelay(int attemptsSoFar) {
-        double millis = retry.initialBackoff().toMillis() * Math.pow(retry.multiplier(), attemptsSoFar - 1);
-        return Duration.ofMillis((long) Math.min(millis, retry.maxBackoff().toMillis()));
-    }
-
-    private Duration transientDelay(int attemptsSoFar) {
-        double millis = transientRetry.initialBackoff().toMillis() * Math.pow(2, Math.min(attemptsSoFar, 30));
-        return Duration.ofMillis(
-                (long) Math.min(millis, transientRetry.maxBackoff().toMillis()));
     }
 
     private static <T extends TelemetryRecord> void addCalls(

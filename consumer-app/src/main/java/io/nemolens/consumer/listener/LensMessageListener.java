@@ -2,14 +2,12 @@ package io.nemolens.consumer.listener;
 
 import com.rabbitmq.client.Channel;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
-import io.nemolens.consumer.dispatch.DispatchOutcome;
 import io.nemolens.consumer.error.HandlerFailedException;
 import io.nemolens.consumer.error.MessageTooLargeException;
 import io.nemolens.consumer.error.UnknownSignalException;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.LensMetrics.Outcome;
 import io.nemolens.consumer.poison.DeadLetter;
-import io.nemolens.consumer.poison.PoisonPublishException;
 import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.decode.DecodeException;
 import io.nemolens.decode.DecodedMessage;
@@ -24,6 +22,7 @@ import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.topology.PublishException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -117,67 +116,58 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 Boolean.TRUE.equals(props.isRedelivered()),
                 decoded.request());
         long handleStart = System.nanoTime();
-        DispatchOutcome outcome = dispatcher.dispatch(decoded, info, delivery::defer);
+        LensException failure = dispatcher.dispatch(decoded, info, delivery::defer);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
 
-        switch (outcome.status()) {
-            case SUCCEEDED -> {
-                if (!delivery.hasDeferred()) {
-                    delivery.ack();
-                    acknowledged(Handled.of(decoded));
-                } else {
-                    // a buffering handler (the archive) acknowledges once its rows are durable; until then
-                    // only this summary stays reachable, not the decoded request and its records
-                    Handled handled = Handled.of(decoded);
-                    String messageId = info.messageId();
-                    delivery.allDurable().whenComplete((ok, failure) -> {
-                        if (failure == null) {
-                            delivery.quietly(
-                                    () -> {
-                                        if (delivery.ack()) {
-                                            acknowledged(handled);
-                                        }
-                                    },
-                                    "acknowledge");
-                        } else {
-                            log.warn(
-                                    "message {} was not made durable ({}); returning it to the queue",
-                                    messageId,
-                                    failure.toString());
-                            delivery.quietly(
-                                    () -> {
-                                        if (delivery.requeue()) {
-                                            metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
-                                        }
-                                    },
-                                    "requeue");
-                        }
-                    });
-                }
-            }
-            case FAILED ->
-                deadLetter(
-                        message,
-                        delivery,
-                        HandlerFailedException.failed(outcome.failure(), outcome.attempts()),
-                        signal,
-                        decoded.encoding(),
-                        outcome.attempts());
-            case REJECTED ->
-                deadLetter(
-                        message,
-                        delivery,
-                        HandlerFailedException.rejected(outcome.failure()),
-                        signal,
-                        decoded.encoding(),
-                        outcome.attempts());
-            case ABANDONED -> {
-                log.info("consumer stopping: message {} left for redelivery", info.messageId());
-                if (delivery.requeue()) {
-                    metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
-                }
+        if (failure == null) {
+            acknowledgeWhenDurable(delivery, Handled.of(decoded), info.messageId());
+        } else if (failure.category().isPermanent()) {
+            int attempts = failure instanceof HandlerFailedException h ? h.attempts() : 0;
+            deadLetter(message, delivery, failure, signal, decoded.encoding(), attempts);
+        } else {
+            log.info("message {} left for redelivery: {}", info.messageId(), failure.getMessage());
+            if (delivery.requeue()) {
+                metrics.message(signal, decoded.encoding(), Outcome.REQUEUED);
             }
         }
+    }
+
+    /**
+     * Acknowledges a message whose handlers all succeeded: at once, or, when a buffering handler deferred
+     * it, once every deferred completion has completed (and returns it to the queue if one failed). Until
+     * then only {@code handled}, a small summary, stays reachable, not the decoded request and its records.
+     */
+    private void acknowledgeWhenDurable(DeliveryAcknowledgement delivery, Handled handled, String messageId)
+            throws IOException {
+        if (!delivery.hasDeferred()) {
+            if (delivery.ack()) {
+                acknowledged(handled);
+            }
+            return;
+        }
+        delivery.allDurable().whenComplete((ok, failure) -> {
+            if (failure == null) {
+                delivery.quietly(
+                        () -> {
+                            if (delivery.ack()) {
+                                acknowledged(handled);
+                            }
+                        },
+                        "acknowledge");
+            } else {
+                log.warn(
+                        "message {} was not made durable ({}); returning it to the queue",
+                        messageId,
+                        failure.toString());
+                delivery.quietly(
+                        () -> {
+                            if (delivery.requeue()) {
+                                metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
+                            }
+                        },
+                        "requeue");
+            }
+        });
     }
 
     private void acknowledged(Handled handled) {
@@ -270,7 +260,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 failure.getMessage());
         try {
             poison.publish(message, new DeadLetter(failure.category(), failure, signal, encoding, attempts));
-        } catch (PoisonPublishException e) {
+        } catch (PublishException e) {
             log.error(
                     "dead letter was not confirmed ({}); rejecting the message to the queue's dead-letter exchange instead",
                     e.getMessage());

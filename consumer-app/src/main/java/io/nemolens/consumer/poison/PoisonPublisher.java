@@ -1,20 +1,17 @@
 package io.nemolens.consumer.poison;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
-import io.nemolens.consumer.config.LensPoisonProperties;
 import io.nemolens.consumer.error.HandlerFailedException;
-import java.io.IOException;
+import io.nemolens.topology.ConfirmedPublisher;
+import io.nemolens.topology.PublishException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -23,29 +20,32 @@ import org.springframework.amqp.rabbit.support.MessagePropertiesConverter;
 
 /**
  * Republishes a failed message to the poison queue with headers that say why, and waits for the
- * broker's publisher confirm. The message is published {@code mandatory}: a poison queue that does not
- * exist counts as a failure, not as a silent drop. One dedicated confirm-mode channel, used by one
- * thread at a time.
+ * broker's publisher confirm ({@link ConfirmedPublisher}: {@code mandatory}, so a poison queue that does
+ * not exist counts as a failure, not as a silent drop).
  */
 public final class PoisonPublisher implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(PoisonPublisher.class);
     private static final MessagePropertiesConverter CONVERTER = new DefaultMessagePropertiesConverter();
 
-    private final ConnectionFactory connectionFactory;
+    private final ConfirmedPublisher publisher;
     private final String poisonQueue;
-    private final LensPoisonProperties properties;
+    private final int stackTraceMaxLength;
     private final Clock clock;
     private final String host;
 
-    private Channel channel;
-    private volatile boolean returned;
-
+    /**
+     * @param confirmTimeout how long to wait for the broker's confirm of a dead letter
+     * @param stackTraceMaxLength the stack trace header is cut to this many characters
+     */
     public PoisonPublisher(
-            ConnectionFactory connectionFactory, String poisonQueue, LensPoisonProperties properties, Clock clock) {
-        this.connectionFactory = connectionFactory;
+            ConnectionFactory connectionFactory,
+            String poisonQueue,
+            Duration confirmTimeout,
+            int stackTraceMaxLength,
+            Clock clock) {
+        this.publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
         this.poisonQueue = poisonQueue;
-        this.properties = properties;
+        this.stackTraceMaxLength = stackTraceMaxLength;
         this.clock = clock;
         this.host = hostName();
     }
@@ -53,33 +53,17 @@ public final class PoisonPublisher implements AutoCloseable {
     /**
      * Publishes the dead letter and waits for its confirm.
      *
-     * @throws PoisonPublishException when the broker did not confirm it in time, nacked it, or returned
-     *     it as unroutable; the caller then rejects the original to the queue's dead-letter exchange
+     * @throws PublishException when the broker did not confirm it in time, nacked it, or returned it as
+     *     unroutable; the caller then rejects the original to the queue's dead-letter exchange
      */
-    public synchronized void publish(Message message, DeadLetter deadLetter) {
+    public void publish(Message message, DeadLetter deadLetter) {
         AMQP.BasicProperties props = deadLetterProperties(message.getMessageProperties(), deadLetter);
-        byte[] body = message.getBody();
         try {
-            Channel ch = channel();
-            returned = false;
-            ch.basicPublish("", poisonQueue, true, props, body);
-            ch.waitForConfirmsOrDie(properties.confirmTimeout().toMillis());
-            if (returned) {
-                throw new PoisonPublishException(
-                        "poison queue '" + poisonQueue
-                                + "' does not exist: the broker returned the dead letter as unroutable",
-                        null);
-            }
-        } catch (IOException | TimeoutException | RuntimeException e) {
-            closeChannel();
-            if (e instanceof PoisonPublishException p) {
-                throw p;
-            }
-            throw new PoisonPublishException("dead letter to '" + poisonQueue + "' not confirmed: " + e, e);
+            publisher.publishAndWait("", poisonQueue, props, message.getBody());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            closeChannel();
-            throw new PoisonPublishException("interrupted while waiting for the confirm of a dead letter", e);
+            throw new PublishException(
+                    PublishException.Reason.CLOSED, "interrupted while waiting for the confirm of a dead letter", e);
         }
     }
 
@@ -126,44 +110,13 @@ public final class PoisonPublisher implements AutoCloseable {
         StringWriter sw = new StringWriter();
         cause.printStackTrace(new PrintWriter(sw));
         String trace = sw.toString();
-        int max = properties.stackTraceMaxLength();
+        int max = stackTraceMaxLength;
         return trace.length() <= max ? trace : trace.substring(0, max - 15) + "\n\t...(truncated)";
     }
 
-    private Channel channel() throws IOException {
-        if (channel == null || !channel.isOpen()) {
-            // a raw channel of the shared connection, outside the channel cache: confirm mode and the
-            // return listener must not leak into channels that other components borrow
-            com.rabbitmq.client.Connection connection =
-                    connectionFactory.createConnection().getDelegate();
-            Channel ch = connection.createChannel();
-            if (ch == null) {
-                throw new IOException("the broker connection has no free channel");
-            }
-            ch.confirmSelect();
-            ch.addReturnListener(r -> returned = true);
-            channel = ch;
-        }
-        return channel;
-    }
-
-    private void closeChannel() {
-        Channel ch = channel;
-        channel = null;
-        if (ch != null) {
-            try {
-                if (ch.isOpen()) {
-                    ch.close();
-                }
-            } catch (IOException | TimeoutException | RuntimeException e) {
-                log.debug("closing the poison channel failed", e);
-            }
-        }
-    }
-
     @Override
-    public synchronized void close() {
-        closeChannel();
+    public void close() {
+        publisher.close();
     }
 
     private static String hostName() {

@@ -1,9 +1,10 @@
 package io.nemolens.consumer.poison;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.topology.ConfirmedPublisher;
+import io.nemolens.topology.PublishException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -128,13 +128,12 @@ public final class PoisonReplayer {
         }
     }
 
-    /** One replay: counts, the confirm-mode publishing channel, the pace. */
+    /** One replay: counts, the confirmed publisher, the pace. */
     private final class Run {
         private final ReplayRequest request;
         private final long nanosPerMessage;
         private long nextPublishAt = System.nanoTime();
-        private Channel publisher;
-        private volatile boolean returned;
+        private final ConfirmedPublisher publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
         int selected;
         int replayed;
         int skipped;
@@ -191,10 +190,9 @@ public final class PoisonReplayer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("replay interrupted", e);
-            } catch (IOException | TimeoutException | RuntimeException e) {
-                closePublisher();
+            } catch (PublishException e) {
                 fail("replay to exchange '" + message.exchange() + "' with routing key '" + message.routingKey()
-                        + "' not confirmed: " + describe(e));
+                        + "' not confirmed: " + e.getMessage());
                 return false;
             }
         }
@@ -212,9 +210,8 @@ public final class PoisonReplayer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("replay interrupted", e);
-            } catch (IOException | TimeoutException | RuntimeException e) {
-                closePublisher();
-                fail("park to '" + parkingLotQueue + "' not confirmed: " + describe(e));
+            } catch (PublishException e) {
+                fail("park to '" + parkingLotQueue + "' not confirmed: " + e.getMessage());
                 return false;
             }
         }
@@ -227,24 +224,8 @@ public final class PoisonReplayer {
         }
 
         private void publish(String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
-                throws IOException, InterruptedException, TimeoutException {
-            Channel ch = publisher();
-            returned = false;
-            ch.basicPublish(exchange, routingKey, true, props, body);
-            ch.waitForConfirmsOrDie(confirmTimeout.toMillis());
-            if (returned) {
-                throw new IOException("the broker returned it as unroutable (no queue bound for that routing key)");
-            }
-        }
-
-        private Channel publisher() throws IOException {
-            if (publisher == null || !publisher.isOpen()) {
-                Channel ch = QueueWalk.rawChannel(connectionFactory);
-                ch.confirmSelect();
-                ch.addReturnListener(r -> returned = true);
-                publisher = ch;
-            }
-            return publisher;
+                throws InterruptedException {
+            publisher.publishAndWait(exchange, routingKey, props, body);
         }
 
         private void pace() {
@@ -258,13 +239,8 @@ public final class PoisonReplayer {
             nextPublishAt = Math.max(nextPublishAt, System.nanoTime()) + nanosPerMessage;
         }
 
-        private void closePublisher() {
-            QueueWalk.close(publisher);
-            publisher = null;
-        }
-
         void close() {
-            closePublisher();
+            publisher.close();
         }
     }
 
@@ -295,19 +271,5 @@ public final class PoisonReplayer {
         headers.put(PoisonHeaders.PARKED_AT, clock.instant().toString());
         headers.put(PoisonHeaders.PARKED_REASON, reason);
         return original.builder().headers(headers).build();
-    }
-
-    private static String describe(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getMessage() == null) {
-            t = t.getCause();
-        }
-        String text = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-        if (e instanceof com.rabbitmq.client.ShutdownSignalException s && s.getReason() != null) {
-            text = s.getReason().toString();
-        } else if (e.getCause() instanceof com.rabbitmq.client.ShutdownSignalException s && s.getReason() != null) {
-            text = s.getReason().toString();
-        }
-        return text;
     }
 }
