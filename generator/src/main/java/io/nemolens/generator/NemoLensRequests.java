@@ -4,6 +4,10 @@ import static io.nemolens.generator.Otlp.kv;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Histogram;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.resource.v1.Resource;
 
 /**
@@ -25,6 +29,24 @@ public final class NemoLensRequests {
             .build();
 
     private NemoLensRequests() {}
+
+    /**
+     * Megatron's {@code megatron.training.step_duration_ms}: a cumulative histogram of step wall times
+     * with these points (the generator's running totals, or fixed points of the test data).
+     */
+    public static Metric stepDuration(HistogramDataPoint.Builder... points) {
+        Histogram.Builder histogram = Histogram.newBuilder()
+                .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+        for (HistogramDataPoint.Builder point : points) {
+            histogram.addDataPoints(point);
+        }
+        return Metric.newBuilder()
+                .setName("megatron.training.step_duration_ms")
+                .setDescription("Wall time of one training step")
+                .setUnit("ms")
+                .setHistogram(histogram)
+                .build();
+    }
 
     /**
      * The resource of one training rank.

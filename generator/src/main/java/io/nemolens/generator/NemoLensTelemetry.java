@@ -26,7 +26,6 @@ import io.opentelemetry.proto.metrics.v1.Exemplar;
 import io.opentelemetry.proto.metrics.v1.ExponentialHistogram;
 import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Gauge;
-import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
@@ -284,44 +283,37 @@ public final class NemoLensTelemetry {
     /** Megatron training metrics of all five kinds, with exemplars, NaN and infinities, and metadata. */
     public static ExportMetricsServiceRequest megatronMetrics() {
         long t = T0 + 10_000_000_000L;
-        Metric stepDuration = Metric.newBuilder()
-                .setName("megatron.training.step_duration_ms")
-                .setDescription("Wall time of one training step")
-                .setUnit("ms")
-                .setHistogram(Histogram.newBuilder()
-                        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                        .addDataPoints(HistogramDataPoint.newBuilder()
-                                .addAttributes(kv("dl.rank", 0L))
-                                .setStartTimeUnixNano(T0)
-                                .setTimeUnixNano(t)
-                                .setCount(120)
-                                .setSum(222_123.5)
-                                .addAllBucketCounts(List.of(0L, 3L, 100L, 15L, 2L))
-                                .addAllExplicitBounds(List.of(500.0, 1000.0, 2000.0, 5000.0))
-                                .setMin(1_650.25)
-                                .setMax(7_321.0)
-                                .addExemplars(Exemplar.newBuilder()
-                                        .setTimeUnixNano(t - 5)
-                                        .setAsDouble(7_321.0)
-                                        .setTraceId(id(TRACE_ID_HEX))
-                                        .setSpanId(id(SPAN_ID_HEX))
-                                        .addFilteredAttributes(kv("megatron.iteration", 1187L)))
-                                .addExemplars(Exemplar.newBuilder()
-                                        .setTimeUnixNano(t - 6)
-                                        .setAsInt(1_850)
-                                        .setTraceId(id(LINKED_TRACE_ID_HEX))
-                                        .setSpanId(id(LINKED_SPAN_ID_HEX)))
-                                .addExemplars(Exemplar.newBuilder()
-                                        .setTimeUnixNano(t - 7)
-                                        .setAsDouble(0.0)))
-                        .addDataPoints(HistogramDataPoint.newBuilder()
-                                .addAttributes(kv("dl.rank", 1L))
-                                .setTimeUnixNano(t)
-                                .setCount(0)
-                                .addAllExplicitBounds(List.of(Double.NEGATIVE_INFINITY, 0.0, Double.POSITIVE_INFINITY))
-                                .addAllBucketCounts(List.of(0L, 0L, 0L, 0L))
-                                .setFlags(1)))
-                .build();
+        Metric stepDuration = NemoLensRequests.stepDuration(
+                HistogramDataPoint.newBuilder()
+                        .addAttributes(kv("dl.rank", 0L))
+                        .setStartTimeUnixNano(T0)
+                        .setTimeUnixNano(t)
+                        .setCount(120)
+                        .setSum(222_123.5)
+                        .addAllBucketCounts(List.of(0L, 3L, 100L, 15L, 2L))
+                        .addAllExplicitBounds(List.of(500.0, 1000.0, 2000.0, 5000.0))
+                        .setMin(1_650.25)
+                        .setMax(7_321.0)
+                        .addExemplars(Exemplar.newBuilder()
+                                .setTimeUnixNano(t - 5)
+                                .setAsDouble(7_321.0)
+                                .setTraceId(id(TRACE_ID_HEX))
+                                .setSpanId(id(SPAN_ID_HEX))
+                                .addFilteredAttributes(kv("megatron.iteration", 1187L)))
+                        .addExemplars(Exemplar.newBuilder()
+                                .setTimeUnixNano(t - 6)
+                                .setAsInt(1_850)
+                                .setTraceId(id(LINKED_TRACE_ID_HEX))
+                                .setSpanId(id(LINKED_SPAN_ID_HEX)))
+                        .addExemplars(
+                                Exemplar.newBuilder().setTimeUnixNano(t - 7).setAsDouble(0.0)),
+                HistogramDataPoint.newBuilder()
+                        .addAttributes(kv("dl.rank", 1L))
+                        .setTimeUnixNano(t)
+                        .setCount(0)
+                        .addAllExplicitBounds(List.of(Double.NEGATIVE_INFINITY, 0.0, Double.POSITIVE_INFINITY))
+                        .addAllBucketCounts(List.of(0L, 0L, 0L, 0L))
+                        .setFlags(1));
         Metric loss = gauge(
                 "megatron.training.loss", "", t, NumberDataPoint.newBuilder().setAsDouble(2.3456));
         Metric nanLoss = gauge(

@@ -14,7 +14,6 @@ import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.opentelemetry.proto.logs.v1.SeverityNumber;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.Gauge;
-import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
@@ -160,22 +159,15 @@ public final class TrainingRank {
         long t = clockNanos;
         double stepMs = (s.forwardBackward + s.optimizer + 2_000_000) / 1e6;
         double tokensPerSec = 8 * 4 * 4096 / (stepMs / 1000.0);
-        Metric duration = Metric.newBuilder()
-                .setName("megatron.training.step_duration_ms")
-                .setDescription("Wall time of one training step")
-                .setUnit("ms")
-                .setHistogram(Histogram.newBuilder()
-                        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                        .addDataPoints(HistogramDataPoint.newBuilder()
-                                .setStartTimeUnixNano(runStartNanos)
-                                .setTimeUnixNano(t)
-                                .setCount(stepCount)
-                                .setSum(stepSumMs)
-                                .setMin(stepMinMs)
-                                .setMax(stepMaxMs)
-                                .addAllBucketCounts(asList(bucketCounts))
-                                .addAllExplicitBounds(STEP_DURATION_BOUNDS_MS)))
-                .build();
+        Metric duration = NemoLensRequests.stepDuration(HistogramDataPoint.newBuilder()
+                .setStartTimeUnixNano(runStartNanos)
+                .setTimeUnixNano(t)
+                .setCount(stepCount)
+                .setSum(stepSumMs)
+                .setMin(stepMinMs)
+                .setMax(stepMaxMs)
+                .addAllBucketCounts(asList(bucketCounts))
+                .addAllExplicitBounds(STEP_DURATION_BOUNDS_MS));
         return ExportMetricsServiceRequest.newBuilder()
                 .addResourceMetrics(ResourceMetrics.newBuilder()
                         .setResource(resource)
