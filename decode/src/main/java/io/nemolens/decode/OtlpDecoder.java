@@ -1,9 +1,6 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.Message;
-import io.nemolens.decode.json.OtlpJsonReader;
-import io.nemolens.decode.proto.ProtoRecordMapper;
-import io.nemolens.decode.proto.ProtobufRequests;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

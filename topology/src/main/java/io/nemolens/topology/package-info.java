@@ -4,4 +4,7 @@
  * {@link io.nemolens.topology.TopologyVerifier} checks that a broker has them when the
  * application does not declare them itself. No Spring Boot types here.
  */
+@NullMarked
 package io.nemolens.topology;
+
+import org.jspecify.annotations.NullMarked;

@@ -42,24 +42,28 @@ public final class LensArchiveAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "archiveMetricPointHandler")
     @Order(Ordered.HIGHEST_PRECEDENCE)
     MetricPointHandler archiveMetricPointHandler(ParquetArchive archive) {
         return archive.metricPointHandler();
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "archiveGpuSampleHandler")
     @Order(Ordered.HIGHEST_PRECEDENCE)
     GpuSampleHandler archiveGpuSampleHandler(ParquetArchive archive) {
         return archive.gpuSampleHandler();
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "archiveNodeSampleHandler")
     @Order(Ordered.HIGHEST_PRECEDENCE)
     NodeSampleHandler archiveNodeSampleHandler(ParquetArchive archive) {
         return archive.nodeSampleHandler();
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "archiveLogHandler")
     @Order(Ordered.HIGHEST_PRECEDENCE)
     LogHandler archiveLogHandler(ParquetArchive archive) {
         return archive.logHandler();
@@ -71,16 +75,19 @@ public final class LensArchiveAutoConfiguration {
      * acknowledgement no longer can be sent, redelivered: duplicates, never loss).
      */
     @Bean
+    @ConditionalOnMissingBean(name = "archiveCommitOnShutdown")
     ApplicationListener<ContextClosedEvent> archiveCommitOnShutdown(ParquetArchive archive) {
         return event -> archive.commitNow();
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "archiveHealthIndicator")
     ArchiveHealthIndicator archiveHealthIndicator(ParquetArchive archive, LensArchiveProperties properties) {
         return new ArchiveHealthIndicator(archive, properties.minFreeSpace().toBytes());
     }
 
     @Bean
+    @ConditionalOnMissingBean
     ArchiveMetrics archiveMetrics(ParquetArchive archive) {
         return new ArchiveMetrics(archive);
     }

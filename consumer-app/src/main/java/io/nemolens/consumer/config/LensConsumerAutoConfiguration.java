@@ -42,7 +42,7 @@ import org.springframework.context.event.ContextClosedEvent;
  */
 @AutoConfiguration(after = {RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class})
 @EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class, LensInfraProperties.class})
-public class LensConsumerAutoConfiguration {
+public final class LensConsumerAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LensConsumerAutoConfiguration.class);
 
@@ -59,11 +59,13 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
     LensMetrics lensMetrics(MeterRegistry registry) {
         return new LensMetrics(registry);
     }
 
     @Bean
+    @ConditionalOnMissingBean
     HandlerRegistry handlerRegistry(
             ObjectProvider<SpanHandler> spans,
             ObjectProvider<MetricPointHandler> metrics,
@@ -87,6 +89,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
     BatchDispatcher batchDispatcher(HandlerRegistry handlers, LensConsumerProperties properties, LensMetrics metrics) {
         LensConsumerProperties.HandlerRetry retry = properties.handlerRetry();
         LensConsumerProperties.TransientRetry transientRetry = properties.transientRetry();
@@ -99,11 +102,13 @@ public class LensConsumerAutoConfiguration {
 
     /** At shutdown, waiting retries give up first so the container's graceful stop finishes quickly. */
     @Bean
+    @ConditionalOnMissingBean(name = "lensDispatcherStopper")
     ApplicationListener<ContextClosedEvent> lensDispatcherStopper(BatchDispatcher dispatcher) {
         return event -> dispatcher.stop();
     }
 
     @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
     PoisonPublisher poisonPublisher(
             ConnectionFactory connectionFactory,
             LensTopologyProperties topology,
@@ -118,6 +123,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
     LensMessageListener lensMessageListener(
             OtlpDecoder decoder,
             BatchDispatcher dispatcher,
@@ -135,6 +141,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "lensListenerContainer")
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     SimpleMessageListenerContainer lensListenerContainer(
             ConnectionFactory connectionFactory,
@@ -158,6 +165,7 @@ public class LensConsumerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "lensListenerHealthIndicator")
     @ConditionalOnBean(name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
             SimpleMessageListenerContainer lensListenerContainer,

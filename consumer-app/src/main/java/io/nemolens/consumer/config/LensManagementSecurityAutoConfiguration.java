@@ -42,7 +42,7 @@ import org.springframework.security.web.SecurityFilterChain;
         })
 @ConditionalOnClass(SecurityFilterChain.class)
 @EnableConfigurationProperties(SecurityProperties.class)
-public class LensManagementSecurityAutoConfiguration {
+public final class LensManagementSecurityAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LensManagementSecurityAutoConfiguration.class);
 

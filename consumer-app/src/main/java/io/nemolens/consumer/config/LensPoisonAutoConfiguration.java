@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Bean;
  * {@code lens.queue.depth} gauge and the {@code lensPoison} health indicator.
  */
 @AutoConfiguration(after = LensConsumerAutoConfiguration.class)
-public class LensPoisonAutoConfiguration {
+public final class LensPoisonAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
@@ -56,6 +56,7 @@ public class LensPoisonAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
     PoisonCommand poisonCommand(PoisonInspector inspector, PoisonReplayer replayer) {
         return new PoisonCommand(inspector, replayer);
     }
@@ -69,6 +70,7 @@ public class LensPoisonAutoConfiguration {
 
     /** Polls only where the consumer runs: the jar's commands need no gauges. */
     @Bean
+    @ConditionalOnMissingBean
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     QueueDepthMonitor lensQueueDepthMonitor(
             ConnectionFactory connectionFactory,
@@ -84,6 +86,7 @@ public class LensPoisonAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "lensPoisonHealthIndicator")
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     PoisonQueueHealthIndicator lensPoisonHealthIndicator(
             QueueDepthMonitor monitor, LensPoisonProperties properties, Clock clock) {

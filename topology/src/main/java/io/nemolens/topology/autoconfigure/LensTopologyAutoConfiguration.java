@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = RabbitAutoConfiguration.class)
 @EnableConfigurationProperties(LensTopologyProperties.class)
-public class LensTopologyAutoConfiguration {
+public final class LensTopologyAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LensTopologyAutoConfiguration.class);
 
@@ -39,12 +39,14 @@ public class LensTopologyAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "lensDeclarables")
     @ConditionalOnProperty(prefix = "lens.topology", name = "declare", havingValue = "true", matchIfMissing = true)
     Declarables lensDeclarables(LensTopology topology) {
         return topology.declarables();
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "lensTopologyCheck")
     @ConditionalOnProperty(prefix = "lens.topology", name = "declare", havingValue = "false")
     ApplicationRunner lensTopologyCheck(LensTopology topology, ConnectionFactory connectionFactory) {
         return args -> {

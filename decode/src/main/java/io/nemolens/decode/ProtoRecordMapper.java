@@ -1,4 +1,4 @@
-package io.nemolens.decode.proto;
+package io.nemolens.decode;
 
 import com.google.protobuf.ByteString;
 import io.nemolens.handlers.record.AnyValue;

@@ -1,4 +1,4 @@
-package io.nemolens.decode.proto;
+package io.nemolens.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

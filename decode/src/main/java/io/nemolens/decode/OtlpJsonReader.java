@@ -1,11 +1,10 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
-import io.nemolens.decode.DecodeException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

@@ -1,10 +1,9 @@
-package io.nemolens.decode.proto;
+package io.nemolens.decode;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
-import io.nemolens.decode.DecodeException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
