@@ -1,7 +1,6 @@
 package io.nemolens.consumer.testing;
 
 import io.nemolens.consumer.LensConsumerApplication;
-import io.nemolens.topology.testing.TestBroker;
 import io.nemolens.topology.testing.TestTopology;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,19 +31,12 @@ public final class RunningConsumer implements AutoCloseable {
     /** Starts an application made of exactly these sources (a user's own {@code @SpringBootApplication}). */
     public static RunningConsumer startSources(
             TestTopology topology, Map<String, Object> properties, Class<?>... sources) {
-        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
-        props.putAll(topology.properties());
-        props.put("server.port", "0");
-        props.put("spring.main.banner-mode", "off");
+        Map<String, Object> props = new LinkedHashMap<>();
         props.put("lens.archive.path", "target/test-archives/" + topology.queue());
         // archived messages are acknowledged at the latest when their file is this old
         props.put("lens.archive.max-age", "1s");
         props.putAll(properties);
-        // as command-line arguments: default properties (SpringApplicationBuilder.properties) rank below
-        // application.yml, which would silently win for the broker address and credentials
-        String[] args = props.entrySet().stream()
-                .map(e -> "--" + e.getKey() + "=" + e.getValue())
-                .toArray(String[]::new);
+        String[] args = topology.applicationArguments(props);
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(sources)
                 .initializers(c ->
                         c.getBeanFactory().registerSingleton("onlyGivenTestClasses", new OnlyGivenTestClasses(sources)))

@@ -29,6 +29,23 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
         return props;
     }
 
+    /**
+     * The command line that starts an application against the test broker with these names, as a user
+     * passes properties ({@code --name=value}; default properties would rank below {@code application.yml}):
+     * the broker's {@code spring.rabbitmq.*}, these {@code lens.topology.*}, a random server port, no banner,
+     * then {@code extra}, which wins.
+     */
+    public String[] applicationArguments(Map<String, Object> extra) {
+        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
+        props.putAll(properties());
+        props.put("server.port", "0");
+        props.put("spring.main.banner-mode", "off");
+        props.putAll(extra);
+        return props.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+    }
+
     /** Deletes the exchange and queues, ignoring what does not exist. */
     public void delete() {
         try (Connection c = TestBroker.get().connect()) {

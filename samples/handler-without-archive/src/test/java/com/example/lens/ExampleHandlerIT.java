@@ -1,10 +1,11 @@
 package com.example.lens;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import io.nemolens.consumer.testing.RunningConsumer;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.topology.testing.BrokerClient;
 import io.nemolens.topology.testing.TestTopology;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -14,17 +15,35 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
 
-/** The README's handler example, run as a user would: their own application, a real broker. */
+/**
+ * The README's handler example as a user runs it: their own application, which depends on
+ * {@code lens-handlers} and {@code lens-consumer-app} and nothing else, against a real broker. It starts,
+ * hands the spans to the handler and acknowledges the message; no archive is on its class path, and none
+ * is written.
+ */
 class ExampleHandlerIT {
 
     @Test
-    void theReadmeHandlerCountsSlowStepsOfEachRun() throws Exception {
+    void theReadmeHandlerCountsSlowStepsOfEachRunAndTheMessageIsAcknowledged() throws Exception {
+        assertThatThrownBy(() -> Class.forName("io.nemolens.archive.ParquetArchive"))
+                .as("the archive is not on this application's class path")
+                .isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("org.apache.parquet.hadoop.ParquetWriter"))
+                .as("nor is Parquet")
+                .isInstanceOf(ClassNotFoundException.class);
+
         TestTopology topology = TestTopology.unique("example");
-        try (RunningConsumer app = RunningConsumer.startSources(topology, Map.of(), ExampleApplication.class);
+        Path archive = Path.of("target", "archive-" + topology.queue());
+        String[] args = topology.applicationArguments(Map.of("lens.archive.path", archive.toString()));
+        try (ConfigurableApplicationContext app = SpringApplication.run(ExampleApplication.class, args);
                 BrokerClient client = new BrokerClient()) {
             ScopeSpans.Builder scope = ScopeSpans.newBuilder()
                     .addSpans(step(1, 3_000)) // slow
@@ -40,10 +59,18 @@ class ExampleHandlerIT {
                     .toByteArray();
             client.publish(topology.exchange(), "otlp_spans", body);
 
-            SlowTrainStepHandler handler = app.bean(SlowTrainStepHandler.class);
+            SlowTrainStepHandler handler = app.getBean(SlowTrainStepHandler.class);
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> !handler.slowStepsByRun().isEmpty());
             assertThat(handler.slowStepsByRun()).containsExactly(Map.entry("run-42", 2L));
+            MeterRegistry meters = app.getBean(MeterRegistry.class);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> meters.find("lens.messages").tag("outcome", "acked").counters().stream()
+                                    .mapToDouble(c -> c.count())
+                                    .sum()
+                            == 1.0);
+            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(Files.exists(archive)).as("nothing archived").isFalse();
         } finally {
             topology.delete();
         }
