@@ -35,7 +35,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record LensArchiveProperties(
         @DefaultValue("true") boolean enabled,
-        @DefaultValue("./archive") @NotNull Path path,
+        @DefaultValue("./lens-archive") @NotNull Path path,
         @DefaultValue("1000000") @Min(1) long maxRows,
         @DefaultValue("128MB") @NotNull DataSize maxFileSize,
         @DefaultValue("60s") @NotNull Duration maxAge,
