@@ -3,6 +3,7 @@ package io.nemolens.consumer.metrics;
 import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,6 +92,10 @@ public final class QueueDepthMonitor implements SmartLifecycle {
             Channel channel = null;
             try {
                 channel = connectionFactory.createConnection().getDelegate().createChannel();
+                if (channel == null) {
+                    // amqp-client answers null, not an exception, when the connection's channels are all in use
+                    throw new IOException("the broker connection has no free channel");
+                }
                 depth = channel.queueDeclarePassive(name).getMessageCount();
             } catch (Exception e) {
                 error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
