@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sorts the metric points of one message into GPU samples (dcgm-exporter), node samples (node-exporter)
@@ -153,7 +154,7 @@ public final class InfraClassifier {
     }
 
     /** The host of a scrape target: {@code service.instance.id} without its port, else {@code server.address}, else null. */
-    static String scrapeHost(ResourceInfo resource) {
+    static @Nullable String scrapeHost(ResourceInfo resource) {
         String instance = resource.attributes().getText("service.instance.id", "");
         if (!instance.isEmpty()) {
             int colon = instance.lastIndexOf(':');
@@ -174,7 +175,7 @@ public final class InfraClassifier {
     }
 
     /** The first of these labels that is present and not empty, or null. */
-    private static String label(Attributes attributes, String... keys) {
+    private static @Nullable String label(Attributes attributes, String... keys) {
         for (String key : keys) {
             String v = attributes.getText(key, "");
             if (!v.isEmpty()) {
@@ -184,7 +185,7 @@ public final class InfraClassifier {
         return null;
     }
 
-    private static Integer gpuIndex(String label) {
+    private static @Nullable Integer gpuIndex(@Nullable String label) {
         if (label == null) {
             return null;
         }

@@ -9,6 +9,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decodes an OTLP message body (protobuf or OTLP/JSON) of a known signal into records.
@@ -47,7 +48,7 @@ public final class OtlpDecoder {
      * @return the request and its records
      * @throws DecodeException when the body is empty or is not a valid request of that signal in its encoding
      */
-    public DecodedMessage decode(Signal signal, byte[] body, String contentTypeOrNull) {
+    public DecodedMessage decode(Signal signal, byte[] body, @Nullable String contentTypeOrNull) {
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(body, "body");
         Encoding declared = encodingOf(contentTypeOrNull);
@@ -121,7 +122,7 @@ public final class OtlpDecoder {
     }
 
     /** The encoding a content type names, or {@code null} when it names none. */
-    static Encoding encodingOf(String contentType) {
+    static @Nullable Encoding encodingOf(@Nullable String contentType) {
         if (contentType == null) {
             return null;
         }

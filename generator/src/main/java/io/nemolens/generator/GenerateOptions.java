@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The options of the {@code generate} command, parsed from its arguments ({@code --name value} or
@@ -42,7 +43,7 @@ public record GenerateOptions(
         int gpusPerHost,
         String runId,
         long seed,
-        String exchange,
+        @Nullable String exchange,
         URI otlpEndpoint,
         int inFlight) {
 

@@ -16,6 +16,7 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Metric batches as the collector's {@code prometheus} receiver makes them from one scrape of
@@ -139,7 +140,11 @@ public final class InfraRequests {
      * @param info the {@code node_infiniband_info} labels of the device, or {@code null} to leave it out
      */
     public record InfinibandPort(
-            String device, String port, double[] counters, double rateBytesPerSecond, InfinibandInfo info) {
+            String device,
+            String port,
+            double[] counters,
+            double rateBytesPerSecond,
+            @Nullable InfinibandInfo info) {
 
         public InfinibandPort {
             if (counters.length != INFINIBAND_COUNTERS.size()) {

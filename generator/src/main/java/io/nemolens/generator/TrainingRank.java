@@ -28,6 +28,7 @@ import io.opentelemetry.proto.trace.v1.Status;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One rank of a simulated Megatron training run, as NeMo Lens instruments it: each call continues where
@@ -55,7 +56,9 @@ public final class TrainingRank {
 
     private long iteration;
     private long clockNanos;
-    private Step lastStep;
+    /** The step run last; {@code null} until the first. */
+    private @Nullable Step lastStep;
+
     private long stepsSinceMetrics;
     private long skippedIterations;
     private final long[] bucketCounts = new long[STEP_DURATION_BOUNDS_MS.size() + 1];

@@ -1,5 +1,7 @@
 package io.nemolens.handlers;
 
+import org.jspecify.annotations.Nullable;
+
 /** The three OTLP signals, each published by the collector under its own routing key. */
 public enum Signal {
     SPANS("otlp_spans"),
@@ -18,7 +20,7 @@ public enum Signal {
     }
 
     /** The signal a default routing key names, or {@code null} for any other key. */
-    public static Signal forRoutingKey(String routingKey) {
+    public static @Nullable Signal forRoutingKey(String routingKey) {
         for (Signal s : values()) {
             if (s.routingKey.equals(routingKey)) {
                 return s;

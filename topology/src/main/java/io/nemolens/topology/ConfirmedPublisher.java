@@ -64,7 +64,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
         final String exchange;
         final String routingKey;
         final byte[] body;
-        final CompletableFuture<Void> future = new CompletableFuture<>();
+        final CompletableFuture<@Nullable Void> future = new CompletableFuture<>();
         volatile @Nullable Return returned;
 
         Pending(String exchange, String routingKey, byte[] body) {
@@ -82,7 +82,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
      *     opened or the publish fails (the broker connection is down)
      * @throws InterruptedException when interrupted while waiting for a slot
      */
-    public CompletableFuture<Void> publish(
+    public CompletableFuture<@Nullable Void> publish(
             String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
             throws InterruptedException {
         if (!window.tryAcquire(confirmTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -127,7 +127,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
      */
     public void publishAndWait(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
             throws InterruptedException {
-        CompletableFuture<Void> confirmed = publish(exchange, routingKey, properties, body);
+        CompletableFuture<@Nullable Void> confirmed = publish(exchange, routingKey, properties, body);
         try {
             confirmed.get(confirmTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Queue;
@@ -273,7 +274,7 @@ public final class LensTopology {
     }
 
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         if (this == other) {
             return true;
         }
@@ -308,15 +309,15 @@ public final class LensTopology {
      */
     public static final class Builder {
 
-        private String exchangeName;
+        private @Nullable String exchangeName;
 
-        private String queueName;
+        private @Nullable String queueName;
 
-        private String poisonQueueName;
+        private @Nullable String poisonQueueName;
 
-        private String parkingLotQueueName;
+        private @Nullable String parkingLotQueueName;
 
-        private Integer deliveryLimit;
+        private @Nullable Integer deliveryLimit;
 
         private Builder() {}
 
@@ -324,7 +325,7 @@ public final class LensTopology {
          * @param exchangeName the exchange name, or {@code null} for {@link #DEFAULT_EXCHANGE}
          * @return this builder
          */
-        public Builder exchange(String exchangeName) {
+        public Builder exchange(@Nullable String exchangeName) {
             this.exchangeName = exchangeName;
             return this;
         }
@@ -333,7 +334,7 @@ public final class LensTopology {
          * @param queueName the processing queue name, or {@code null} for {@link #DEFAULT_QUEUE}
          * @return this builder
          */
-        public Builder queue(String queueName) {
+        public Builder queue(@Nullable String queueName) {
             this.queueName = queueName;
             return this;
         }
@@ -342,7 +343,7 @@ public final class LensTopology {
          * @param poisonQueueName the poison queue name, or {@code null} for {@link #DEFAULT_POISON_QUEUE}
          * @return this builder
          */
-        public Builder poisonQueue(String poisonQueueName) {
+        public Builder poisonQueue(@Nullable String poisonQueueName) {
             this.poisonQueueName = poisonQueueName;
             return this;
         }
@@ -352,7 +353,7 @@ public final class LensTopology {
          * queue's name + {@link #PARKING_LOT_SUFFIX}
          * @return this builder
          */
-        public Builder parkingLotQueue(String parkingLotQueueName) {
+        public Builder parkingLotQueue(@Nullable String parkingLotQueueName) {
             this.parkingLotQueueName = parkingLotQueueName;
             return this;
         }
@@ -361,7 +362,7 @@ public final class LensTopology {
          * @param deliveryLimit the delivery limit, or {@code null} for {@link #DEFAULT_DELIVERY_LIMIT}
          * @return this builder
          */
-        public Builder deliveryLimit(Integer deliveryLimit) {
+        public Builder deliveryLimit(@Nullable Integer deliveryLimit) {
             this.deliveryLimit = deliveryLimit;
             return this;
         }

@@ -9,6 +9,7 @@ import io.nemolens.consumer.poison.ReplaySummary;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code poison list} and {@code poison replay}: the poison queue from the command line.
@@ -125,7 +126,7 @@ public final class PoisonCommand implements LensCommand {
         }
     }
 
-    private static String time(Instant instant) {
+    private static String time(@Nullable Instant instant) {
         return instant == null ? "-" : instant.toString();
     }
 
@@ -134,10 +135,18 @@ public final class PoisonCommand implements LensCommand {
         static final java.util.Set<String> OPTIONS = java.util.Set.of(
                 "--max", "--routing-key", "--category", "--reason", "--include-input-failures", "--dry-run", "--rate");
 
+        @Nullable
         Integer max;
+
+        @Nullable
         String routingKey;
+
+        @Nullable
         String category;
+
+        @Nullable
         String reason;
+
         boolean includeInputFailures;
         boolean dryRun;
         double rate;

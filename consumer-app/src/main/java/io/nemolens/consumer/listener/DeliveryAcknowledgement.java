@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.ChannelProxy;
@@ -24,7 +25,7 @@ final class DeliveryAcknowledgement {
     private final Channel channel;
     private final long deliveryTag;
     private final AtomicBoolean decided = new AtomicBoolean();
-    private final List<CompletableFuture<Void>> deferred = new ArrayList<>();
+    private final List<CompletableFuture<@Nullable Void>> deferred = new ArrayList<>();
 
     DeliveryAcknowledgement(Channel channel, long deliveryTag) {
         this.channel = channel instanceof ChannelProxy proxy ? proxy.getTargetChannel() : channel;
@@ -33,7 +34,7 @@ final class DeliveryAcknowledgement {
 
     /** A completion a handler holds until its work for this message is durable. */
     synchronized Completion defer() {
-        CompletableFuture<Void> future = new CompletableFuture<>();
+        CompletableFuture<@Nullable Void> future = new CompletableFuture<>();
         deferred.add(future);
         return new Completion() {
             @Override
@@ -49,7 +50,7 @@ final class DeliveryAcknowledgement {
     }
 
     /** Completes when every deferred completion has; at once when there are none. */
-    synchronized CompletableFuture<Void> allDurable() {
+    synchronized CompletableFuture<@Nullable Void> allDurable() {
         return CompletableFuture.allOf(deferred.toArray(CompletableFuture[]::new));
     }
 

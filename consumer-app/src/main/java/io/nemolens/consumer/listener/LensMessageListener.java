@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.core.Message;
@@ -50,7 +51,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     private final LensMetrics metrics;
     private final long maxMessageSize;
     private final Clock clock;
-    private final AtomicReference<Instant> lastProcessed = new AtomicReference<>();
+    private final AtomicReference<@Nullable Instant> lastProcessed = new AtomicReference<>();
 
     public LensMessageListener(
             OtlpDecoder decoder,
@@ -68,7 +69,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     /** When a message was last acknowledged after its handlers succeeded, or {@code null} if never. */
-    public Instant lastProcessed() {
+    public @Nullable Instant lastProcessed() {
         return lastProcessed.get();
     }
 
@@ -215,6 +216,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         }
 
         /** Now minus the newest record time, or {@code null} when no record has a time. */
+        @Nullable
         Duration lag(Instant now) {
             if (newestTimeUnixNano <= 0) {
                 return null;
@@ -248,8 +250,8 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             Message message,
             DeliveryAcknowledgement delivery,
             LensException failure,
-            Signal signal,
-            Encoding encoding,
+            @Nullable Signal signal,
+            @Nullable Encoding encoding,
             int attempts)
             throws IOException {
         log.warn(

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The consumer's meters. All tags are low-cardinality: {@code signal} (spans, metrics, logs,
@@ -62,9 +63,9 @@ public final class LensMetrics {
 
     /**
      * Records how far behind the consumer is: the time from the newest record of an acknowledged
-     * message to now. Ignored when the message carried no record time.
+     * message to now. Ignored when the message carried no record time ({@code lag} is {@code null}).
      */
-    public void processingLag(Signal signal, Duration lag) {
+    public void processingLag(Signal signal, @Nullable Duration lag) {
         if (lag == null) {
             return;
         }
@@ -92,7 +93,8 @@ public final class LensMetrics {
         }
     }
 
-    public void message(Signal signal, Encoding encoding, Outcome outcome) {
+    /** Counts a message by what became of it; a {@code null} signal or encoding is tagged {@code unknown}. */
+    public void message(@Nullable Signal signal, @Nullable Encoding encoding, Outcome outcome) {
         Counter.builder("lens.messages")
                 .description("AMQP messages consumed, by what became of them")
                 .tag("signal", signalTag(signal))
@@ -126,7 +128,8 @@ public final class LensMetrics {
                 .increment(count);
     }
 
-    public void bytes(Signal signal, int bytes) {
+    /** Counts body bytes; a {@code null} signal (the routing key named none) is tagged {@code unknown}. */
+    public void bytes(@Nullable Signal signal, int bytes) {
         Counter.builder("lens.message.bytes")
                 .baseUnit("bytes")
                 .description("message body bytes received")
@@ -168,7 +171,7 @@ public final class LensMetrics {
                 .register(registry);
     }
 
-    private static String signalTag(Signal signal) {
+    private static String signalTag(@Nullable Signal signal) {
         return signal == null ? "unknown" : signal.tag();
     }
 }

@@ -3,6 +3,7 @@ package io.nemolens.consumer.metrics;
 import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -31,15 +33,29 @@ public final class QueueDepthMonitor implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(QueueDepthMonitor.class);
 
-    /** The last poll, for one queue. */
-    public record Depth(String queue, long depth, Instant polledAt, Instant nonEmptySince, String error) {}
+    /**
+     * The last poll, for one queue.
+     *
+     * @param queue the queue's name
+     * @param depth ready messages, or -1 when unknown
+     * @param polledAt when the last poll ended, or {@code null} before the first
+     * @param nonEmptySince since when the queue has been non-empty without a break, or {@code null} when it is
+     *     empty or that is unknown
+     * @param error why the last poll failed, or {@code null} when it succeeded
+     */
+    public record Depth(
+            String queue,
+            long depth,
+            @Nullable Instant polledAt,
+            @Nullable Instant nonEmptySince,
+            @Nullable String error) {}
 
     private final ConnectionFactory connectionFactory;
     private final Map<String, String> queues;
     private final Duration interval;
     private final Clock clock;
     private final Map<String, Depth> depths = new LinkedHashMap<>();
-    private ScheduledExecutorService executor;
+    private @Nullable ScheduledExecutorService executor;
 
     /**
      * @param queues queue name by role ({@code processing}, {@code poison}, {@code parking-lot})
@@ -63,8 +79,8 @@ public final class QueueDepthMonitor implements SmartLifecycle {
         });
     }
 
-    /** The last poll of the queue with this role. */
-    public synchronized Depth depth(String role) {
+    /** The last poll of the queue with this role, or {@code null} for a role this monitor does not poll. */
+    public synchronized @Nullable Depth depth(String role) {
         return depths.get(role);
     }
 
@@ -76,6 +92,10 @@ public final class QueueDepthMonitor implements SmartLifecycle {
             Channel channel = null;
             try {
                 channel = connectionFactory.createConnection().getDelegate().createChannel();
+                if (channel == null) {
+                    // amqp-client answers null, not an exception, when the connection's channels are all in use
+                    throw new IOException("the broker connection has no free channel");
+                }
                 depth = channel.queueDeclarePassive(name).getMessageCount();
             } catch (Exception e) {
                 error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -93,7 +113,7 @@ public final class QueueDepthMonitor implements SmartLifecycle {
         });
     }
 
-    private synchronized void update(String role, String name, long depth, String error) {
+    private synchronized void update(String role, String name, long depth, @Nullable String error) {
         Instant now = clock.instant();
         Depth previous = depths.get(role);
         Instant since = null;

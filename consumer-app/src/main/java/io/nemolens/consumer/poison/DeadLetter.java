@@ -3,6 +3,7 @@ package io.nemolens.consumer.poison;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.FailureCategory;
 import io.nemolens.handlers.Signal;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Why a message is going to the poison queue.
@@ -13,4 +14,9 @@ import io.nemolens.handlers.Signal;
  * @param encoding the detected encoding, or {@code null} when unknown
  * @param attempts how many times handlers were tried (0 when it never reached them)
  */
-public record DeadLetter(FailureCategory category, Throwable cause, Signal signal, Encoding encoding, int attempts) {}
+public record DeadLetter(
+        FailureCategory category,
+        Throwable cause,
+        @Nullable Signal signal,
+        @Nullable Encoding encoding,
+        int attempts) {}

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 
 /**
@@ -51,7 +52,7 @@ public final class PoisonInspector {
     public PoisonReport inspect(int listed) throws IOException {
         List<PoisonMessage> messages = new ArrayList<>();
         Map<List<String>, GroupCount> groups = new LinkedHashMap<>();
-        Instant[] oldest = new Instant[1];
+        @Nullable Instant[] oldest = new Instant[1];
         int[] nearLimit = new int[1];
         QueueWalk.Result result = QueueWalk.walk(connectionFactory, queue, inspectLimit, (position, response) -> {
             PoisonMessage m = PoisonMessage.of(position, response.getProps(), response.getBody());

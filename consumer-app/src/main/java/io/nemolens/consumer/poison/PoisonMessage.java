@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an operator needs to know about one message in the poison queue, read from its headers. A
@@ -34,8 +35,8 @@ public record PoisonMessage(
         String category,
         String reason,
         String exceptionClass,
-        Instant firstFailedAt,
-        Instant lastFailedAt,
+        @Nullable Instant firstFailedAt,
+        @Nullable Instant lastFailedAt,
         int replayCount,
         long deliveryCount,
         int size) {
@@ -96,7 +97,7 @@ public record PoisonMessage(
         return ReplayRequest.INPUT_FAILURES.contains(category);
     }
 
-    private static Map<?, ?> firstDeath(Map<String, Object> headers) {
+    private static @Nullable Map<?, ?> firstDeath(Map<String, Object> headers) {
         if (headers.get("x-death") instanceof List<?> deaths
                 && !deaths.isEmpty()
                 && deaths.get(0) instanceof Map<?, ?> d) {
@@ -105,11 +106,11 @@ public record PoisonMessage(
         return null;
     }
 
-    static String text(Object value) {
+    static String text(@Nullable Object value) {
         return value == null ? "" : value.toString();
     }
 
-    static long number(Object value) {
+    static long number(@Nullable Object value) {
         if (value instanceof Number n) {
             return n.longValue();
         }
@@ -123,7 +124,7 @@ public record PoisonMessage(
         return 0;
     }
 
-    private static Instant instant(Object value) {
+    private static @Nullable Instant instant(@Nullable Object value) {
         if (value == null) {
             return null;
         }

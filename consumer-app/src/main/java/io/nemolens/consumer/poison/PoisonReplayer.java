@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -72,7 +73,7 @@ public final class PoisonReplayer {
     private final int deliveryLimit;
     private final Duration confirmTimeout;
     private final Clock clock;
-    private final LensMetrics metrics;
+    private final @Nullable LensMetrics metrics;
 
     /**
      * @param maxReplays a message replayed this many times already is parked instead
@@ -90,7 +91,7 @@ public final class PoisonReplayer {
             int deliveryLimit,
             Duration confirmTimeout,
             Clock clock,
-            LensMetrics metrics) {
+            @Nullable LensMetrics metrics) {
         this.connectionFactory = connectionFactory;
         this.poisonQueue = poisonQueue;
         this.parkingLotQueue = parkingLotQueue;

@@ -2,6 +2,7 @@ package io.nemolens.consumer.poison;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contents of the poison queue at one moment, as {@link PoisonInspector} saw them.
@@ -19,7 +20,7 @@ public record PoisonReport(
         String queue,
         long depth,
         int examined,
-        Instant oldestFailure,
+        @Nullable Instant oldestFailure,
         List<Group> groups,
         int nearDeliveryLimit,
         List<PoisonMessage> messages) {

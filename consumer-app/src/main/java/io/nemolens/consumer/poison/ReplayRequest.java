@@ -2,6 +2,7 @@ package io.nemolens.consumer.poison;
 
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What to replay from the poison queue. Every filter that is set must match; {@code null} means "any".
@@ -17,9 +18,9 @@ import java.util.Set;
  */
 public record ReplayRequest(
         int max,
-        String routingKey,
-        String category,
-        String reasonContains,
+        @Nullable String routingKey,
+        @Nullable String category,
+        @Nullable String reasonContains,
         boolean includeInputFailures,
         boolean dryRun,
         double ratePerSecond) {
@@ -59,7 +60,7 @@ public record ReplayRequest(
                 || message.category().equals(category);
     }
 
-    private static String blankToNull(String s) {
+    private static @Nullable String blankToNull(@Nullable String s) {
         return s == null || s.isBlank() ? null : s;
     }
 }

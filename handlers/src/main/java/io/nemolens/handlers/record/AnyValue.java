@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An OTLP {@code AnyValue}: the value of an attribute or of a log body, with its type kept.
@@ -143,7 +144,7 @@ public sealed interface AnyValue
         }
 
         @Override
-        public boolean equals(Object o) {
+        public boolean equals(@Nullable Object o) {
             return o instanceof BytesValue other && Arrays.equals(value, other.value);
         }
 

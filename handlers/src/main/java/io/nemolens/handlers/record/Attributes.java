@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable, ordered list of OTLP key-value attributes, as they arrived.
@@ -68,7 +69,7 @@ public final class Attributes {
     }
 
     /** The value of {@code key}, or {@code null} when absent. */
-    public AnyValue get(String key) {
+    public @Nullable AnyValue get(String key) {
         for (int i = 0; i < keys.length; i++) {
             if (keys[i].equals(key)) {
                 return values[i];
@@ -95,7 +96,7 @@ public final class Attributes {
      * parses as a decimal integer (producers differ on how they send {@code dl.rank}); otherwise
      * {@code null}.
      */
-    public Long getLong(String key) {
+    public @Nullable Long getLong(String key) {
         AnyValue v = get(key);
         if (v instanceof AnyValue.IntValue i) {
             return i.value();
@@ -165,7 +166,7 @@ public final class Attributes {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof Attributes other && Arrays.equals(keys, other.keys) && Arrays.equals(values, other.values);
     }
 

@@ -1,6 +1,7 @@
 package io.nemolens.handlers.record;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One sample of one GPU from dcgm-exporter, as the collector's {@code prometheus} receiver delivers it:
@@ -29,18 +30,18 @@ import java.util.Objects;
 public record GpuSample(
         String metricName,
         DcgmField field,
-        Integer gpu,
-        String uuid,
-        String pciBusId,
-        String device,
-        String modelName,
-        String host,
-        String driverVersion,
-        String gpuInstanceProfile,
-        String gpuInstanceId,
-        String pod,
-        String namespace,
-        String container,
+        @Nullable Integer gpu,
+        @Nullable String uuid,
+        @Nullable String pciBusId,
+        @Nullable String device,
+        @Nullable String modelName,
+        @Nullable String host,
+        @Nullable String driverVersion,
+        @Nullable String gpuInstanceProfile,
+        @Nullable String gpuInstanceId,
+        @Nullable String pod,
+        @Nullable String namespace,
+        @Nullable String container,
         double value,
         boolean counter,
         long timeUnixNano,

@@ -1,6 +1,7 @@
 package io.nemolens.handlers.record;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One sample of node-exporter, as the collector's {@code prometheus} receiver delivers it: a metric point
@@ -20,9 +21,9 @@ import java.util.Objects;
 public record NodeSample(
         String metricName,
         NodeSubsystem subsystem,
-        String device,
-        String port,
-        String host,
+        @Nullable String device,
+        @Nullable String port,
+        @Nullable String host,
         double value,
         boolean counter,
         long timeUnixNano,
