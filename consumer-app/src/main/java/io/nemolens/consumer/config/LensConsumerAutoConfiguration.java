@@ -11,6 +11,7 @@ import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
+import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
@@ -71,20 +72,23 @@ public final class LensConsumerAutoConfiguration {
             ObjectProvider<MetricPointHandler> metrics,
             ObjectProvider<LogHandler> logs,
             ObjectProvider<GpuSampleHandler> gpus,
-            ObjectProvider<NodeSampleHandler> nodes) {
+            ObjectProvider<NodeSampleHandler> nodes,
+            ObjectProvider<MessageSink> sinks) {
         HandlerRegistry registry = new HandlerRegistry(
                 spans.orderedStream().toList(),
                 metrics.orderedStream().toList(),
                 logs.orderedStream().toList(),
                 gpus.orderedStream().toList(),
-                nodes.orderedStream().toList());
+                nodes.orderedStream().toList(),
+                sinks.orderedStream().toList());
         log.info(
-                "handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples",
+                "handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples; {} message sink(s)",
                 registry.spanHandlers().size(),
                 registry.metricPointHandlers().size(),
                 registry.logHandlers().size(),
                 registry.gpuSampleHandlers().size(),
-                registry.nodeSampleHandlers().size());
+                registry.nodeSampleHandlers().size(),
+                registry.sinks().size());
         return registry;
     }
 

@@ -3,10 +3,11 @@ package io.nemolens.consumer.dispatch;
 import io.nemolens.consumer.error.ConsumerStoppingException;
 import io.nemolens.consumer.error.HandlerFailedException;
 import io.nemolens.consumer.metrics.LensMetrics;
-import io.nemolens.decode.DecodedMessage;
 import io.nemolens.handlers.Completion;
 import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.MessageSink;
+import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SignalHandler;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -61,22 +63,28 @@ public final class BatchDispatcher {
      *     rejection, {@link ConsumerStoppingException} (transient: back to the queue) when the consumer
      *     stops while a retry waits
      */
-    public @Nullable LensException dispatch(
-            DecodedMessage decoded, MessageInfo message, Supplier<Completion> deferrer) {
-        List<Call<?>> pending = new ArrayList<>();
-        addCalls(pending, handlers.spanHandlers(), decoded.spans(), message, deferrer);
-        addCalls(pending, handlers.metricPointHandlers(), decoded.metricPoints(), message, deferrer);
-        addCalls(pending, handlers.logHandlers(), decoded.logs(), message, deferrer);
-        addCalls(pending, handlers.gpuSampleHandlers(), decoded.gpuSamples(), message, deferrer);
-        addCalls(pending, handlers.nodeSampleHandlers(), decoded.nodeSamples(), message, deferrer);
+    public @Nullable LensException dispatch(ReceivedMessage received, Supplier<Completion> deferrer) {
+        MessageInfo message = received.info();
+        List<Call> pending = new ArrayList<>();
+        addCalls(pending, handlers.spanHandlers(), received.spans(), message, deferrer);
+        addCalls(pending, handlers.metricPointHandlers(), received.metricPoints(), message, deferrer);
+        addCalls(pending, handlers.logHandlers(), received.logs(), message, deferrer);
+        addCalls(pending, handlers.gpuSampleHandlers(), received.gpuSamples(), message, deferrer);
+        addCalls(pending, handlers.nodeSampleHandlers(), received.nodeSamples(), message, deferrer);
+        // sinks take the message only once every handler has succeeded
+        List<Call> sinks = new ArrayList<>();
+        for (MessageSink sink : handlers.sinks()) {
+            sinks.add(new SinkCall(sink, received, deferrer));
+        }
 
         int attempts = 0;
         int transientAttempts = 0;
         while (true) {
             attempts++;
             Throwable failure = null;
-            for (Iterator<Call<?>> it = pending.iterator(); it.hasNext(); ) {
-                Call<?> call = it.next();
+            List<Call> round = pending.isEmpty() ? sinks : pending;
+            for (Iterator<Call> it = round.iterator(); it.hasNext(); ) {
+                Call call = it.next();
                 try {
                     call.run();
                     it.remove();
@@ -93,7 +101,11 @@ public final class BatchDispatcher {
                 }
             }
             if (failure == null) {
-                return null;
+                if (!pending.isEmpty() || sinks.isEmpty()) {
+                    return null;
+                }
+                attempts--; // the handlers succeeded: the sinks follow in the same attempt
+                continue;
             }
             if (failure instanceof TransientHandlerException) {
                 attempts--; // transient failures do not use up handler attempts
@@ -133,7 +145,7 @@ public final class BatchDispatcher {
     }
 
     private static <T extends TelemetryRecord> void addCalls(
-            List<Call<?>> calls,
+            List<Call> calls,
             List<? extends SignalHandler<T>> handlers,
             List<T> records,
             MessageInfo message,
@@ -143,17 +155,48 @@ public final class BatchDispatcher {
         }
         SignalBatch<T> batch = new SignalBatch<>(records, message, deferrer);
         for (SignalHandler<T> handler : handlers) {
-            calls.add(new Call<>(handler, batch));
+            calls.add(new HandlerCall<>(handler, batch));
         }
     }
 
-    private record Call<T extends TelemetryRecord>(SignalHandler<T> handler, SignalBatch<T> batch) {
-        void run() throws Exception {
+    /** One handler's or one sink's part of a message, called again until it succeeds. */
+    private interface Call {
+        void run() throws Exception;
+
+        String handlerName();
+    }
+
+    private record HandlerCall<T extends TelemetryRecord>(SignalHandler<T> handler, SignalBatch<T> batch)
+            implements Call {
+        @Override
+        public void run() throws Exception {
             handler.handle(batch);
         }
 
-        String handlerName() {
+        @Override
+        public String handlerName() {
             return handler.getClass().getName();
+        }
+    }
+
+    /** A sink's part: the message is acknowledged once the stage it returned completes. */
+    private record SinkCall(MessageSink sink, ReceivedMessage message, Supplier<Completion> deferrer) implements Call {
+        @Override
+        public void run() {
+            CompletionStage<?> durable = sink.accept(message);
+            Completion completion = deferrer.get();
+            durable.whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    completion.complete();
+                } else {
+                    completion.fail(failure);
+                }
+            });
+        }
+
+        @Override
+        public String handlerName() {
+            return sink.getClass().getName();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.nemolens.consumer.dispatch;
 
 import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.LogHandler;
+import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
@@ -15,13 +16,15 @@ import java.util.List;
  * @param logHandlers handlers of logs
  * @param gpuSampleHandlers handlers of dcgm-exporter samples
  * @param nodeSampleHandlers handlers of node-exporter samples
+ * @param sinks what takes every message once its handlers succeeded (the archive), in {@code @Order}
  */
 public record HandlerRegistry(
         List<SpanHandler> spanHandlers,
         List<MetricPointHandler> metricPointHandlers,
         List<LogHandler> logHandlers,
         List<GpuSampleHandler> gpuSampleHandlers,
-        List<NodeSampleHandler> nodeSampleHandlers) {
+        List<NodeSampleHandler> nodeSampleHandlers,
+        List<MessageSink> sinks) {
 
     public HandlerRegistry {
         spanHandlers = List.copyOf(spanHandlers);
@@ -29,6 +32,7 @@ public record HandlerRegistry(
         logHandlers = List.copyOf(logHandlers);
         gpuSampleHandlers = List.copyOf(gpuSampleHandlers);
         nodeSampleHandlers = List.copyOf(nodeSampleHandlers);
+        sinks = List.copyOf(sinks);
     }
 
     /** Handlers of spans, metric points and logs only. */
@@ -36,15 +40,16 @@ public record HandlerRegistry(
             List<SpanHandler> spanHandlers,
             List<MetricPointHandler> metricPointHandlers,
             List<LogHandler> logHandlers) {
-        this(spanHandlers, metricPointHandlers, logHandlers, List.of(), List.of());
+        this(spanHandlers, metricPointHandlers, logHandlers, List.of(), List.of(), List.of());
     }
 
-    /** How many handlers there are in all. */
+    /** How many handlers and sinks there are in all. */
     public int size() {
         return spanHandlers.size()
                 + metricPointHandlers.size()
                 + logHandlers.size()
                 + gpuSampleHandlers.size()
-                + nodeSampleHandlers.size();
+                + nodeSampleHandlers.size()
+                + sinks.size();
     }
 }

@@ -16,6 +16,7 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.LogEntry;
@@ -75,6 +76,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
 
     @Override
     public void onMessage(Message message, Channel channel) throws IOException {
+        Instant receivedAt = clock.instant();
         MessageProperties props = message.getMessageProperties();
         DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(channel, props.getDeliveryTag());
         String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
@@ -116,8 +118,17 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 body.length,
                 Boolean.TRUE.equals(props.isRedelivered()),
                 decoded.request());
+        ReceivedMessage received = new ReceivedMessage(
+                info,
+                body,
+                receivedAt,
+                decoded.spans(),
+                decoded.metricPoints(),
+                decoded.logs(),
+                decoded.gpuSamples(),
+                decoded.nodeSamples());
         long handleStart = System.nanoTime();
-        LensException failure = dispatcher.dispatch(decoded, info, delivery::defer);
+        LensException failure = dispatcher.dispatch(received, delivery::defer);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
 
         if (failure == null) {
