@@ -7,9 +7,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes sealed segments whose entries are all released, on the writer thread: tells the removal listener
- * first (a listener that throws keeps the segment, retried a second later), records the next seq durably (so
- * seqs never repeat even once every segment is gone), deletes the file and forces the folder.
+ * Deletes sealed segments whose entries are all released, on the writer thread, oldest first: tells the
+ * removal listener first (a listener that throws keeps the segment, retried a second later), deletes the
+ * file and forces the folder. Before it deletes the newest segment it records the next seq durably in
+ * {@code next-seq}, so that seqs never repeat even once every segment is gone (while a newer segment
+ * remains, its name carries that; so on a full disk, older segments still go without writing anything).
  */
 final class SegmentRemover {
 
@@ -63,7 +65,7 @@ final class SegmentRemover {
     private boolean delete(Segment segment, long nowMillis) {
         try {
             long nextSeq = state.nextSeq();
-            if (nextSeq != nextSeqWritten) {
+            if (state.newest(segment) && nextSeq != nextSeqWritten) {
                 folder.writeNextSeq(nextSeq);
                 nextSeqWritten = nextSeq;
             }

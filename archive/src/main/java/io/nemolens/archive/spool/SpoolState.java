@@ -247,6 +247,16 @@ final class SpoolState {
         });
     }
 
+    /** Whether no segment on record is newer. */
+    boolean newest(Segment segment) {
+        lock.lock();
+        try {
+            return segments.lastKey() == segment.firstSeq();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     boolean holds(long firstSeq) {
         lock.lock();
         try {
