@@ -1,0 +1,178 @@
+package io.nemolens.archive.spool;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local, append-only, segmented log of opaque payloads with group commit, in one folder:
+ * {@code segment-<first seq, 20 digits>.log} files of entries ({@code [int32 payload length][int32 CRC32C of
+ * the rest][int64 seq][int64 appendedAtMillis][payload]}, big-endian), a {@code .lock} held while open, and
+ * {@code next-seq}, which keeps seqs from repeating once segments are deleted.
+ *
+ * <p>{@link #append} queues and returns at once; one writer thread writes whatever queued meanwhile with one
+ * fdatasync, and then completes the entries' {@code durable} futures in seq order. Seqs are consecutive and
+ * never reused (also across restarts), except that an append that failed leaves its seq unused. Entries stay
+ * until {@link #release}d; a sealed segment whose entries are all released is deleted.
+ *
+ * <p>Faults: a failed write or fsync fails the futures of its group and of every queued append, and makes
+ * the spool unavailable: {@code append} throws {@link SpoolUnavailableException} until a write probe (tried
+ * by {@code append} at most once a second) succeeds. An append that would take the segment files beyond
+ * {@code maxBytes} throws {@link SpoolFullException}.
+ */
+public final class Spool implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Spool.class);
+
+    private final SpoolOptions options;
+    private final SpoolLock lock;
+    private final Recovery recovery;
+    private final Clock clock;
+    private final SpoolState state;
+    private final SpoolReader reader;
+    private final SegmentRemover remover;
+    private final WriteProbe probe;
+    private final GroupWriter writer;
+    private final Thread writerThread;
+
+    private Spool(Path dir, SpoolOptions options, Clock clock, SpoolLock lock, SpoolRecovery.Result recovered) {
+        SpoolFolder folder = new SpoolFolder(dir);
+        this.options = options;
+        this.lock = lock;
+        this.recovery = recovered.report();
+        this.clock = clock;
+        this.state = new SpoolState(options.maxBytes(), recovered.segments(), recovered.nextSeq());
+        this.reader = new SpoolReader(state);
+        this.remover = new SegmentRemover(state, folder);
+        this.probe = new WriteProbe(state, folder, clock);
+        this.writer = new GroupWriter(state, folder, options.segmentBytes(), clock, remover);
+        this.writerThread = new Thread(writer, "lens-spool-writer");
+        writerThread.setDaemon(true);
+    }
+
+    /** Opens (creating the folder if needed) the spool in {@code dir}, takes its lock, and recovers what is there. */
+    public static Spool open(Path dir, SpoolOptions options) throws IOException {
+        return open(dir, options, Clock.systemUTC());
+    }
+
+    static Spool open(Path dir, SpoolOptions options, Clock clock) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Files.createDirectories(dir);
+        SpoolLock lock = SpoolLock.take(dir);
+        Spool spool;
+        try {
+            spool = new Spool(dir, options, clock, lock, SpoolRecovery.recover(new SpoolFolder(dir)));
+        } catch (IOException | RuntimeException e) {
+            try {
+                lock.close();
+            } catch (IOException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        spool.writerThread.start();
+        return spool;
+    }
+
+    /** What {@link #open} found and did. */
+    public Recovery recovery() {
+        return recovery;
+    }
+
+    /**
+     * Queues one payload; thread-safe, never blocks on disk (but for a write probe, at most once a second,
+     * while the spool is unavailable). The array is written as it is when the writer takes it: do not change it.
+     *
+     * @throws SpoolFullException when the segment files and the queue would exceed {@code maxBytes}
+     * @throws SpoolUnavailableException while the spool cannot write, with the reason, and once closed
+     * @throws IllegalArgumentException when the payload could never fit, not even into an empty spool
+     */
+    public Appended append(byte[] payload) {
+        Objects.requireNonNull(payload, "payload");
+        if (payload.length > EntryFormat.MAX_PAYLOAD_BYTES
+                || EntryFormat.entryBytes(payload.length) > options.maxBytes()) {
+            throw new IllegalArgumentException(
+                    "a payload of " + payload.length + " bytes never fits a spool of " + options.maxBytes() + " bytes");
+        }
+        probe.tryRecover();
+        Pending pending = state.enqueue(payload, clock.millis());
+        return new Appended(pending.seq(), pending.durable());
+    }
+
+    /** The highest seq whose append is durable (fsync done); -1 if none. After open, every seq below the next one. */
+    public long durableSeq() {
+        return state.durableSeq();
+    }
+
+    /**
+     * Reads the durable entries with {@code fromSeq <= seq <= toSeq}, in seq order (recovery and repair use
+     * it). Seqs that are gone (released and deleted, or never durable) are passed over.
+     *
+     * @throws IOException when a segment cannot be read or holds an invalid entry, or as the visitor threw it
+     */
+    public void read(long fromSeq, long toSeq, EntryVisitor visitor) throws IOException {
+        Objects.requireNonNull(visitor, "visitor");
+        reader.read(fromSeq, toSeq, visitor);
+    }
+
+    /**
+     * The entry may go: once every entry of a sealed segment is released, the segment is deleted (on the
+     * writer thread). Idempotent per seq; seqs already deleted or never durable are ignored.
+     *
+     * @throws IllegalArgumentException when {@code seq} is above {@link #durableSeq()}
+     */
+    public void release(long seq) {
+        state.release(seq);
+    }
+
+    /**
+     * Called on the thread that deletes, before a segment file is deleted, with its first and last seq; if it
+     * throws, the segment is kept and its removal retried later.
+     */
+    public void setRemovalListener(RemovalListener listener) {
+        remover.listener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The spool at a glance; cheap (no disk access) and thread-safe. */
+    public SpoolStatus status() {
+        return state.status();
+    }
+
+    /** fdatasyncs done since open (one per group and segment written). */
+    long forces() {
+        return writer.forces();
+    }
+
+    /** Finishes the queued appends (durable), closes the files and releases the lock; nothing is deleted. */
+    @Override
+    public void close() {
+        if (Thread.currentThread() == writerThread) {
+            throw new IllegalStateException("a durable callback cannot close the spool: it runs on the writer thread,"
+                    + " which close() waits for");
+        }
+        if (!state.close()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (writerThread.isAlive()) {
+            try {
+                writerThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        try {
+            lock.close();
+        } catch (IOException e) {
+            log.warn("Spool: releasing the lock failed", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
