@@ -5,34 +5,40 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the Parquet archive writes.
+ * How the Parquet archive spools and writes.
  *
  * @param path the archive's root folder; one sub-folder per table
+ * @param spoolPath the spool's folder (local, persistent: an acknowledged message lives only there until
+ *     its rows are in committed files)
+ * @param spoolMaxBytes the spool takes no more messages (they are not acknowledged) while it holds this much
+ * @param spoolSegmentBytes the size of one spool segment file; a segment is deleted once every row made
+ *     from it is in a committed file
+ * @param spoolCommitThreshold when the spool holds more than this share of {@code spoolMaxBytes}, the files
+ *     holding its oldest entries are committed early, so it can release them
  * @param maxRows a file is committed once it holds this many rows
- * @param maxFileSizeBytes a file is committed once its estimated size reaches this
- * @param maxAge a file is committed at the latest this long after its first row
- * @param maxPendingMessages every open file is committed once this many messages wait for their rows
- *     to be committed; keep it at or below the consumer's prefetch, or the consumer stalls waiting for
- *     acknowledgements that wait for a commit
- * @param maxOpenWriters at most this many files are open at once (one per table, date and run); the
- *     least recently written is committed to make room
+ * @param maxFileSizeBytes a file is committed once its size (written and buffered) reaches this
+ * @param maxAge a file is committed at the latest this long after it was opened
+ * @param maxBufferBytes what all open files together may buffer in memory; beyond it, row groups are cut
+ *     early, largest first
+ * @param rowGroupSizeBytes a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression
  * @param zstdLevel the zstd level when {@code compression} is zstd: 1 (fastest) to 22 (smallest)
- * @param rowGroupSizeBytes Parquet row group size (an open file buffers up to this much in memory)
- * @param writers how many files of a partition are written in parallel: every calling thread keeps to
- *     one of this many writer lanes; one per listener thread lets them write without waiting for each other
+ * @param dedupWindow a message taken once is recognised and not taken again for this long
  */
 public record ArchiveOptions(
         Path path,
+        Path spoolPath,
+        long spoolMaxBytes,
+        long spoolSegmentBytes,
+        double spoolCommitThreshold,
         long maxRows,
         long maxFileSizeBytes,
         Duration maxAge,
-        int maxPendingMessages,
-        int maxOpenWriters,
+        long maxBufferBytes,
+        long rowGroupSizeBytes,
         Compression compression,
         int zstdLevel,
-        long rowGroupSizeBytes,
-        int writers) {
+        Duration dedupWindow) {
 
     /** Page compression codecs the archive writes. */
     public enum Compression {
@@ -43,15 +49,21 @@ public record ArchiveOptions(
 
     public ArchiveOptions {
         Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(spoolPath, "spoolPath");
         Objects.requireNonNull(maxAge, "maxAge");
         Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(dedupWindow, "dedupWindow");
         if (maxRows < 1
                 || maxFileSizeBytes < 1
-                || maxPendingMessages < 1
-                || maxOpenWriters < 1
+                || maxBufferBytes < 1
                 || rowGroupSizeBytes < 1
-                || writers < 1) {
-            throw new IllegalArgumentException("archive limits must be positive: " + this);
+                || spoolSegmentBytes < 1
+                || spoolMaxBytes < spoolSegmentBytes) {
+            throw new IllegalArgumentException(
+                    "archive limits must be positive, and the spool at least one segment: " + this);
+        }
+        if (!(spoolCommitThreshold > 0 && spoolCommitThreshold <= 1)) {
+            throw new IllegalArgumentException("spoolCommitThreshold must be in (0, 1]: " + spoolCommitThreshold);
         }
         if (zstdLevel < 1 || zstdLevel > 22) {
             throw new IllegalArgumentException("zstdLevel must be 1 to 22: " + zstdLevel);
@@ -61,12 +73,43 @@ public record ArchiveOptions(
         }
     }
 
+    /** These options with the spool elsewhere (each instance writing one archive needs a spool of its own). */
+    public ArchiveOptions withSpoolPath(Path spool) {
+        return new ArchiveOptions(
+                path,
+                spool,
+                spoolMaxBytes,
+                spoolSegmentBytes,
+                spoolCommitThreshold,
+                maxRows,
+                maxFileSizeBytes,
+                maxAge,
+                maxBufferBytes,
+                rowGroupSizeBytes,
+                compression,
+                zstdLevel,
+                dedupWindow);
+    }
+
     /**
-     * Defaults under {@code path}: 1,000,000 rows, 128 MiB, 60 s, 20 pending messages, 8 open files, zstd
-     * level 1, 16 MiB row groups, one writer lane.
+     * The defaults, under {@code path}: spool in {@code path/.spool}, 4 GiB of spool in 64 MiB segments
+     * (files committed early above half of it), files of up to 10,000,000 rows or 256 MiB or 5 minutes,
+     * 96 MiB of buffers for all open files, 32 MiB row groups, zstd level 1, de-duplication over 24 hours.
      */
     public static ArchiveOptions defaults(Path path) {
         return new ArchiveOptions(
-                path, 1_000_000, 128L << 20, Duration.ofSeconds(60), 20, 8, Compression.ZSTD, 1, 16L << 20, 1);
+                path,
+                path.resolve(".spool"),
+                4L << 30,
+                64L << 20,
+                0.5,
+                10_000_000,
+                256L << 20,
+                Duration.ofMinutes(5),
+                96L << 20,
+                32L << 20,
+                Compression.ZSTD,
+                1,
+                Duration.ofHours(24));
     }
 }

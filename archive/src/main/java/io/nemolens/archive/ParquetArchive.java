@@ -1,235 +1,404 @@
 package io.nemolens.archive;
 
-import io.nemolens.handlers.Completion;
-import io.nemolens.handlers.GpuSampleHandler;
-import io.nemolens.handlers.LogHandler;
-import io.nemolens.handlers.MetricPointHandler;
-import io.nemolens.handlers.NodeSampleHandler;
-import io.nemolens.handlers.SignalBatch;
-import io.nemolens.handlers.SpanHandler;
+import io.nemolens.archive.dedup.DedupIndex;
+import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.spool.Appended;
+import io.nemolens.archive.spool.Spool;
+import io.nemolens.archive.spool.SpoolFullException;
+import io.nemolens.archive.spool.SpoolOptions;
+import io.nemolens.archive.spool.SpoolStatus;
+import io.nemolens.archive.spool.SpoolUnavailableException;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.handlers.MessageSink;
+import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.TransientHandlerException;
-import io.nemolens.handlers.record.Span;
-import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The built-in handler that archives every span, metric point and log as Parquet, one table per kind:
+ * The built-in archive: every record as Parquet, one table per kind,
  * {@code <path>/<table>/date=YYYY-MM-DD/run_id=<run>/part-....parquet}.
  *
- * <p>Durability: rows go into an open file under a hidden temporary name; the file is committed (closed,
- * fsynced, renamed, folder fsynced) when it reaches {@code maxRows} or {@code maxFileSizeBytes}, when it
- * is {@code maxAge} old, when {@code maxPendingMessages} messages wait, or when more than
- * {@code maxOpenWriters} files are open. A message's {@link Completion} completes only once every file
- * holding its rows is committed, so the consumer acknowledges nothing that a crash could lose. A write
- * failure loses the open file: its messages' completions fail (they are redelivered), and until a write
- * probe succeeds every batch of that table is refused with a {@link TransientHandlerException}, which
- * pauses the consumer without poisoning anything.
+ * <h2>Durability</h2>
+ * A message is acknowledged once it is durable in the local spool (appends from all listener threads are
+ * group-committed: one fsync for many). Its rows go at once into long-lived files, one per partition, which
+ * are committed at their own pace: by size, rows or age, when the spool needs its space back, or at
+ * shutdown. A file is committed only once every message it has rows of is durable in the spool; it is
+ * recorded in the manifest, then renamed. A spool entry is released once every row made from it is in a
+ * committed file. After a crash, the spool's entries are written again for the partitions no committed file
+ * has: every acknowledged record ends up in the archive exactly once.
  *
- * <p>Parallel writers: the archive has {@code writers} lanes, each with its own open files and lock,
- * and every calling thread keeps to one lane. With one lane per listener thread, the threads write
- * Parquet in parallel (into separate files of the same partition) instead of waiting for each other.
+ * <h2>Backpressure</h2>
+ * While the spool is full or cannot be written, or the archive's folder cannot be written, {@link #accept}
+ * throws {@link TransientHandlerException}: the consumer retries with backoff, acknowledges nothing more and
+ * poisons nothing, and goes on by itself once space or access returns.
  *
- * <p>Several instances may share one folder: file names carry a per-process instance id, and at start
- * only the temporary files of instances that no longer hold their lock file are removed.
+ * <h2>Duplicates</h2>
+ * A message whose id is already in the spool, or was released from it within the de-duplication window, is
+ * acknowledged without being taken again.
  */
-public final class ParquetArchive implements SpanHandler, AutoCloseable {
+public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
-    private static final DateTimeFormatter FILE_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
-    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
-    private static final int PROBE_BYTES = 64 * 1024;
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final long MANIFEST_COMPACT_BYTES = 16L << 20;
 
     private final ArchiveOptions options;
     private final Clock clock;
-    private final String instanceId =
-            UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    private final AtomicLong sequence = new AtomicLong();
-    private final SpanTable spans = new SpanTable();
-    private final MetricTable metrics = new MetricTable();
-    private final LogTable logs = new LogTable();
-    private final GpuTable gpus = new GpuTable();
-    private final NodeTable nodes = new NodeTable();
-    private final Lane[] lanes;
-    private final AtomicInteger nextLane = new AtomicInteger();
-    private final ThreadLocal<Lane> laneOfThread;
+    private final Instances instances;
+    private final Spool spool;
+    private final Manifest manifest;
+    private final DedupIndex dedup;
+    private final Entries entries;
+    private final Writability writability;
+    private final Committer committer;
+    private final OpenFiles files;
+    private final Converter converter;
+    private final Repairer repairer;
     private final ScheduledExecutorService timer;
-    /** Commits (close, fsync, rename) off the listener threads, one file at a time, in order. */
-    private final java.util.concurrent.ExecutorService committer;
 
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-
-    /** Tables whose last write failed, with the reason; consumption of their records pauses until a probe succeeds. */
-    private final Map<String, String> unwritable = new ConcurrentHashMap<>();
-
-    private volatile Instant lastErrorAt;
-    private volatile Instant lastCommitAt;
     private final AtomicLong committedFiles = new AtomicLong();
     private final AtomicLong committedRows = new AtomicLong();
     private final AtomicLong committedBytes = new AtomicLong();
-    private final AtomicLong failedFiles = new AtomicLong();
     private final AtomicLong commitNanos = new AtomicLong();
+    private final AtomicLong lostFiles = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private volatile @Nullable Instant lastCommitAt;
     private volatile boolean closed;
+    private volatile boolean compacting;
 
     /**
-     * Opens the archive: creates its folder, takes this instance's lock, removes temporary files left
-     * by crashed instances, and starts the timer that commits old files.
+     * Opens the archive: its folder and spool (recovering what a crash left), and starts writing again what
+     * the spool holds but no committed file has.
      *
-     * @throws UncheckedIOException when the folder cannot be created or locked (fail fast at start-up)
+     * @param decoder decodes spooled bodies again, as the consumer decoded them
+     * @throws UncheckedIOException when a folder cannot be created or the spool is in use (fail fast)
      */
-    public ParquetArchive(ArchiveOptions options, Clock clock) {
+    public ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock) {
+        this(options, decoder, clock, OutputFiles.LOCAL);
+    }
+
+    ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
         this.options = options;
         this.clock = clock;
-        this.lanes = new Lane[options.writers()];
-        int writersPerLane = Math.max(1, (options.maxOpenWriters() + lanes.length - 1) / lanes.length);
-        for (int i = 0; i < lanes.length; i++) {
-            lanes[i] = new Lane(i, writersPerLane);
-        }
-        this.laneOfThread =
-                ThreadLocal.withInitial(() -> lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)]);
+        Path root = options.path();
         try {
-            Path instances = options.path().resolve(".instances");
-            Files.createDirectories(instances);
-            lockChannel = FileChannel.open(
-                    instances.resolve(instanceId + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            lock = lockChannel.tryLock();
-            removeLeftovers(options.path(), instances);
+            Files.createDirectories(root);
+            this.instances = new Instances(root);
+            this.spool = Spool.open(
+                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()));
+            this.manifest = Manifest.open(options.spoolPath().resolve("manifest.log"));
+            this.dedup = DedupIndex.open(options.spoolPath().resolve("dedup"), options.dedupWindow(), clock);
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot open the archive at " + options.path().toAbsolutePath() + ": " + e, e);
+            throw new UncheckedIOException("cannot open the archive at " + root.toAbsolutePath() + ": " + e, e);
         }
-        long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 4));
+        this.entries = new Entries(spool::release);
+        this.writability = new Writability(root, instances.id(), clock);
+        this.committer = new Committer(
+                root,
+                manifest,
+                spool::durableSeq,
+                entries::failed,
+                Map.of(
+                        "nemo_lens.schema_version",
+                        ParquetFile.SCHEMA_VERSION,
+                        "writer.model.name",
+                        "nemo-lens-archive"),
+                new CommitOutcome());
+        ParquetFile.ParquetSettings settings = new ParquetFile.ParquetSettings(
+                codec(options.compression()),
+                new DirectCodecFactory(options.zstdLevel()),
+                options.rowGroupSizeBytes(),
+                1 << 20);
+        this.files = new OpenFiles(
+                root,
+                instances.id(),
+                settings,
+                outputs,
+                new OpenFiles.Limits(
+                        options.maxFileSizeBytes(),
+                        options.maxRows(),
+                        options.maxAge().toNanos(),
+                        options.rowGroupSizeBytes(),
+                        options.maxBufferBytes()),
+                entries,
+                committer::submit,
+                new Lost(),
+                clock);
+        this.converter = new Converter(files, clock);
+        this.repairer = new Repairer(
+                spool,
+                decoder,
+                converter,
+                entries,
+                writability,
+                options.spoolPath().resolve("rejected"));
+        spool.setRemovalListener(this::forgetSegment);
+        recover();
+        repairer.start();
+        long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lens-archive-timer");
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::commitOldFiles, period, period, TimeUnit.MILLISECONDS);
-        committer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lens-archive-commit");
-            t.setDaemon(true);
-            return t;
-        });
+        timer.scheduleWithFixedDelay(this::housekeeping, period, period, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::maintainDedup, 1, 10, TimeUnit.MINUTES);
     }
 
-    /** The id that names this process's files. */
-    public String instanceId() {
-        return instanceId;
+    private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
+        return switch (compression) {
+            case ZSTD -> CompressionCodecName.ZSTD;
+            case SNAPPY -> CompressionCodecName.SNAPPY;
+            case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
+        };
     }
 
-    /** A handler of metric points writing into this archive. */
-    public MetricPointHandler metricPointHandler() {
-        return batch -> append(metrics, batch);
+    /**
+     * Takes the spool's entries as they were left: each is held until its rows are written again for the
+     * partitions no committed file (per the manifest) already has.
+     */
+    private void recover() {
+        Map<Long, Set<String>> committed = committedPartitions();
+        long[] range = {Long.MAX_VALUE, -1};
+        try {
+            spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
+                entries.begin(seq, SpooledMessage.decode(payload).messageId());
+                range[0] = Math.min(range[0], seq);
+                range[1] = Math.max(range[1], seq);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the archive's spool at " + options.spoolPath() + ": " + e, e);
+        }
+        if (range[1] < 0) {
+            compactManifest(Long.MAX_VALUE); // an empty spool needs no record
+            return;
+        }
+        compactManifest(range[0]);
+        int partial = 0;
+        for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
+            if (e.getKey() >= range[0]) {
+                partial++;
+            }
+        }
+        log.info(
+                "archive spool holds {} entries ({} to {}) not yet released; {} of them already have rows in committed"
+                        + " files; writing the rest again",
+                range[1] - range[0] + 1,
+                range[0],
+                range[1],
+                partial);
+        repairer.submit(new Repairer.Job(
+                range[0],
+                range[1],
+                null,
+                (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
+                "recovery at start"));
     }
 
-    /** A handler of logs writing into this archive. */
-    public LogHandler logHandler() {
-        return batch -> append(logs, batch);
+    /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */
+    private Map<Long, Set<String>> committedPartitions() {
+        Map<Long, Set<String>> committed = new HashMap<>();
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            Path file = options.path().resolve(e.file());
+            if (!Files.exists(file)) {
+                continue; // the crash came before the rename: never committed
+            }
+            String partition = e.file().substring(0, e.file().lastIndexOf('/'));
+            for (long seq : e.seqs()) {
+                committed.computeIfAbsent(seq, s -> new HashSet<>()).add(partition);
+            }
+        }
+        return committed;
     }
 
-    /** A handler of dcgm-exporter samples writing into this archive ({@code gpu_metrics}). */
-    public GpuSampleHandler gpuSampleHandler() {
-        return batch -> append(gpus, batch);
+    private void compactManifest(long oldestLiveSeq) {
+        List<Manifest.Entry> keep = new ArrayList<>();
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            long[] seqs = e.seqs();
+            if (seqs.length > 0
+                    && seqs[seqs.length - 1] >= oldestLiveSeq
+                    && Files.exists(options.path().resolve(e.file()))) {
+                keep.add(e);
+            }
+        }
+        try {
+            manifest.rewrite(keep);
+        } catch (IOException e) {
+            log.warn("compacting the archive manifest failed (it stays as it is): {}", e.toString());
+        }
     }
 
-    /** A handler of node-exporter samples writing into this archive ({@code node_metrics}). */
-    public NodeSampleHandler nodeSampleHandler() {
-        return batch -> append(nodes, batch);
+    /** A spool segment is going: its message ids go to the de-duplication index first. */
+    private void forgetSegment(long firstSeq, long lastSeq) throws IOException {
+        List<MessageKey> keys = new ArrayList<>();
+        for (long seq = firstSeq; seq <= lastSeq; seq++) {
+            String id = entries.messageId(seq);
+            if (id != null) {
+                keys.add(MessageKey.ofHex(id));
+            }
+        }
+        dedup.record(keys);
+        entries.forget(firstSeq, lastSeq);
     }
 
     @Override
-    public void handle(SignalBatch<Span> batch) {
-        append(spans, batch);
-    }
-
-    private <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
+    public CompletionStage<?> accept(ReceivedMessage message) {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        laneOfThread.get().append(table, batch);
-    }
-
-    /** Commits every open file now and waits for commits under way (tests, shutdown). */
-    public void commitNow() {
-        for (Lane lane : lanes) {
-            lane.commitAllNow();
+        Converter.Records records = new Converter.Records(
+                message.spans(), message.metricPoints(), message.logs(), message.gpuSamples(), message.nodeSamples());
+        if (!writability.writable()) {
+            try {
+                writability.probe(converter.partitions(records));
+            } catch (IOException e) {
+                throw new TransientHandlerException("the archive cannot write: " + writability.problem(), e);
+            }
         }
+        String id = message.info().messageId();
+        if (dedup.contains(MessageKey.ofHex(id)) || !entries.claim(id)) {
+            duplicates.incrementAndGet();
+            log.debug("message {} is already archived or being archived: acknowledged without taking it again", id);
+            return DONE;
+        }
+        Appended appended;
         try {
-            committer.submit(() -> {}).get();
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closed: nothing under way
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            appended = spool.append(SpooledMessage.encode(message));
+        } catch (SpoolFullException | SpoolUnavailableException e) {
+            entries.unclaim(id);
+            throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);
         }
+        long seq = appended.seq();
+        entries.begin(seq, id);
+        appended.durable().whenComplete((ok, failure) -> {
+            if (failure != null) {
+                entries.appendFailed(seq);
+                files.loseFilesHolding(seq, failure);
+            }
+        });
+        try {
+            converter.convert(seq, id, records, key -> true);
+        } finally {
+            entries.drop(seq);
+        }
+        return appended.durable();
     }
 
-    private void commitOldFiles() {
+    private void housekeeping() {
         if (closed) {
             return;
         }
-        for (Lane lane : lanes) {
-            lane.commitOlderThan(options.maxAge().toNanos());
+        try {
+            files.commitOlderThan(options.maxAge().toNanos());
+            SpoolStatus s = spool.status();
+            int early = 0;
+            while (s.bytes() > options.spoolCommitThreshold() * options.spoolMaxBytes()
+                    && committer.pending() < 4
+                    && early < 4
+                    && files.commitOldest()) {
+                early++;
+            }
+            if (manifest.size() > MANIFEST_COMPACT_BYTES && !compacting) {
+                compacting = true;
+                committer.runOnCommitThread(() -> {
+                    try {
+                        manifest.compact(entries.lowestSpooledSeq(), options.path());
+                    } catch (IOException e) {
+                        log.warn("compacting the archive manifest failed: {}", e.toString());
+                    } finally {
+                        compacting = false;
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            log.warn("archive housekeeping failed: {}", e.toString());
         }
+    }
+
+    private void maintainDedup() {
+        try {
+            dedup.maintain();
+        } catch (IOException | RuntimeException e) {
+            log.warn("maintaining the archive's de-duplication index failed: {}", e.toString());
+        }
+    }
+
+    /** Commits every open file now and waits until they are committed (tests, shutdown). */
+    public void commitNow() {
+        files.commitAll();
+        committer.drain();
+    }
+
+    /** Waits until what the spool held at start, and every failed file, is written again (tests). */
+    public boolean rewritten(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!repairer.idle()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        return true;
     }
 
     /** A snapshot for health and metrics. */
     public ArchiveStatus status() {
-        int open = 0;
-        int pending = 0;
-        for (Lane lane : lanes) {
-            synchronized (lane) {
-                open += lane.open.size();
-                pending += lane.pending.size();
-            }
+        SpoolStatus s = spool.status();
+        OpenFiles.Usage usage = files.usage();
+        String problem = null;
+        if (!s.writable()) {
+            problem = "spool cannot be written: " + s.problem();
+        } else if (s.full()) {
+            problem = "spool full (" + s.bytes() + " of " + options.spoolMaxBytes()
+                    + " bytes): files are being committed to free it";
         }
-        boolean writable = unwritable.isEmpty();
+        if (!writability.writable()) {
+            problem = (problem == null ? "" : problem + "; ") + "archive cannot be written: " + writability.problem();
+        }
+        long oldest = s.oldestUnreleasedAppendedAtMillis();
+        Duration lag = oldest == 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, clock.millis() - oldest));
         return new ArchiveStatus(
-                writable,
-                writable ? null : String.join("; ", unwritable.values()),
-                lastErrorAt,
+                problem == null,
+                problem,
+                writability.lastErrorAt(),
                 lastCommitAt,
-                open,
-                pending,
+                lag,
+                s.bytes(),
+                options.spoolMaxBytes(),
+                s.entries(),
+                s.segments(),
+                usage.openFiles(),
+                usage.bufferedBytes(),
+                usage.earlyRowGroups(),
+                repairer.waiting(),
                 committedFiles.get(),
                 committedRows.get(),
                 committedBytes.get(),
-                failedFiles.get(),
-                commitNanos.get());
+                lostFiles.get(),
+                commitNanos.get(),
+                duplicates.get());
     }
 
     /** The archive's root folder. */
@@ -237,429 +406,89 @@ public final class ParquetArchive implements SpanHandler, AutoCloseable {
         return options.path();
     }
 
-    /** Commits every open file, stops the timer and releases the instance lock. */
+    /** The spool's folder. */
+    public Path spoolPath() {
+        return options.spoolPath();
+    }
+
+    /** The id that names this process's files. */
+    public String instanceId() {
+        return instances.id();
+    }
+
+    /** Commits every open file, then closes the spool and releases the folders. */
     @Override
     public void close() {
-        commitNow();
+        if (closed) {
+            return;
+        }
         closed = true;
         timer.shutdownNow();
-        committer.shutdown();
-        try {
-            if (lock != null) {
-                lock.release();
-            }
-            lockChannel.close();
-            Files.deleteIfExists(options.path().resolve(".instances").resolve(instanceId + ".lock"));
-        } catch (IOException e) {
-            log.debug("releasing the archive lock failed", e);
+        repairer.close();
+        commitNow();
+        committer.close();
+        spool.close();
+        dedup.close();
+        manifest.close();
+        instances.close();
+    }
+
+    /** A file that failed: aborted, its rows written again from the spool once the archive can write. */
+    private final class Lost implements OpenFiles.LostFiles {
+        @Override
+        public void lost(ParquetFile<?> file, Throwable cause) {
+            loseFile(file, cause);
+        }
+
+        @Override
+        public void unwritten(PartitionKey key, long seq, Throwable cause) {
+            writability.markUnwritable(key.table(), cause);
+            repairer.submit(new Repairer.Job(
+                    0, -1, new long[] {seq}, (s, k) -> k.equals(key), "rows of " + key.relative() + " not written"));
         }
     }
 
-    private void markUnwritable(String table, Throwable cause) {
-        lastErrorAt = clock.instant();
-        unwritable.put(table, table + ": " + cause);
+    private void loseFile(ParquetFile<?> file, Throwable cause) {
+        file.abort();
+        lostFiles.incrementAndGet();
+        boolean appendFailure = false;
+        long[] seqs = file.seqs();
+        for (long seq : seqs) {
+            appendFailure |= entries.failed(seq);
+        }
+        if (!appendFailure) {
+            writability.markUnwritable(file.table(), cause);
+        }
+        log.warn(
+                "archive file {} given up ({}); its rows of {} spool entries are written again",
+                file.committedPath(),
+                cause.toString(),
+                seqs.length);
+        PartitionKey key = file.key();
+        repairer.submit(new Repairer.Job(
+                0,
+                -1,
+                seqs,
+                (s, k) -> k.equals(key),
+                "file " + file.committedPath().getFileName() + " given up"));
     }
 
-    /** The date partition of a record: its own time, or now when it has none. */
-    private <T extends TelemetryRecord> String dateOf(ArchiveTable<T> table, T record) {
-        long time = table.timeUnixNano(record);
-        return date(time != 0 ? time : clock.millis() * 1_000_000L);
-    }
-
-    private static PartitionKey partitionKey(ArchiveTable<?> table, String date, String runId) {
-        return new PartitionKey(table.name(), date, runFolder(runId), runId);
-    }
-
-    private Path partitionDirectory(PartitionKey key) {
-        return options.path().resolve(key.table()).resolve("date=" + key.date()).resolve("run_id=" + key.run());
-    }
-
-    private String date(long unixNanos) {
-        long day = Math.floorDiv(unixNanos, NANOS_PER_DAY);
-        LastDate last = lastDate.get();
-        if (last != null && last.day == day) {
-            return last.text;
-        }
-        String text = LocalDate.ofEpochDay(day).toString();
-        lastDate.set(new LastDate(day, text));
-        return text;
-    }
-
-    /** The date of the previous row on this thread: nearly every row repeats it. */
-    private record LastDate(long day, String text) {}
-
-    private final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
-
-    /**
-     * While a table is unwritable: checks that the folders of this batch's partitions can be created and
-     * a probe file written and forced there; refuses the batch (transient) until then.
-     */
-    private <T extends TelemetryRecord> void probe(ArchiveTable<T> table, List<T> records, int laneIndex) {
-        List<Path> dirs = new ArrayList<>();
-        for (T record : records) {
-            Path dir = partitionDirectory(partitionKey(table, dateOf(table, record), record.runId()));
-            if (!dirs.contains(dir)) {
-                dirs.add(dir);
-            }
-        }
-        for (Path dir : dirs) {
-            Path probe = dir.resolve(".probe-" + instanceId + "-" + laneIndex);
-            try {
-                Files.createDirectories(dir);
-                try (OutputStream out = Files.newOutputStream(probe)) {
-                    out.write(new byte[PROBE_BYTES]);
-                }
-                try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.WRITE)) {
-                    ch.force(true);
-                }
-                Files.delete(probe);
-            } catch (IOException | RuntimeException e) {
-                try {
-                    Files.deleteIfExists(probe);
-                } catch (IOException | RuntimeException ignored) {
-                    // best effort; removed at the next start
-                }
-                markUnwritable(table.name(), e);
-                throw new TransientHandlerException("archive still cannot write " + table.name() + " (" + e + ")", e);
-            }
-        }
-        if (unwritable.remove(table.name()) != null) {
-            log.info("archive can write {} again", table.name());
-        }
-    }
-
-    private static void finish(List<Completion> toComplete, List<Completion> toFail, String reason) {
-        for (Completion c : toComplete) {
-            try {
-                c.complete();
-            } catch (RuntimeException e) {
-                log.warn("acknowledging after a commit failed: {}", e.toString());
-            }
-        }
-        for (Completion c : toFail) {
-            try {
-                c.fail(new IOException("archive write failed: " + reason));
-            } catch (RuntimeException e) {
-                log.warn("returning a message after a lost file failed: {}", e.toString());
-            }
-        }
-    }
-
-    /** One writer lane: its own open files, pending messages and lock. */
-    private final class Lane {
-        private final int index;
-        private final int maxOpenWriters;
-        private final LinkedHashMap<PartitionKey, PartitionFile<?>> open = new LinkedHashMap<>(16, 0.75f, true);
-        private final Set<MessageHold> pending = Collections.newSetFromMap(new IdentityHashMap<>());
-        private String lastLoss = "";
-
-        Lane(int index, int maxOpenWriters) {
-            this.index = index;
-            this.maxOpenWriters = maxOpenWriters;
-        }
-
-        <T extends TelemetryRecord> void append(ArchiveTable<T> table, SignalBatch<T> batch) {
-            List<Completion> toFail = new ArrayList<>();
-            Exception failure = null;
-            synchronized (this) {
-                if (unwritable.containsKey(table.name())) {
-                    probe(table, batch.records(), index);
-                }
-                MessageHold hold = new MessageHold();
-                String messageId = batch.message().messageId();
-                List<T> records = batch.records();
-                List<PartitionFile<?>> touched = new ArrayList<>();
-                try {
-                    for (int row = 0; row < records.size(); row++) {
-                        T record = records.get(row);
-                        PartitionFile<T> file = fileFor(table, record);
-                        if (!touched.contains(file)) {
-                            touched.add(file);
-                        }
-                        file.hold(hold);
-                        file.write(record, messageId, row);
-                    }
-                    hold.attach(batch.defer());
-                    pending.add(hold);
-                } catch (IOException | RuntimeException e) {
-                    failure = e;
-                    // the files this batch wrote into may be broken: give them up (their messages come back)
-                    for (PartitionFile<?> file : touched) {
-                        open.values().remove(file);
-                        lose(file, e, toFail);
-                    }
-                    markUnwritable(table.name(), e);
-                }
-                if (failure == null) {
-                    rollIfDue();
-                }
-            }
-            finish(List.of(), toFail, lastLoss);
-            if (failure != null) {
-                throw new TransientHandlerException("archive cannot write " + table.name() + ": " + failure, failure);
-            }
-        }
-
-        // the file of the previous row: consecutive rows nearly always share table, date and run
-        private PartitionKey lastKey;
-        private PartitionFile<?> lastFile;
-
-        @SuppressWarnings("unchecked")
-        private <T extends TelemetryRecord> PartitionFile<T> fileFor(ArchiveTable<T> table, T record)
-                throws IOException {
-            String date = dateOf(table, record);
-            String run = record.runId();
-            PartitionKey last = lastKey;
-            if (last != null
-                    && last.table() == table.name()
-                    && last.date() == date
-                    && last.runId().equals(run)
-                    && open.get(last) == lastFile) {
-                return (PartitionFile<T>) lastFile;
-            }
-            PartitionKey key = partitionKey(table, date, run);
-            PartitionFile<T> file = (PartitionFile<T>) open.get(key);
-            if (file == null) {
-                while (open.size() >= maxOpenWriters) {
-                    Iterator<Map.Entry<PartitionKey, PartitionFile<?>>> eldest =
-                            open.entrySet().iterator();
-                    Map.Entry<PartitionKey, PartitionFile<?>> e = eldest.next();
-                    eldest.remove();
-                    commitLater(List.of(e.getValue()));
-                }
-                Path dir = partitionDirectory(key);
-                Files.createDirectories(dir);
-                String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
-                        + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-                file = new PartitionFile<>(table, dir, name, options);
-                open.put(key, file);
-            }
-            lastKey = key;
-            lastFile = file;
-            return file;
-        }
-
-        /**
-         * Hands files to the committer: all open ones once half the pending limit is reached (so the
-         * channel still has deliveries to work on while the commit runs and the broker refills it),
-         * and any one that is big enough.
-         */
-        private void rollIfDue() {
-            if (uncommitted() >= Math.max(1, options.maxPendingMessages() / 2) && !open.isEmpty()) {
-                List<PartitionFile<?>> files = new ArrayList<>(open.values());
-                open.clear();
-                commitLater(files);
-                return;
-            }
-            List<PartitionFile<?>> full = new ArrayList<>();
-            for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
-                PartitionFile<?> file = it.next();
-                if (file.rows() >= options.maxRows() || file.dataSize() >= options.maxFileSizeBytes()) {
-                    it.remove();
-                    full.add(file);
-                }
-            }
-            if (!full.isEmpty()) {
-                commitLater(full);
-            }
-        }
-
-        /** Messages with rows in files still open in this lane (not those already handed to the committer). */
-        private int uncommitted() {
-            int n = 0;
-            for (MessageHold hold : pending) {
-                if (!hold.committing()) {
-                    n++;
-                }
-            }
-            return n;
-        }
-
-        private void commitLater(List<PartitionFile<?>> files) {
-            for (PartitionFile<?> file : files) {
-                for (MessageHold hold : file.holds()) {
-                    hold.markCommitting();
-                }
-            }
-            committer.execute(() -> {
-                List<Completion> toComplete = new ArrayList<>();
-                List<Completion> toFail = new ArrayList<>();
-                for (PartitionFile<?> file : files) {
-                    commit(file, toComplete, toFail);
-                }
-                finish(toComplete, toFail, lastLoss);
-            });
-        }
-
-        void commitAllNow() {
-            List<PartitionFile<?>> files;
-            synchronized (this) {
-                files = new ArrayList<>(open.values());
-                open.clear();
-            }
-            List<Completion> toComplete = new ArrayList<>();
-            List<Completion> toFail = new ArrayList<>();
-            for (PartitionFile<?> file : files) {
-                commit(file, toComplete, toFail);
-            }
-            finish(toComplete, toFail, lastLoss);
-        }
-
-        void commitOlderThan(long maxAgeNanos) {
-            synchronized (this) {
-                long now = System.nanoTime();
-                List<PartitionFile<?>> old = new ArrayList<>();
-                for (Iterator<PartitionFile<?>> it = open.values().iterator(); it.hasNext(); ) {
-                    PartitionFile<?> file = it.next();
-                    if (file.ageNanos(now) >= maxAgeNanos) {
-                        it.remove();
-                        old.add(file);
-                    }
-                }
-                if (!old.isEmpty()) {
-                    commitLater(old);
-                }
-            }
-        }
-
-        /** Commits one file (on the caller's thread; the lane lock is taken only to settle its messages). */
-        private void commit(PartitionFile<?> file, List<Completion> toComplete, List<Completion> toFail) {
-            long size;
-            long start = System.nanoTime();
-            try {
-                size = file.commit();
-                commitNanos.addAndGet(System.nanoTime() - start);
-            } catch (IOException | RuntimeException e) {
-                lose(file, e, toFail);
-                return;
-            }
+    private final class CommitOutcome implements Committer.Outcome {
+        @Override
+        public void committed(ParquetFile<?> file, long bytes, long nanos) {
             committedFiles.incrementAndGet();
             committedRows.addAndGet(file.rows());
-            committedBytes.addAndGet(size);
+            committedBytes.addAndGet(bytes);
+            commitNanos.addAndGet(nanos);
             lastCommitAt = clock.instant();
-            synchronized (this) {
-                for (MessageHold hold : file.holds()) {
-                    Completion c = hold.fileCommitted();
-                    if (c != null) {
-                        pending.remove(hold);
-                        toComplete.add(c);
-                    }
-                }
+            for (long seq : file.seqs()) {
+                entries.drop(seq);
             }
-        }
-
-        private void lose(PartitionFile<?> file, Throwable cause, List<Completion> toFail) {
-            file.abort();
-            failedFiles.incrementAndGet();
-            markUnwritable(file.table(), cause);
-            log.error(
-                    "archive file {} lost ({}); its messages will be redelivered",
-                    file.committedPath(),
-                    cause.toString());
-            synchronized (this) {
-                lastLoss = file.table() + ": " + cause;
-                for (MessageHold hold : file.holds()) {
-                    Completion c = hold.fileLost();
-                    pending.remove(hold);
-                    if (c != null) {
-                        toFail.add(c);
-                    }
-                }
-            }
-        }
-    }
-
-    /** The run id as a folder name: {@code unknown} when absent; characters outside [A-Za-z0-9._-] %-escaped. */
-    static String runFolder(String runId) {
-        if (runId == null || runId.isEmpty()) {
-            return "unknown";
-        }
-        StringBuilder sb = null;
-        for (int i = 0; i < runId.length(); i++) {
-            char c = runId.charAt(i);
-            boolean safe = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || c == '.'
-                    || c == '_'
-                    || c == '-';
-            if (!safe && sb == null) {
-                sb = new StringBuilder(runId.substring(0, i));
-            }
-            if (sb != null) {
-                if (safe) {
-                    sb.append(c);
-                } else {
-                    for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {
-                        sb.append('%').append(String.format("%02X", b & 0xFF));
-                    }
-                }
-            }
-        }
-        String folder = sb == null ? runId : sb.toString();
-        return folder.equals(".") || folder.equals("..") ? folder.replace(".", "%2E") : folder;
-    }
-
-    /** Removes temporary files of instances whose lock is free (they crashed or stopped). */
-    private void removeLeftovers(Path root, Path instances) throws IOException {
-        List<String> dead = new ArrayList<>();
-        try (Stream<Path> locks = Files.list(instances)) {
-            for (Path lockFile : locks.toList()) {
-                String name = lockFile.getFileName().toString();
-                if (!name.endsWith(".lock") || name.equals(instanceId + ".lock")) {
-                    continue;
-                }
-                try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
-                    FileLock other = ch.tryLock();
-                    if (other != null) {
-                        other.release();
-                        dead.add(name.substring(0, name.length() - ".lock".length()));
-                    }
-                } catch (OverlappingFileLockException e) {
-                    // held by another archive in this JVM: alive
-                }
-            }
-        }
-        List<String> alive = new ArrayList<>();
-        try (Stream<Path> locks = Files.list(instances)) {
-            locks.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".lock"))
-                    .map(n -> n.substring(0, n.length() - ".lock".length()))
-                    .filter(id -> !dead.contains(id))
-                    .forEach(alive::add);
-        }
-        int removed = 0;
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                String name = p.getFileName().toString();
-                if (name.startsWith(".")
-                        && (name.endsWith(".parquet.tmp") || name.startsWith(".probe-"))
-                        && alive.stream().noneMatch(name::contains)) {
-                    Files.deleteIfExists(p);
-                    removed++;
-                }
-            }
-        }
-        for (String id : dead) {
-            Files.deleteIfExists(instances.resolve(id + ".lock"));
-        }
-        if (removed > 0) {
-            log.info(
-                    "removed {} temporary file(s) left by stopped archive instances (their messages were never acknowledged)",
-                    removed);
-        }
-    }
-
-    /** A partition; {@code runId} is the id as it came, {@code run} its folder name (equal keys have equal runs). */
-    private record PartitionKey(String table, String date, String run, String runId) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PartitionKey k && table.equals(k.table) && date.equals(k.date) && run.equals(k.run);
         }
 
         @Override
-        public int hashCode() {
-            return (table.hashCode() * 31 + date.hashCode()) * 31 + run.hashCode();
+        public void lost(ParquetFile<?> file, Throwable cause) {
+            loseFile(file, cause);
         }
     }
 }

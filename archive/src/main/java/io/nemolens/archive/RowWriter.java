@@ -38,7 +38,7 @@ final class RowWriter {
     private static final int STRING_CACHE_LIMIT = 4096;
     private static final int JSON_CACHE_LIMIT = 256;
 
-    private final RecordConsumer rc;
+    private RecordConsumer rc;
     // attribute keys and other short repeated strings: encode each once per file
     private final Map<String, Binary> stringCache = new HashMap<>();
     // resource and scope attributes: one instance is shared by every record of its block, so its JSON
@@ -53,8 +53,14 @@ final class RowWriter {
     private final Utf8Buffer scratch = new Utf8Buffer();
     private final OtlpJson json = new OtlpJson();
 
-    RowWriter(RecordConsumer rc) {
-        this.rc = rc;
+    /** Writes the following rows through {@code consumer} (a file's current row group). */
+    void bind(RecordConsumer consumer) {
+        this.rc = consumer;
+    }
+
+    /** Hands buffered values of the current row to the column writers (before a row group is cut). */
+    void flush() {
+        rc.flush();
     }
 
     ArchiveTable.ResourceColumns resourceColumns(ResourceInfo resource) {

@@ -11,28 +11,26 @@ import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.handlers.Completion;
-import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.TransientHandlerException;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
-import io.nemolens.handlers.record.TelemetryRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,12 +43,10 @@ class ParquetArchiveTests {
     Path dir;
 
     private final OtlpDecoder decoder = new OtlpDecoder();
-    private final List<String> completed = new CopyOnWriteArrayList<>();
-    private final List<String> failed = new CopyOnWriteArrayList<>();
     private ParquetArchive archive;
 
     private ParquetArchive open(ArchiveOptions options) {
-        archive = new ParquetArchive(options, Clock.systemUTC());
+        archive = new ParquetArchive(options, decoder, Clock.systemUTC());
         return archive;
     }
 
@@ -61,38 +57,45 @@ class ParquetArchiveTests {
         }
     }
 
-    private <T extends TelemetryRecord> SignalBatch<T> batch(List<T> records, Signal signal, Message request) {
-        byte[] body = request.toByteArray();
-        String id = MessageIds.of(body);
-        MessageInfo info =
-                new MessageInfo(id, signal, Encoding.PROTOBUF, "x", signal.routingKey(), body.length, false, request);
-        return new SignalBatch<>(records, info, () -> new Completion() {
-            @Override
-            public void complete() {
-                completed.add(id);
-            }
+    /** A message as the consumer hands it to its sinks. */
+    static ReceivedMessage received(DecodedMessage d, byte[] body) {
+        MessageInfo info = new MessageInfo(
+                MessageIds.of(body),
+                d.signal(),
+                d.encoding(),
+                "x",
+                d.signal().routingKey(),
+                body.length,
+                false,
+                d.request());
+        return new ReceivedMessage(
+                info, body, Instant.now(), d.spans(), d.metricPoints(), d.logs(), d.gpuSamples(), d.nodeSamples());
+    }
 
-            @Override
-            public void fail(Throwable cause) {
-                failed.add(id);
-            }
-        });
+    private ReceivedMessage received(Signal signal, Message request) {
+        byte[] body = request.toByteArray();
+        return received(decoder.decode(signal, body, null), body);
+    }
+
+    /** Hands the message to the archive and waits until it is durable in the spool (the consumer's ack). */
+    private void take(ReceivedMessage message) throws Exception {
+        archive.accept(message).toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     @Test
-    void spansAreArchivedWithEveryFieldAndAcknowledgedOnlyAfterTheCommit() throws Exception {
+    void spansAreArchivedWithEveryFieldAndAcknowledgedOnceSpooledBeforeTheirFileIsCommitted() throws Exception {
         open(ArchiveOptions.defaults(dir));
-        DecodedMessage decoded =
-                decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
-        SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
-        archive.handle(batch);
+        byte[] body = NemoLensTelemetry.traces().toByteArray();
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
+        take(received(decoded, body));
 
-        assertThat(completed).isEmpty();
         assertThat(parquetFiles()).as("no file is visible before its commit").isEmpty();
         assertThat(temporaryFiles()).isNotEmpty();
+        assertThat(archive.status().spoolEntries()).isEqualTo(1);
         archive.commitNow();
-        assertThat(completed).containsExactly(batch.message().messageId());
         assertThat(temporaryFiles()).isEmpty();
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(archive.status().spoolEntries()).isZero());
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             List<Map<String, Object>> rows = reader.query("""
@@ -129,7 +132,7 @@ class ParquetArchiveTests {
                 assertThat(r.get("dropped_attributes_count")).isEqualTo(s.droppedAttributesCount());
                 assertThat(r.get("dropped_events_count")).isEqualTo(s.droppedEventsCount());
                 assertThat(r.get("dropped_links_count")).isEqualTo(s.droppedLinksCount());
-                assertThat(r.get("_message_id")).isEqualTo(batch.message().messageId());
+                assertThat(r.get("_message_id")).isEqualTo(MessageIds.of(body));
                 assertThat(r.get("_row")).isEqualTo(i);
                 assertThat(((Number) r.get("event_count")).intValue())
                         .isEqualTo(s.events().size());
@@ -168,7 +171,7 @@ class ParquetArchiveTests {
         open(ArchiveOptions.defaults(dir));
         DecodedMessage decoded =
                 decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
-        archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+        take(received(Signal.SPANS, decoded.request()));
         archive.commitNow();
         Span forward = decoded.spans().stream()
                 .filter(s -> s.name().equals("megatron.forward_backward"))
@@ -254,7 +257,7 @@ class ParquetArchiveTests {
         open(ArchiveOptions.defaults(dir));
         DecodedMessage decoded =
                 decoder.decode(Signal.METRICS, NemoLensTelemetry.metrics().toByteArray(), null);
-        archive.metricPointHandler().handle(batch(decoded.metricPoints(), Signal.METRICS, decoded.request()));
+        take(received(Signal.METRICS, decoded.request()));
         archive.commitNow();
         List<MetricPoint> points = decoded.metricPoints();
 
@@ -332,7 +335,7 @@ class ParquetArchiveTests {
         open(ArchiveOptions.defaults(dir));
         DecodedMessage decoded =
                 decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
-        archive.logHandler().handle(batch(decoded.logs(), Signal.LOGS, decoded.request()));
+        take(received(Signal.LOGS, decoded.request()));
         archive.commitNow();
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
@@ -359,42 +362,23 @@ class ParquetArchiveTests {
     }
 
     @Test
-    void filesAreHivePartitionedByDateAndRunAndRollByRowsAndPendingMessages() throws Exception {
-        // 10 pending messages at most: files are committed once 5 wait
-        open(new ArchiveOptions(
-                dir,
-                1500,
-                128L << 20,
-                Duration.ofMinutes(10),
-                10,
-                16,
-                ArchiveOptions.Compression.ZSTD,
-                1,
-                64L << 20,
-                1));
+    void filesAreHivePartitionedByDateAndRunAndRollByRows() throws Exception {
+        open(options(dir, 1500, Duration.ofMinutes(10), 96L << 20, 1));
         for (int i = 0; i < 2; i++) {
-            DecodedMessage decoded = decoder.decode(
-                    Signal.SPANS,
-                    NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i).toByteArray(),
-                    null);
-            archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+            take(received(Signal.SPANS, NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i)));
         }
         // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(completed).hasSize(2));
+                .untilAsserted(
+                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
         for (int i = 0; i < 4; i++) {
-            DecodedMessage small = decoder.decode(
-                    Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i).toByteArray(), null);
-            archive.handle(batch(small.spans(), Signal.SPANS, small.request()));
+            take(received(Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i)));
         }
-        assertThat(completed)
-                .as("4 messages wait, fewer than half the pending limit")
-                .hasSize(2);
-        DecodedMessage fifth =
-                decoder.decode(Signal.LOGS, NemoLensTelemetry.logs().toByteArray(), null);
-        archive.logHandler().handle(batch(fifth.logs(), Signal.LOGS, fifth.request()));
-        await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(completed).hasSize(7));
+        take(received(Signal.LOGS, NemoLensTelemetry.logs()));
+        assertThat(archive.status().committedFiles())
+                .as("the other files wait for their age or size")
+                .isEqualTo(1);
+        archive.commitNow();
         List<Path> files = parquetFiles();
         assertThat(files).isNotEmpty().allSatisfy(f -> {
             assertThat(dir.relativize(f).toString())
@@ -414,24 +398,31 @@ class ParquetArchiveTests {
     void aRegularFileWhereAFolderMustBeRefusesBatchesUntilRemoved() throws Exception {
         open(ArchiveOptions.defaults(dir));
         Files.writeString(dir.resolve("spans"), "not a folder");
-        DecodedMessage decoded =
-                decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
-        SignalBatch<Span> batch = batch(decoded.spans(), Signal.SPANS, decoded.request());
+        byte[] body = NemoLensTelemetry.traces().toByteArray();
+        DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
+        ReceivedMessage first = received(decoded, body);
 
-        assertThatThrownBy(() -> archive.handle(batch)).isInstanceOf(TransientHandlerException.class);
-        assertThat(archive.status().writable()).isFalse();
-        assertThat(archive.status().lastError()).contains("spans");
-        assertThatThrownBy(() -> archive.handle(batch)).isInstanceOf(TransientHandlerException.class);
+        // the first message is spooled (and acknowledged), but its rows cannot be written: the archive then
+        // takes no more messages until the folder can be written, and writes the spooled rows again
+        take(first);
+        ReceivedMessage second = received(Signal.SPANS, NemoLensRequests.spans(10, "r2", 0, 0));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertThatThrownBy(() -> archive.accept(second)).isInstanceOf(TransientHandlerException.class));
+        assertThat(archive.status().accepting()).isFalse();
+        assertThat(archive.status().problem()).contains("spans");
 
         Files.delete(dir.resolve("spans"));
-        archive.handle(batch);
-        assertThat(archive.status().writable()).isTrue();
+        take(second);
+        assertThat(archive.status().accepting()).isTrue();
+        assertThat(archive.rewritten(Duration.ofSeconds(20))).isTrue();
         archive.commitNow();
-        assertThat(completed).hasSize(1);
-        assertThat(failed).isEmpty();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .isEqualTo((long) decoded.spans().size());
+                    .isEqualTo((long) decoded.spans().size() + 10);
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
+                    .as("each row once")
+                    .isEqualTo((long) decoded.spans().size() + 10);
         }
     }
 
@@ -445,19 +436,8 @@ class ParquetArchiveTests {
         int[] levels = {1, 19};
         for (int i = 0; i < levels.length; i++) {
             Path levelDir = dir.resolve("level-" + levels[i]);
-            ArchiveOptions defaults = ArchiveOptions.defaults(levelDir);
-            open(new ArchiveOptions(
-                    levelDir,
-                    defaults.maxRows(),
-                    defaults.maxFileSizeBytes(),
-                    defaults.maxAge(),
-                    defaults.maxPendingMessages(),
-                    defaults.maxOpenWriters(),
-                    ArchiveOptions.Compression.ZSTD,
-                    levels[i],
-                    defaults.rowGroupSizeBytes(),
-                    defaults.writers()));
-            archive.handle(batch(decoded.spans(), Signal.SPANS, decoded.request()));
+            open(options(levelDir, 10_000_000, Duration.ofMinutes(5), 96L << 20, levels[i]));
+            take(received(Signal.SPANS, decoded.request()));
             archive.commitNow();
             archive.close();
             try (var files = Files.walk(levelDir.resolve("spans"))) {
@@ -471,15 +451,15 @@ class ParquetArchiveTests {
             }
         }
         assertThat(sizes[1]).as("level 19 compresses harder than level 1").isLessThan(sizes[0]);
-        assertThatThrownBy(() -> new ArchiveOptions(
-                        dir, 1, 1, Duration.ofSeconds(1), 1, 1, ArchiveOptions.Compression.ZSTD, 23, 1, 1))
+        assertThatThrownBy(() -> options(dir, 1, Duration.ofSeconds(1), 1, 23))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zstdLevel");
     }
 
     @Test
     void temporaryFilesOfStoppedInstancesAreRemovedAtStartAndThoseOfLiveOnesKept() throws Exception {
-        ParquetArchive live = new ParquetArchive(ArchiveOptions.defaults(dir), Clock.systemUTC());
+        ParquetArchive live = new ParquetArchive(
+                ArchiveOptions.defaults(dir).withSpoolPath(dir.resolve(".spool-live")), decoder, Clock.systemUTC());
         try {
             Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
             Files.createDirectories(dir.resolve(".instances"));
@@ -496,6 +476,25 @@ class ParquetArchiveTests {
         } finally {
             live.close();
         }
+    }
+
+    /** The defaults with these limits. */
+    static ArchiveOptions options(Path dir, long maxRows, Duration maxAge, long maxBufferBytes, int zstdLevel) {
+        ArchiveOptions d = ArchiveOptions.defaults(dir);
+        return new ArchiveOptions(
+                dir,
+                d.spoolPath(),
+                d.spoolMaxBytes(),
+                d.spoolSegmentBytes(),
+                d.spoolCommitThreshold(),
+                maxRows,
+                d.maxFileSizeBytes(),
+                maxAge,
+                maxBufferBytes,
+                d.rowGroupSizeBytes(),
+                ArchiveOptions.Compression.ZSTD,
+                zstdLevel,
+                d.dedupWindow());
     }
 
     private List<Path> parquetFiles() throws Exception {

@@ -5,43 +5,59 @@ import io.nemolens.archive.ParquetArchive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * DOWN while the archive cannot write (with the reason; consumption of the affected records is paused
- * and resumes by itself) or while its disk has less free space than {@code lens.archive.min-free-space}.
+ * The archive ({@code archive}): DOWN, with the reason, while it takes no messages (its spool is full or
+ * cannot be written, or the archive's folder cannot be written: consumption pauses and resumes by
+ * itself), while the oldest record not yet in a committed file is older than
+ * {@code lens.archive.health.max-lag}, or while the archive's or the spool's disk has less free space
+ * than {@code lens.archive.min-free-space}.
  */
 public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
 
     private final ParquetArchive archive;
     private final long minFreeBytes;
+    private final Duration maxLag;
 
-    public ArchiveHealthIndicator(ParquetArchive archive, long minFreeBytes) {
+    public ArchiveHealthIndicator(ParquetArchive archive, long minFreeBytes, Duration maxLag) {
         super("archive health check failed");
         this.archive = archive;
         this.minFreeBytes = minFreeBytes;
+        this.maxLag = maxLag;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         ArchiveStatus status = archive.status();
-        Path path = archive.path().toAbsolutePath();
-        long free = freeSpace(path);
-        boolean enoughSpace = free < 0 || free >= minFreeBytes;
-        if (status.writable() && enoughSpace) {
+        long free = freeSpace(archive.path().toAbsolutePath());
+        long spoolFree = freeSpace(archive.spoolPath().toAbsolutePath());
+        boolean enoughSpace = (free < 0 || free >= minFreeBytes) && (spoolFree < 0 || spoolFree >= minFreeBytes);
+        boolean lagging = status.lag().compareTo(maxLag) > 0;
+        if (status.accepting() && enoughSpace && !lagging) {
             builder.up();
         } else {
             builder.down();
         }
-        builder.withDetail("path", path.toString())
-                .withDetail("freeBytes", free)
-                .withDetail("minFreeBytes", minFreeBytes)
+        builder.withDetail("lagSeconds", status.lag().toSeconds())
+                .withDetail("spoolBytes", status.spoolBytes())
+                .withDetail("spoolMaxBytes", status.spoolMaxBytes())
+                .withDetail("spoolEntries", status.spoolEntries())
                 .withDetail("openFiles", status.openFiles())
-                .withDetail("pendingMessages", status.pendingMessages())
-                .withDetail("committedFiles", status.committedFiles());
-        if (!status.writable()) {
-            builder.withDetail("error", status.lastError());
+                .withDetail("bufferedBytes", status.bufferedBytes())
+                .withDetail("rewriting", status.rewriting())
+                .withDetail("committedFiles", status.committedFiles())
+                .withDetail("freeBytes", free)
+                .withDetail("spoolFreeBytes", spoolFree);
+        if (status.problem() != null) {
+            builder.withDetail("error", status.problem());
+        }
+        if (lagging) {
+            builder.withDetail(
+                    "reason",
+                    "records wait longer than lens.archive.health.max-lag (" + maxLag + ") for a committed file");
         }
         if (!enoughSpace) {
             builder.withDetail("reason", "less free space than lens.archive.min-free-space");

@@ -1,11 +1,15 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -16,54 +20,78 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled whether every record is archived
  * @param path the archive's root folder
+ * @param spool the local spool a message is durable in before it is acknowledged
  * @param maxRows a file is committed once it holds this many rows
- * @param maxFileSize a file is committed once its estimated size reaches this
- * @param maxAge a file is committed at the latest this long after it was opened
- * @param maxPendingMessages every open file is committed once this many messages wait for a commit;
- *     0 means the consumer's prefetch, the largest value that cannot stall the consumer
- * @param maxOpenWriters at most this many files (table, date, run, writer) are open at once; each buffers up
- *     to a row group in memory
+ * @param maxFileSize a file is committed once its size (written and buffered) reaches this
+ * @param maxAge a file is committed at the latest this long after it was opened: how long a record may wait
+ *     before readers of the archive see it (acknowledgements do not wait for it)
+ * @param maxBufferMemory what all open files together may buffer in memory; beyond it, row groups are cut
+ *     early, largest first (files are not cut for it)
+ * @param rowGroupSize a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression: zstd, snappy or uncompressed
- * @param zstdLevel the zstd level, 1 (fastest) to 22 (smallest); measured on NeMo Lens spans, level 1
- *     cost the commit thread 0.7 instead of 1.2 CPU-s (level 3) for files no larger (see BENCHMARKS.md)
- * @param rowGroupSize Parquet row group size
- * @param writers files of one partition written in parallel; 0 means one per listener thread
- *     ({@code lens.consumer.concurrency}), so that listener threads never wait for each other's writes
- * @param minFreeSpace health reports DOWN when the archive's disk has less free space than this
+ * @param zstdLevel the zstd level, 1 (fastest) to 22 (smallest)
+ * @param dedupWindow a message already taken is recognised (and acknowledged without being taken again)
+ *     for this long after it left the spool
+ * @param minFreeSpace health is DOWN when the archive's disk has less free space than this
+ * @param health when the {@code archive} health indicator is DOWN besides the spool and the folder failing
  */
 @ConfigurationProperties("lens.archive")
 @Validated
 public record LensArchiveProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("./lens-archive") @NotNull Path path,
-        @DefaultValue("1000000") @Min(1) long maxRows,
-        @DefaultValue("128MB") @NotNull DataSize maxFileSize,
-        @DefaultValue("60s") @NotNull Duration maxAge,
-        @DefaultValue("0") @Min(0) int maxPendingMessages,
-        @DefaultValue("8") @Min(1) int maxOpenWriters,
+        @DefaultValue @Valid Spool spool,
+        @DefaultValue("10000000") @Min(1) long maxRows,
+        @DefaultValue("256MB") @NotNull DataSize maxFileSize,
+        @DefaultValue("5m") @NotNull Duration maxAge,
+        @DefaultValue("96MB") @NotNull DataSize maxBufferMemory,
+        @DefaultValue("32MB") @NotNull DataSize rowGroupSize,
         @DefaultValue("zstd") @NotNull ArchiveOptions.Compression compression,
         @DefaultValue("1") @Min(1) @Max(22) int zstdLevel,
-        @DefaultValue("16MB") @NotNull DataSize rowGroupSize,
-        @DefaultValue("0") @Min(0) int writers,
-        @DefaultValue("512MB") @NotNull DataSize minFreeSpace) {
+        @DefaultValue("24h") @NotNull Duration dedupWindow,
+        @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
+        @DefaultValue @Valid Health health) {
 
     /**
-     * The archive's options, with the pending-message limit resolved against the consumer's prefetch and
-     * the writer count against its concurrency.
+     * The spool ({@code lens.archive.spool.*}): an acknowledged message lives only here until its rows are in
+     * committed files, so it must be on a persistent volume.
+     *
+     * @param path its folder; default {@code <lens.archive.path>/.spool}, which readers of the archive never
+     *     scan (their globs end in {@code .parquet})
+     * @param maxSize the spool takes no more messages (they wait, unacknowledged) while it holds this much
+     * @param segmentSize the size of one segment file; a segment is deleted once its rows are all committed
+     * @param commitThreshold above this share of {@code maxSize}, the files holding the oldest entries are
+     *     committed early so the spool can release them
      */
-    public ArchiveOptions toOptions(int prefetch, int concurrency) {
-        int pending = maxPendingMessages > 0 ? Math.min(maxPendingMessages, prefetch) : prefetch;
-        int lanes = writers > 0 ? writers : concurrency;
+    public record Spool(
+            @Nullable Path path,
+            @DefaultValue("4GB") @NotNull DataSize maxSize,
+            @DefaultValue("64MB") @NotNull DataSize segmentSize,
+
+            @DefaultValue("0.5") @DecimalMin("0.05") @DecimalMax("1.0")
+            double commitThreshold) {}
+
+    /**
+     * @param maxLag the {@code archive} indicator is DOWN when the oldest record not yet in a committed file
+     *     is older than this (it should stay under {@code max-age} plus the time to write a file)
+     */
+    public record Health(@DefaultValue("15m") @NotNull Duration maxLag) {}
+
+    /** The archive's options. */
+    public ArchiveOptions toOptions() {
         return new ArchiveOptions(
                 path,
+                spool.path() != null ? spool.path() : path.resolve(".spool"),
+                spool.maxSize().toBytes(),
+                spool.segmentSize().toBytes(),
+                spool.commitThreshold(),
                 maxRows,
                 maxFileSize.toBytes(),
                 maxAge,
-                pending,
-                Math.max(maxOpenWriters, lanes),
+                maxBufferMemory.toBytes(),
+                rowGroupSize.toBytes(),
                 compression,
                 zstdLevel,
-                rowGroupSize.toBytes(),
-                lanes);
+                dedupWindow);
     }
 }

@@ -1,0 +1,141 @@
+package io.nemolens.archive;
+
+import io.nemolens.handlers.record.GpuSample;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.NodeSample;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.TelemetryRecord;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Turns the records of one spool entry into rows of the archive's tables: each record goes to the
+ * partition of its table, its own date (UTC; the ingest date when it has no time) and its run, and each
+ * partition's rows of the entry are written in one go. Thread-safe.
+ */
+final class Converter {
+
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
+    private final SpanTable spans = new SpanTable();
+    private final MetricTable metrics = new MetricTable();
+    private final LogTable logs = new LogTable();
+    private final GpuTable gpus = new GpuTable();
+    private final NodeTable nodes = new NodeTable();
+    private final OpenFiles files;
+    private final Clock clock;
+    private final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
+
+    Converter(OpenFiles files, Clock clock) {
+        this.files = files;
+        this.clock = clock;
+    }
+
+    /** The records of one entry, by kind. */
+    record Records(
+            List<Span> spans,
+            List<MetricPoint> metricPoints,
+            List<LogEntry> logs,
+            List<GpuSample> gpuSamples,
+            List<NodeSample> nodeSamples) {}
+
+    /**
+     * Writes the entry's rows of the partitions {@code wanted} accepts.
+     *
+     * @return {@code false} when some rows could not be written (their file failed; they are written again
+     *     from the spool)
+     */
+    boolean convert(long seq, String messageId, Records r, Predicate<PartitionKey> wanted) {
+        boolean ok = convert(spans, r.spans(), seq, messageId, wanted);
+        ok &= convert(metrics, r.metricPoints(), seq, messageId, wanted);
+        ok &= convert(logs, r.logs(), seq, messageId, wanted);
+        ok &= convert(gpus, r.gpuSamples(), seq, messageId, wanted);
+        ok &= convert(nodes, r.nodeSamples(), seq, messageId, wanted);
+        return ok;
+    }
+
+    /** The partitions the records of an entry go to (to probe their folders). */
+    List<PartitionKey> partitions(Records r) {
+        Map<PartitionKey, Rows> keys = new LinkedHashMap<>();
+        group(spans, r.spans(), keys);
+        group(metrics, r.metricPoints(), keys);
+        group(logs, r.logs(), keys);
+        group(gpus, r.gpuSamples(), keys);
+        group(nodes, r.nodeSamples(), keys);
+        return List.copyOf(keys.keySet());
+    }
+
+    private <T extends TelemetryRecord> boolean convert(
+            ArchiveTable<T> table, List<T> records, long seq, String messageId, Predicate<PartitionKey> wanted) {
+        if (records.isEmpty()) {
+            return true;
+        }
+        Map<PartitionKey, Rows> groups = new LinkedHashMap<>();
+        group(table, records, groups);
+        boolean ok = true;
+        for (Map.Entry<PartitionKey, Rows> g : groups.entrySet()) {
+            if (wanted.test(g.getKey())) {
+                Rows rows = g.getValue();
+                ok &= files.write(table, g.getKey(), records, rows.indices, rows.count, seq, messageId);
+            }
+        }
+        return ok;
+    }
+
+    /** Record indices of one partition. */
+    private static final class Rows {
+        int[] indices;
+        int count;
+
+        Rows(int capacity) {
+            indices = new int[capacity];
+        }
+
+        void add(int index) {
+            if (count == indices.length) {
+                indices = Arrays.copyOf(indices, count * 2);
+            }
+            indices[count++] = index;
+        }
+    }
+
+    /** Groups record indices by partition; consecutive records nearly always share one. */
+    private <T extends TelemetryRecord> void group(
+            ArchiveTable<T> table, List<T> records, Map<PartitionKey, Rows> groups) {
+        PartitionKey last = null;
+        Rows lastRows = null;
+        for (int i = 0; i < records.size(); i++) {
+            T record = records.get(i);
+            String date = dateOf(table, record);
+            String run = record.runId();
+            if (last == null || last.date() != date || !last.runId().equals(run)) {
+                last = PartitionKey.of(table.name(), date, run);
+                lastRows = groups.computeIfAbsent(last, k -> new Rows(records.size()));
+            }
+            lastRows.add(i);
+        }
+    }
+
+    /** The date partition of a record: its own time, or now when it has none. */
+    private <T extends TelemetryRecord> String dateOf(ArchiveTable<T> table, T record) {
+        long time = table.timeUnixNano(record);
+        long nanos = time != 0 ? time : clock.millis() * 1_000_000L;
+        long day = Math.floorDiv(nanos, NANOS_PER_DAY);
+        LastDate last = lastDate.get();
+        if (last != null && last.day == day) {
+            return last.text;
+        }
+        String text = LocalDate.ofEpochDay(day).toString();
+        lastDate.set(new LastDate(day, text));
+        return text;
+    }
+
+    /** The date of the previous record on this thread: nearly every record repeats it. */
+    private record LastDate(long day, String text) {}
+}

@@ -1,0 +1,16 @@
+package io.nemolens.archive;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+
+/** Where a Parquet file's bytes go: a local file, or (in fault tests) one that fails when told to. */
+@FunctionalInterface
+interface OutputFiles {
+
+    /** Plain local files. */
+    OutputFiles LOCAL = LocalOutputFile::new;
+
+    OutputFile create(Path path) throws IOException;
+}

@@ -1,0 +1,355 @@
+package io.nemolens.archive;
+
+import io.nemolens.handlers.record.TelemetryRecord;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.OutputFile;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One open Parquet file of one partition, written under a hidden temporary name in its final folder
+ * ({@code .part-....parquet.tmp}, which readers' {@code *.parquet} globs never match), then closed, forced,
+ * renamed and its folder forced, so a reader never sees it half-written.
+ *
+ * <p>Row groups are ours to cut: rows gather in memory until {@link #flushRowGroup()} writes them as one
+ * row group (the archive does so when its memory budget is spent or the group reaches its size), so
+ * many files can stay open for minutes and still grow big. The file remembers which spool entries it has
+ * rows of ({@link #seqs()}): once committed, those rows never need converting again.
+ *
+ * <p>A file that failed is never committed: after any exception or error from Parquet it refuses to
+ * write or commit, and {@link #abort()} deletes its temporary file. Not thread-safe: the archive writes
+ * each file under its partition's lock.
+ */
+final class ParquetFile<T extends TelemetryRecord> {
+
+    /** What the footer says of the archive's files (with the table's name). */
+    static final String SCHEMA_VERSION = "1";
+
+    private final ArchiveTable<T> table;
+    private final PartitionKey key;
+    private final Path directory;
+    private final Path temporary;
+    private final Path committed;
+    private final ParquetProperties properties;
+    private final CompressionCodecFactory.BytesInputCompressor compressor;
+    private final MessageColumnIO columnIO;
+    private final ParquetFileWriter fileWriter;
+    private final RowWriter rowWriter = new RowWriter();
+    private final long openedAtNanos;
+
+    private ColumnChunkPageWriteStore pageStore;
+    private ColumnWriteStore columnStore;
+    private long rowsInGroup;
+    private long rows;
+    private int rowGroups;
+    private long[] seqs = new long[16];
+    private int seqCount;
+    private long maxSeq = -1;
+    private @Nullable Throwable failure;
+    private boolean closed;
+
+    ParquetFile(
+            ArchiveTable<T> table,
+            PartitionKey key,
+            Path directory,
+            String fileName,
+            ParquetSettings settings,
+            OutputFiles outputs)
+            throws IOException {
+        this.table = table;
+        this.key = key;
+        this.directory = directory;
+        this.temporary = directory.resolve("." + fileName + ".tmp");
+        this.committed = directory.resolve(fileName);
+        this.properties = settings.properties(table);
+        this.compressor = settings.compressor();
+        this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
+        OutputFile out = outputs.create(temporary);
+        try {
+            this.fileWriter = new ParquetFileWriter(
+                    out, table.schema(), ParquetFileWriter.Mode.CREATE, settings.rowGroupBytes(), 0, null, properties);
+            fileWriter.start();
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+        startRowGroup();
+        this.openedAtNanos = System.nanoTime();
+    }
+
+    private void startRowGroup() {
+        CompressionCodecFactory.BytesInputCompressor c = compressor;
+        pageStore = ColumnChunkPageWriteStore.builder()
+                .withSchema(table.schema())
+                .withAllocator(properties.getAllocator())
+                .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
+                .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
+                .withCompressorProvider((ColumnDescriptor column) -> c)
+                .withRowGroupOrdinal(rowGroups)
+                .build();
+        columnStore = properties.newColumnWriteStore(table.schema(), pageStore, pageStore);
+        rowWriter.bind(columnIO.getRecordWriter(columnStore));
+        rowsInGroup = 0;
+    }
+
+    /**
+     * Appends the rows of one spool entry that belong to this file's partition.
+     *
+     * @param records every record of the entry (of this file's kind)
+     * @param rowIndices the indices in {@code records} of the rows to write here
+     * @param seq the spool entry the rows come from
+     * @param messageId the entry's message id ({@code _message_id})
+     * @throws IOException or any error from Parquet: the file is then failed and must be aborted
+     */
+    void write(java.util.List<T> records, int[] rowIndices, int rowCount, long seq, String messageId)
+            throws IOException {
+        checkWritable();
+        // first, so that a failure part way still names this entry among the file's (its rows are rewritten)
+        addSeq(seq);
+        try {
+            for (int i = 0; i < rowCount; i++) {
+                int row = rowIndices[i];
+                table.write(rowWriter, records.get(row), messageId, row);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
+        rowsInGroup += rowCount;
+        rows += rowCount;
+    }
+
+    private void addSeq(long seq) {
+        if (seqCount > 0 && seqs[seqCount - 1] == seq) {
+            return;
+        }
+        if (seqCount == seqs.length) {
+            seqs = Arrays.copyOf(seqs, seqCount * 2);
+        }
+        seqs[seqCount++] = seq;
+        maxSeq = Math.max(maxSeq, seq);
+    }
+
+    /** Writes the rows gathered so far as one row group (nothing when there are none). */
+    void flushRowGroup() throws IOException {
+        checkWritable();
+        if (rowsInGroup == 0) {
+            return;
+        }
+        try {
+            rowWriter.flush();
+            fileWriter.startBlock(rowsInGroup);
+            columnStore.flush();
+            pageStore.flushToFileWriter(fileWriter);
+            fileWriter.endBlock();
+            rowGroups++;
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            closeStores();
+        }
+        startRowGroup();
+    }
+
+    private void closeStores() {
+        try {
+            columnStore.close();
+        } catch (RuntimeException e) {
+            // the stores only hold memory
+        }
+        pageStore.close();
+    }
+
+    /**
+     * Writes the last row group and the footer and forces the file, still under its temporary name. Next
+     * the archive records the file in its manifest, then {@link #publish()}es it.
+     *
+     * @return the file's size in bytes
+     */
+    long finish(Map<String, String> footer) throws IOException {
+        flushRowGroup();
+        try {
+            closed = true;
+            closeStores();
+            fileWriter.end(footer);
+            try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            return Files.size(temporary);
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    /** Renames the finished file to its final name and forces the folder: from now on readers see it. */
+    void publish() throws IOException {
+        if (failure != null || !closed) {
+            throw new IOException("only a finished file can be published: " + temporary);
+        }
+        Files.move(temporary, committed, StandardCopyOption.ATOMIC_MOVE);
+        forceDirectory(directory);
+    }
+
+    /** Gives the file up: releases its buffers and deletes the temporary file (never renamed). */
+    void abort() {
+        if (!closed) {
+            closeStores();
+        }
+        closed = true;
+        try {
+            fileWriter.close();
+        } catch (IOException | RuntimeException e) {
+            // the file is being thrown away
+        }
+        try {
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            // a leftover temporary file is removed at the next start
+        }
+    }
+
+    private void checkWritable() throws IOException {
+        if (failure != null) {
+            throw new IOException("the file " + temporary + " failed before: " + failure, failure);
+        }
+        if (closed) {
+            throw new IOException("the file " + temporary + " is closed");
+        }
+    }
+
+    PartitionKey key() {
+        return key;
+    }
+
+    String table() {
+        return table.name();
+    }
+
+    boolean failed() {
+        return failure != null;
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    int rowGroups() {
+        return rowGroups;
+    }
+
+    /** Rows and pages held in memory, not yet in the file. */
+    long bufferedBytes() {
+        return columnStore.getBufferedSize();
+    }
+
+    /** What the file will be about: bytes written so far plus what is buffered. */
+    long estimatedSize() {
+        try {
+            return fileWriter.getPos() + columnStore.getBufferedSize();
+        } catch (IOException e) {
+            return columnStore.getBufferedSize();
+        }
+    }
+
+    long ageNanos(long now) {
+        return now - openedAtNanos;
+    }
+
+    /** The spool entries this file has rows of, sorted, without repeats. */
+    long[] seqs() {
+        long[] copy = Arrays.copyOf(seqs, seqCount);
+        Arrays.sort(copy);
+        int n = 0;
+        for (int i = 0; i < copy.length; i++) {
+            if (i == 0 || copy[i] != copy[i - 1]) {
+                copy[n++] = copy[i];
+            }
+        }
+        return Arrays.copyOf(copy, n);
+    }
+
+    /** Whether this file has rows of spool entry {@code seq}. */
+    boolean holds(long seq) {
+        for (int i = 0; i < seqCount; i++) {
+            if (seqs[i] == seq) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long maxSeq() {
+        return maxSeq;
+    }
+
+    long minSeq() {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < seqCount; i++) {
+            min = Math.min(min, seqs[i]);
+        }
+        return min;
+    }
+
+    Path committedPath() {
+        return committed;
+    }
+
+    Path temporaryPath() {
+        return temporary;
+    }
+
+    static void forceDirectory(Path directory) throws IOException {
+        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    /** How the archive writes Parquet: properties per table, the codec, the row group target. */
+    record ParquetSettings(
+            CompressionCodecName codec, CompressionCodecFactory codecs, long rowGroupBytes, int pageBytes) {
+
+        CompressionCodecFactory.BytesInputCompressor compressor() {
+            return codecs.getCompressor(codec);
+        }
+
+        /**
+         * Dictionary and statistics where they pay: no min/max statistics on attribute keys, types and JSON
+         * (of no use to a reader, a comparison per value), no size statistics (a histogram update per
+         * value), no dictionary on columns whose values are nearly unique per row.
+         */
+        ParquetProperties properties(ArchiveTable<?> table) {
+            ParquetProperties.Builder b = ParquetProperties.builder()
+                    .withPageSize(pageBytes)
+                    .withDictionaryEncoding(true)
+                    .withSizeStatisticsEnabled(false);
+            for (ColumnDescriptor column : table.schema().getColumns()) {
+                String[] path = column.getPath();
+                String dotted = String.join(".", path);
+                if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
+                    b.withStatisticsEnabled(dotted, false);
+                }
+                if (table.highCardinality(path[0])) {
+                    b.withDictionaryEncoding(dotted, false);
+                }
+            }
+            return b.build();
+        }
+    }
+}
