@@ -1,0 +1,79 @@
+package io.nemolens.topology.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.net.ConnectException;
+import java.util.List;
+import org.springframework.amqp.AmqpConnectException;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * For the {@code ApplicationContextRunner} tests of every module's auto-configuration: a connection
+ * factory that cannot reach a broker, and the check that an auto-configured bean backs off.
+ */
+public final class Wiring {
+
+    private Wiring() {}
+
+    /**
+     * A connection factory (it makes Spring Boot's back off) whose connections fail at once, so a wiring
+     * test cannot reach the broker, not even through a lifecycle bean that starts with the context.
+     */
+    public static ConnectionFactory noBroker() {
+        ConnectionFactory connectionFactory = mock(ConnectionFactory.class);
+        when(connectionFactory.createConnection())
+                .thenThrow(new AmqpConnectException(new ConnectException("no broker in a wiring test")));
+        return connectionFactory;
+    }
+
+    /**
+     * A bean of an auto-configuration that an application may replace: by its type, or by its name where
+     * the type is a common one ({@code ApplicationRunner}, {@code Declarables}, a listener container).
+     *
+     * @param name our bean's name
+     * @param type the type an application's bean has
+     * @param byName whether ours backs off on the name rather than on the type
+     * @param properties set for the test, where ours exists only under some setting
+     */
+    public record Replaceable(String name, Class<?> type, boolean byName, List<String> properties) {
+
+        public static Replaceable byType(String name, Class<?> type, String... properties) {
+            return new Replaceable(name, type, false, List.of(properties));
+        }
+
+        public static Replaceable byName(String name, Class<?> type, String... properties) {
+            return new Replaceable(name, type, true, List.of(properties));
+        }
+
+        /**
+         * Starts the context with an application bean (a mock) of this type, named like ours when ours backs off
+         * on the name, and asserts that it is the one there and ours was not created.
+         */
+        public void assertBacksOff(ApplicationContextRunner runner) {
+            Object mine = mock(type);
+            String mineName = byName ? name : "applications" + type.getSimpleName();
+            withBean(runner.withPropertyValues(properties.toArray(String[]::new)), mineName, type, mine)
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertThat(context.getBean(mineName)).isSameAs(mine);
+                        if (!byName) {
+                            assertThat(context).doesNotHaveBean(name);
+                            assertThat(context).getBean(type).isSameAs(mine);
+                        }
+                    });
+        }
+
+        private static <T> ApplicationContextRunner withBean(
+                ApplicationContextRunner runner, String name, Class<T> type, Object bean) {
+            return runner.withBean(name, type, () -> type.cast(bean));
+        }
+
+        @Override
+        public String toString() {
+            return name + (byName ? " (by name)" : " (by type)");
+        }
+    }
+}
