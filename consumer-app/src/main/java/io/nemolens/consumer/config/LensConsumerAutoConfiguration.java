@@ -14,8 +14,8 @@ import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
+import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
-import io.nemolens.topology.autoconfigure.LensTopologyProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +38,8 @@ import org.springframework.context.event.ContextClosedEvent;
  * An auto-configuration: an application that has this jar on its class path and a RabbitMQ
  * connection gets the consumer, and its own {@code SpanHandler}/{@code MetricPointHandler}/
  * {@code LogHandler}/{@code GpuSampleHandler}/{@code NodeSampleHandler} beans are called. Beans marked {@code @ConditionalOnMissingBean} back off when
- * the application defines its own.
+ * the application defines its own. The queues consumed and poisoned are the {@link LensTopology} bean's, so
+ * an application's own topology is the one declared, consumed and dead-lettered to.
  */
 @AutoConfiguration(after = {RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class})
 @EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class, LensInfraProperties.class})
@@ -110,13 +111,10 @@ public final class LensConsumerAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     PoisonPublisher poisonPublisher(
-            ConnectionFactory connectionFactory,
-            LensTopologyProperties topology,
-            LensPoisonProperties properties,
-            Clock clock) {
+            ConnectionFactory connectionFactory, LensTopology topology, LensPoisonProperties properties, Clock clock) {
         return new PoisonPublisher(
                 connectionFactory,
-                topology.poisonQueue(),
+                topology.poisonQueueName(),
                 properties.confirmTimeout(),
                 properties.stackTraceMaxLength(),
                 clock);
@@ -147,9 +145,9 @@ public final class LensConsumerAutoConfiguration {
             ConnectionFactory connectionFactory,
             LensMessageListener listener,
             LensConsumerProperties properties,
-            LensTopologyProperties topology) {
+            LensTopology topology) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
-        container.setQueueNames(topology.queue());
+        container.setQueueNames(topology.queueName());
         container.setAutoStartup(properties.autoStartup());
         container.setMessageListener(listener);
         container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
@@ -168,9 +166,7 @@ public final class LensConsumerAutoConfiguration {
     @ConditionalOnMissingBean(name = "lensListenerHealthIndicator")
     @ConditionalOnBean(name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
-            SimpleMessageListenerContainer lensListenerContainer,
-            LensMessageListener listener,
-            LensTopologyProperties topology) {
-        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queue());
+            SimpleMessageListenerContainer lensListenerContainer, LensMessageListener listener, LensTopology topology) {
+        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName());
     }
 }

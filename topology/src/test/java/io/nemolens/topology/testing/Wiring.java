@@ -30,6 +30,21 @@ public final class Wiring {
     }
 
     /**
+     * Asserts that the context does not start with {@code setting} ({@code name=value}) and that the failure
+     * names the property: by {@code named} where given (Spring names a nested property by its object and its
+     * field, {@code 'lens.x'} and {@code 'nested.maxSomething'}), else by its own name.
+     */
+    public static void assertRejected(ApplicationContextRunner runner, String setting, String... named) {
+        String[] expected = named.length > 0 ? named : new String[] {setting.substring(0, setting.indexOf('='))};
+        runner.withPropertyValues(setting).run(context -> {
+            assertThat(context).hasFailed();
+            for (String name : expected) {
+                assertThat(context).getFailure().hasStackTraceContaining(name);
+            }
+        });
+    }
+
+    /**
      * A bean of an auto-configuration that an application may replace: by its type, or by its name where
      * the type is a common one ({@code ApplicationRunner}, {@code Declarables}, a listener container).
      *
