@@ -8,7 +8,10 @@ import java.net.ConnectException;
 import java.util.List;
 import org.springframework.amqp.AmqpConnectException;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
+import org.springframework.boot.test.context.runner.AbstractApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * For the {@code ApplicationContextRunner} tests of every module's auto-configuration: a connection
@@ -64,25 +67,31 @@ public final class Wiring {
         }
 
         /**
-         * Starts the context with an application bean (a mock) of this type, named like ours when ours backs off
-         * on the name, and asserts that it is the one there and ours was not created.
+         * Asserts that ours is there without an application bean, then starts the context with an application
+         * bean (a mock) of this type, named like ours when ours backs off on the name, and asserts that it is
+         * the one there and ours was not created.
          */
-        public void assertBacksOff(ApplicationContextRunner runner) {
+        public <
+                        R extends AbstractApplicationContextRunner<R, C, A>,
+                        C extends ConfigurableApplicationContext,
+                        A extends ApplicationContextAssertProvider<C>>
+                void assertBacksOff(R runner) {
+            R configured = runner.withPropertyValues(properties.toArray(String[]::new));
+            configured.run(context -> assertThat(context).hasNotFailed().hasBean(name));
             Object mine = mock(type);
             String mineName = byName ? name : "applications" + type.getSimpleName();
-            withBean(runner.withPropertyValues(properties.toArray(String[]::new)), mineName, type, mine)
-                    .run(context -> {
-                        assertThat(context).hasNotFailed();
-                        assertThat(context.getBean(mineName)).isSameAs(mine);
-                        if (!byName) {
-                            assertThat(context).doesNotHaveBean(name);
-                            assertThat(context).getBean(type).isSameAs(mine);
-                        }
-                    });
+            withBean(configured, mineName, type, mine).run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(mineName)).isSameAs(mine);
+                if (!byName) {
+                    assertThat(context).doesNotHaveBean(name);
+                    assertThat(context).getBean(type).isSameAs(mine);
+                }
+            });
         }
 
-        private static <T> ApplicationContextRunner withBean(
-                ApplicationContextRunner runner, String name, Class<T> type, Object bean) {
+        private static <R extends AbstractApplicationContextRunner<R, ?, ?>, T> R withBean(
+                R runner, String name, Class<T> type, Object bean) {
             return runner.withBean(name, type, () -> type.cast(bean));
         }
 
