@@ -162,9 +162,14 @@ public final class LensConsumerAutoConfiguration {
         return container;
     }
 
+    /**
+     * Health of a {@link SimpleMessageListenerContainer} named {@code lensListenerContainer} (ours, or an
+     * application's): an application's container of another type gets no listener health, rather than a
+     * failed start.
+     */
     @Bean
     @ConditionalOnMissingBean(name = "lensListenerHealthIndicator")
-    @ConditionalOnBean(name = "lensListenerContainer")
+    @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
             SimpleMessageListenerContainer lensListenerContainer, LensMessageListener listener, LensTopology topology) {
         return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName());

@@ -1,6 +1,7 @@
 package io.nemolens.consumer.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 import static org.springframework.test.util.ReflectionTestUtils.getField;
 
 import io.nemolens.consumer.dispatch.BatchDispatcher;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -128,6 +130,15 @@ class LensConsumerAutoConfigurationTests {
         });
     }
 
+    @Test
+    void anApplicationsContainerOfAnotherTypeGetsNoListenerHealth() {
+        runner.withBean(
+                        "lensListenerContainer",
+                        DirectMessageListenerContainer.class,
+                        () -> mock(DirectMessageListenerContainer.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ListenerHealthIndicator.class));
+    }
+
     static Stream<Replaceable> replaceables() {
         return Stream.of(
                 Replaceable.byType("lensClock", Clock.class),
@@ -139,6 +150,7 @@ class LensConsumerAutoConfigurationTests {
                 Replaceable.byType("poisonPublisher", PoisonPublisher.class),
                 Replaceable.byType("lensMessageListener", LensMessageListener.class),
                 Replaceable.byName("lensListenerContainer", SimpleMessageListenerContainer.class),
+                Replaceable.byName("lensListenerContainer", DirectMessageListenerContainer.class),
                 Replaceable.byName("lensListenerHealthIndicator", HealthIndicator.class));
     }
 

@@ -97,7 +97,7 @@ public final class Wiring {
 
         @Override
         public String toString() {
-            return name + (byName ? " (by name)" : " (by type)");
+            return name + (byName ? " by name, as a " : " by type, as a ") + type.getSimpleName();
         }
     }
 }
