@@ -15,7 +15,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * For the {@code ApplicationContextRunner} tests of every module's auto-configuration: a connection
- * factory that cannot reach a broker, and the check that an auto-configured bean backs off.
+ * factory that cannot reach a broker, the check that an auto-configured bean backs off, and the check
+ * that an invalid setting fails the start naming the property.
  */
 public final class Wiring {
 
