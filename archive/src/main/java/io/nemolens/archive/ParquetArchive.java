@@ -77,6 +77,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private final Converter converter;
     private final Repairer repairer;
     private final ScheduledExecutorService timer;
+    private final java.util.concurrent.ExecutorService acknowledger;
 
     private final AtomicLong committedFiles = new AtomicLong();
     private final AtomicLong committedRows = new AtomicLong();
@@ -165,6 +166,11 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         });
         timer.scheduleWithFixedDelay(this::housekeeping, period, period, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(this::maintainDedup, 1, 10, TimeUnit.MINUTES);
+        acknowledger = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lens-archive-durable");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
@@ -303,7 +309,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         } finally {
             entries.drop(seq);
         }
-        return appended.durable();
+        // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
+        // runs on a thread of its own, so that a slow broker never holds up the next group commit
+        return appended.durable().whenCompleteAsync((ok, failure) -> {}, acknowledger);
     }
 
     private void housekeeping() {
@@ -431,6 +439,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         dedup.close();
         manifest.close();
         instances.close();
+        acknowledger.shutdown();
     }
 
     /** A file that failed: aborted, its rows written again from the spool once the archive can write. */

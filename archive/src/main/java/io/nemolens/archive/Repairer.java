@@ -106,6 +106,7 @@ final class Repairer implements AutoCloseable {
             try {
                 if (job.seqs() != null) {
                     for (long seq : job.seqs()) {
+                        awaitDurableOrFailed(seq);
                         rewrite(seq, seq, job, done);
                         if (done[0] != seq) {
                             // not in the spool (its append failed): nothing to write, nothing held
@@ -124,6 +125,21 @@ final class Repairer implements AutoCloseable {
                 submitRest(job, done[0]);
                 pause(Duration.ofSeconds(1));
             }
+        }
+    }
+
+    /**
+     * A file can fail before the spool has made all its entries durable (the spool reads only durable
+     * ones): wait until the entry is durable, or known to have failed (then there is nothing to write).
+     */
+    private void awaitDurableOrFailed(long seq) throws IOException {
+        long backoff = TimeUnit.MICROSECONDS.toNanos(200);
+        while (seq > spool.durableSeq() && !entries.failed(seq)) {
+            if (stopped) {
+                throw new IOException("stopping");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(backoff);
+            backoff = Math.min(backoff * 2, TimeUnit.MILLISECONDS.toNanos(20));
         }
     }
 

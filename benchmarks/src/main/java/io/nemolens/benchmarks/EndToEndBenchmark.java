@@ -6,7 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.archive.ArchiveOptions;
-import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.DirectWriter;
 import io.nemolens.consumer.LensConsumerApplication;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
@@ -15,13 +15,12 @@ import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.MessageInfo;
+import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.SignalBatch;
 import io.nemolens.topology.LensTopology;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -298,19 +297,7 @@ public final class EndToEndBenchmark {
         OtlpDecoder decoder = new OtlpDecoder();
         long writeNanos = 0;
         long rows = 0;
-        try (ParquetArchive archive = new ParquetArchive(
-                new ArchiveOptions(
-                        dir,
-                        Long.MAX_VALUE,
-                        Long.MAX_VALUE,
-                        java.time.Duration.ofDays(1),
-                        Integer.MAX_VALUE,
-                        8,
-                        ArchiveOptions.Compression.ZSTD,
-                        ArchiveOptions.defaults(dir).zstdLevel(), // the consumer's default
-                        16L << 20,
-                        1),
-                Clock.systemUTC())) {
+        try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir))) {
             for (int i = 0; i < messages; i++) {
                 byte[] body = body(encoding, spans, i);
                 DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
@@ -323,13 +310,22 @@ public final class EndToEndBenchmark {
                         body.length,
                         false,
                         decoded.request());
+                ReceivedMessage message = new ReceivedMessage(
+                        info,
+                        body,
+                        java.time.Instant.now(),
+                        decoded.spans(),
+                        decoded.metricPoints(),
+                        decoded.logs(),
+                        decoded.gpuSamples(),
+                        decoded.nodeSamples());
                 long t = System.nanoTime();
-                archive.handle(new SignalBatch<>(decoded.spans(), info));
+                writer.write(message);
                 writeNanos += System.nanoTime() - t;
                 rows += decoded.spans().size();
             }
             long t = System.nanoTime();
-            archive.commitNow();
+            writer.close();
             writeNanos += System.nanoTime() - t;
         } finally {
             deleteRecursively(dir);

@@ -32,9 +32,11 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importMainClasses() {
+        // the other modules come as folders (an IDE, mvn test) or as jars (mvn verify): both are main
+        // classes, but not their test classes or test-jars
         main = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
                 .importPackages("io.nemolens");
     }
 

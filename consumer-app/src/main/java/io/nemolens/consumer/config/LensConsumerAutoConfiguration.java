@@ -15,8 +15,8 @@ import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.MetricPointHandler;
 import io.nemolens.handlers.NodeSampleHandler;
 import io.nemolens.handlers.SpanHandler;
+import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
-import io.nemolens.topology.autoconfigure.LensTopologyProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +39,8 @@ import org.springframework.context.event.ContextClosedEvent;
  * An auto-configuration: an application that has this jar on its class path and a RabbitMQ
  * connection gets the consumer, and its own {@code SpanHandler}/{@code MetricPointHandler}/
  * {@code LogHandler}/{@code GpuSampleHandler}/{@code NodeSampleHandler} beans are called. Beans marked {@code @ConditionalOnMissingBean} back off when
- * the application defines its own.
+ * the application defines its own. The queues consumed and poisoned are the {@link LensTopology} bean's, so
+ * an application's own topology is the one declared, consumed and dead-lettered to.
  */
 @AutoConfiguration(after = {RabbitAutoConfiguration.class, LensTopologyAutoConfiguration.class})
 @EnableConfigurationProperties({LensConsumerProperties.class, LensPoisonProperties.class, LensInfraProperties.class})
@@ -114,13 +115,10 @@ public final class LensConsumerAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     PoisonPublisher poisonPublisher(
-            ConnectionFactory connectionFactory,
-            LensTopologyProperties topology,
-            LensPoisonProperties properties,
-            Clock clock) {
+            ConnectionFactory connectionFactory, LensTopology topology, LensPoisonProperties properties, Clock clock) {
         return new PoisonPublisher(
                 connectionFactory,
-                topology.poisonQueue(),
+                topology.poisonQueueName(),
                 properties.confirmTimeout(),
                 properties.stackTraceMaxLength(),
                 clock);
@@ -151,9 +149,9 @@ public final class LensConsumerAutoConfiguration {
             ConnectionFactory connectionFactory,
             LensMessageListener listener,
             LensConsumerProperties properties,
-            LensTopologyProperties topology) {
+            LensTopology topology) {
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
-        container.setQueueNames(topology.queue());
+        container.setQueueNames(topology.queueName());
         container.setAutoStartup(properties.autoStartup());
         container.setMessageListener(listener);
         container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
@@ -168,13 +166,16 @@ public final class LensConsumerAutoConfiguration {
         return container;
     }
 
+    /**
+     * Health of a {@link SimpleMessageListenerContainer} named {@code lensListenerContainer} (ours, or an
+     * application's): an application's container of another type gets no listener health, rather than a
+     * failed start.
+     */
     @Bean
     @ConditionalOnMissingBean(name = "lensListenerHealthIndicator")
-    @ConditionalOnBean(name = "lensListenerContainer")
+    @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
-            SimpleMessageListenerContainer lensListenerContainer,
-            LensMessageListener listener,
-            LensTopologyProperties topology) {
-        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queue());
+            SimpleMessageListenerContainer lensListenerContainer, LensMessageListener listener, LensTopology topology) {
+        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName());
     }
 }

@@ -8,7 +8,7 @@ import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonEndpoint;
 import io.nemolens.consumer.poison.PoisonInspector;
 import io.nemolens.consumer.poison.PoisonReplayer;
-import io.nemolens.topology.autoconfigure.LensTopologyProperties;
+import io.nemolens.topology.LensTopology;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,23 +30,23 @@ public final class LensPoisonAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     PoisonInspector poisonInspector(
-            ConnectionFactory connectionFactory, LensTopologyProperties topology, LensPoisonProperties properties) {
+            ConnectionFactory connectionFactory, LensTopology topology, LensPoisonProperties properties) {
         return new PoisonInspector(
-                connectionFactory, topology.poisonQueue(), properties.inspectLimit(), topology.deliveryLimit());
+                connectionFactory, topology.poisonQueueName(), properties.inspectLimit(), topology.deliveryLimit());
     }
 
     @Bean
     @ConditionalOnMissingBean
     PoisonReplayer poisonReplayer(
             ConnectionFactory connectionFactory,
-            LensTopologyProperties topology,
+            LensTopology topology,
             LensPoisonProperties properties,
             Clock clock,
             LensMetrics metrics) {
         return new PoisonReplayer(
                 connectionFactory,
-                topology.poisonQueue(),
-                topology.parkingLotQueue(),
+                topology.poisonQueueName(),
+                topology.parkingLotQueueName(),
                 properties.maxReplays(),
                 properties.inspectLimit(),
                 topology.deliveryLimit(),
@@ -74,14 +74,14 @@ public final class LensPoisonAutoConfiguration {
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     QueueDepthMonitor lensQueueDepthMonitor(
             ConnectionFactory connectionFactory,
-            LensTopologyProperties topology,
+            LensTopology topology,
             LensPoisonProperties properties,
             Clock clock,
             MeterRegistry registry) {
         Map<String, String> queues = new LinkedHashMap<>();
-        queues.put("processing", topology.queue());
-        queues.put("poison", topology.poisonQueue());
-        queues.put("parking-lot", topology.parkingLotQueue());
+        queues.put("processing", topology.queueName());
+        queues.put("poison", topology.poisonQueueName());
+        queues.put("parking-lot", topology.parkingLotQueueName());
         return new QueueDepthMonitor(connectionFactory, queues, properties.depthPollInterval(), clock, registry);
     }
 

@@ -11,6 +11,7 @@ import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
+import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.MetricPoint;
@@ -80,6 +81,7 @@ class ArchiveIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 6);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
         }
+        consumer.awaitArchived(Duration.ofSeconds(30));
 
         OtlpDecoder decoder = new OtlpDecoder();
         DecodedMessage spans = decoder.decode(Signal.SPANS, traces.toByteArray(), null);
@@ -161,29 +163,38 @@ class ArchiveIT {
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
 
-        byte[] body = NemoLensTelemetry.traces().toByteArray();
+        byte[] first = NemoLensTelemetry.traces().toByteArray();
+        byte[] second = NemoLensRequests.spans(40, "blocked-run", 0, 0).toByteArray();
         try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", body);
-            client.publish(
-                    topology.exchange(), "otlp_logs", NemoLensTelemetry.logs().toByteArray());
-
+            // the first spans message is durable in the spool before its rows fail: it is acknowledged, and
+            // its rows are written again once the folder can be written
+            client.publish(topology.exchange(), "otlp_spans", first);
+            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 HttpResponse<String> r =
                         http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(503);
                 assertThat(r.body()).contains("\"archive\"").contains("spans");
             });
-            // the spans message is held, neither acknowledged nor poisoned, while the logs go through
-            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
-            assertThat(meters.find("lens.retries").tag("type", "transient").counters())
-                    .isNotEmpty();
+            // from now on the spans messages are held, neither acknowledged nor poisoned, while logs go through
+            client.publish(topology.exchange(), "otlp_spans", second);
+            client.publish(
+                    topology.exchange(), "otlp_logs", NemoLensTelemetry.logs().toByteArray());
+            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> !meters.find("lens.retries")
+                            .tag("type", "transient")
+                            .counters()
+                            .isEmpty());
+            assertThat(consumer.messages("acked")).isEqualTo(2);
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters())
                     .isEmpty();
             assertThat(Files.isRegularFile(archive.resolve("spans"))).isTrue();
 
             Files.delete(archive.resolve("spans"));
-            await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 2);
+            await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 3);
+            consumer.awaitArchived(Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(20))
                     .until(() ->
                             http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
@@ -193,9 +204,12 @@ class ArchiveIT {
             assertThat(client.messageCount(topology.queue())).isZero();
         }
         try (ArchiveReader reader = new ArchiveReader(archive)) {
-            DecodedMessage decoded = new OtlpDecoder().decode(Signal.SPANS, body, null);
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .isEqualTo((long) decoded.spans().size());
+            long expected =
+                    new OtlpDecoder().decode(Signal.SPANS, first, null).spans().size() + 40;
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(expected);
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
+                    .as("every row once")
+                    .isEqualTo(expected);
         }
     }
 }

@@ -73,6 +73,7 @@ class InfraMetricsIT {
             client.publish(topology.exchange(), "otlp_spans", traces.toByteArray());
             MeterRegistry meters = consumer.bean(MeterRegistry.class);
             await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 7);
+            consumer.awaitArchived(Duration.ofSeconds(30));
             assertThat(client.messageCount(topology.poisonQueue())).isZero();
             assertThat(meters.get("lens.records")
                             .tag("kind", "gpu_sample")

@@ -1,95 +1,152 @@
 package io.nemolens.consumer.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.util.ReflectionTestUtils.getField;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.nemolens.consumer.cli.LensCommand;
+import io.nemolens.consumer.cli.PoisonCommand;
+import io.nemolens.consumer.health.PoisonQueueHealthIndicator;
 import io.nemolens.consumer.metrics.QueueDepthMonitor;
+import io.nemolens.consumer.poison.PoisonEndpoint;
 import io.nemolens.consumer.poison.PoisonInspector;
 import io.nemolens.consumer.poison.PoisonReplayer;
-import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
+import io.nemolens.topology.LensTopology;
+import io.nemolens.topology.testing.Wiring;
+import io.nemolens.topology.testing.Wiring.Replaceable;
+import java.time.Duration;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.springframework.amqp.rabbit.connection.ConnectionFactory;
-import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.security.core.userdetails.UserDetailsService;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 
 /**
- * Wiring of the poison queue tools and the management security, without a broker (the consumer stays
- * disabled, so nothing connects). The queue-depth poll of a running consumer is covered by {@code HealthIT}.
+ * Wiring of the poison queue tools ({@code lens.poison.*} but the dead-letter settings, which
+ * {@link LensConsumerAutoConfigurationTests} covers), without a broker: the queue-depth poll of a
+ * running consumer polls a connection factory that cannot connect. The poll against a broker is
+ * covered by {@code HealthIT}.
  */
 class LensPoisonAutoConfigurationTests {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(
-                    RabbitAutoConfiguration.class,
-                    LensTopologyAutoConfiguration.class,
-                    LensConsumerAutoConfiguration.class,
-                    LensPoisonAutoConfiguration.class,
-                    LensManagementSecurityAutoConfiguration.class,
-                    org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration.class))
-            .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-            .withPropertyValues("lens.consumer.enabled=false");
+    private static final String EXPOSED = "management.endpoints.web.exposure.include=poison";
+
+    private final ApplicationContextRunner runner = ConsumerWiring.runner()
+            .withConfiguration(
+                    AutoConfigurations.of(LensPoisonAutoConfiguration.class, EndpointAutoConfiguration.class));
 
     @Test
     void theCommandsContextHasInspectorReplayerAndCommandButNoPoll() {
-        runner.run(context -> {
+        runner.withPropertyValues("lens.consumer.enabled=false").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context).hasSingleBean(PoisonInspector.class).hasSingleBean(PoisonReplayer.class);
             assertThat(context.getBeansOfType(LensCommand.class).values())
                     .extracting(LensCommand::name)
                     .contains("poison");
-            assertThat(context).doesNotHaveBean(QueueDepthMonitor.class);
+            assertThat(context)
+                    .doesNotHaveBean(QueueDepthMonitor.class)
+                    .doesNotHaveBean(PoisonQueueHealthIndicator.class);
             assertThat(context.getBean(LensPoisonProperties.class).maxReplays()).isEqualTo(5);
         });
     }
 
     @Test
-    void anApplicationsOwnInspectorWins() {
-        runner.withBean(
-                        "custom",
-                        PoisonInspector.class,
-                        () -> new PoisonInspector(org.mockito.Mockito.mock(ConnectionFactory.class), "mine", 1, 1000))
-                .run(context -> assertThat(
-                                context.getBean(PoisonInspector.class).queue())
-                        .isEqualTo("mine"));
+    void aRunningConsumerPollsTheQueuesForTheirHealth() {
+        runner.run(context -> assertThat(context)
+                .hasNotFailed()
+                .hasSingleBean(QueueDepthMonitor.class)
+                .hasSingleBean(PoisonQueueHealthIndicator.class));
     }
 
     @Test
-    void invalidSettingsFailTheStart() {
-        runner.withPropertyValues("lens.poison.max-replays=-1")
-                .run(context -> assertThat(context).hasFailed());
-        runner.withPropertyValues("lens.poison.inspect-limit=0")
-                .run(context -> assertThat(context).hasFailed());
+    void thePoisonEndpointExistsOnlyWhenExposed() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(PoisonEndpoint.class));
+        runner.withPropertyValues(EXPOSED).run(context -> assertThat(context).hasSingleBean(PoisonEndpoint.class));
     }
 
     @Test
-    void withoutAPasswordThereIsNoUserAndNoGeneratedPassword() {
-        runner.run(context -> {
-            InMemoryUserDetailsManager users = context.getBean(InMemoryUserDetailsManager.class);
-            assertThat(users.userExists("user")).isFalse();
-        });
-    }
-
-    @Test
-    void theConfiguredUserIsTheOnlyOne() {
-        runner.withPropertyValues("spring.security.user.name=operator", "spring.security.user.password=s3cret")
+    void everyPoisonSettingReachesItsBean() {
+        runner.withPropertyValues(
+                        "lens.poison.confirm-timeout=3s",
+                        "lens.poison.max-replays=2",
+                        "lens.poison.inspect-limit=9",
+                        "lens.poison.depth-poll-interval=1h",
+                        "lens.poison.health.max-depth=4",
+                        "lens.poison.health.max-age=2h",
+                        "lens.topology.poison-queue=x-poison",
+                        "lens.topology.parking-lot-queue=x-parked",
+                        "lens.topology.delivery-limit=11")
                 .run(context -> {
-                    UserDetailsService users = context.getBean(UserDetailsService.class);
-                    assertThat(users.loadUserByUsername("operator").getPassword())
-                            .isEqualTo("{noop}s3cret");
+                    PoisonInspector inspector = context.getBean(PoisonInspector.class);
+                    assertThat(inspector.queue()).isEqualTo("x-poison");
+                    assertThat(getField(inspector, "inspectLimit")).isEqualTo(9);
+                    assertThat(getField(inspector, "deliveryLimit")).isEqualTo(11);
+                    PoisonReplayer replayer = context.getBean(PoisonReplayer.class);
+                    assertThat(getField(replayer, "poisonQueue")).isEqualTo("x-poison");
+                    assertThat(getField(replayer, "parkingLotQueue")).isEqualTo("x-parked");
+                    assertThat(getField(replayer, "maxReplays")).isEqualTo(2);
+                    assertThat(getField(replayer, "inspectLimit")).isEqualTo(9);
+                    assertThat(getField(replayer, "deliveryLimit")).isEqualTo(11);
+                    assertThat(getField(replayer, "confirmTimeout")).isEqualTo(Duration.ofSeconds(3));
+                    QueueDepthMonitor monitor = context.getBean(QueueDepthMonitor.class);
+                    assertThat(getField(monitor, "interval")).isEqualTo(Duration.ofHours(1));
+                    assertThat(monitor.depth("parking-lot").queue()).isEqualTo("x-parked");
+                    assertThat(context.getBean(PoisonQueueHealthIndicator.class)
+                                    .health()
+                                    .getDetails())
+                            .containsEntry("queue", "x-poison")
+                            .containsEntry("maxDepth", 4L)
+                            .containsEntry("maxAge", "PT2H");
                 });
     }
 
     @Test
-    void aWritablePoisonEndpointNeedsAPassword() {
-        runner.withPropertyValues("management.endpoint.poison.access=UNRESTRICTED")
-                .run(context ->
-                        assertThat(context).getFailure().hasStackTraceContaining("spring.security.user.password"));
-        runner.withPropertyValues("management.endpoint.poison.access=UNRESTRICTED", "spring.security.user.password=x")
-                .run(context -> assertThat(context).hasNotFailed());
+    void theQueuesAreAnApplicationsOwnTopologys() {
+        LensTopology mine =
+                LensTopology.builder().queue("mine").poisonQueue("mine-poison").build();
+        runner.withBean(LensTopology.class, () -> mine).run(context -> {
+            assertThat(context.getBean(PoisonInspector.class).queue()).isEqualTo("mine-poison");
+            assertThat(getField(context.getBean(PoisonReplayer.class), "parkingLotQueue"))
+                    .isEqualTo(mine.parkingLotQueueName());
+            assertThat(context.getBean(QueueDepthMonitor.class)
+                            .depth("processing")
+                            .queue())
+                    .isEqualTo("mine");
+        });
+    }
+
+    static Stream<Replaceable> replaceables() {
+        return Stream.of(
+                Replaceable.byType("poisonInspector", PoisonInspector.class),
+                Replaceable.byType("poisonReplayer", PoisonReplayer.class),
+                Replaceable.byType("poisonCommand", PoisonCommand.class),
+                Replaceable.byType("poisonEndpoint", PoisonEndpoint.class, EXPOSED),
+                Replaceable.byType("lensQueueDepthMonitor", QueueDepthMonitor.class),
+                Replaceable.byName("lensPoisonHealthIndicator", HealthIndicator.class));
+    }
+
+    @ParameterizedTest
+    @MethodSource("replaceables")
+    void anApplicationsOwnBeanWins(Replaceable bean) {
+        bean.assertBacksOff(runner);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "lens.poison.max-replays=-1",
+                "lens.poison.inspect-limit=0",
+                "lens.poison.depth-poll-interval=often"
+            })
+    void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
+        Wiring.assertRejected(runner, setting);
+    }
+
+    @Test
+    void anInvalidHealthThresholdFailsTheStartNamingIt() {
+        Wiring.assertRejected(runner, "lens.poison.health.max-depth=-1", "'lens.poison'", "'health.maxDepth'");
     }
 }

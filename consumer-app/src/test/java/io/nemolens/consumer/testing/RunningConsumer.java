@@ -63,6 +63,19 @@ public final class RunningConsumer implements AutoCloseable {
                 .sum();
     }
 
+    /**
+     * Waits until every message the archive took is in committed files: its spool holds no entry whose
+     * rows are not all committed, and no file is open (files are committed by age: {@code max-age} is 1 s
+     * here unless the test says otherwise).
+     */
+    public void awaitArchived(java.time.Duration timeout) {
+        io.nemolens.archive.ParquetArchive archive = bean(io.nemolens.archive.ParquetArchive.class);
+        org.awaitility.Awaitility.await().atMost(timeout).until(() -> {
+            io.nemolens.archive.ArchiveStatus s = archive.status();
+            return s.spoolEntries() == 0 && s.openFiles() == 0 && s.rewriting() == 0;
+        });
+    }
+
     /** The port of the HTTP server (actuator). */
     public int port() {
         return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "-1"));

@@ -1,0 +1,188 @@
+package io.nemolens.consumer.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.springframework.test.util.ReflectionTestUtils.getField;
+
+import io.nemolens.consumer.dispatch.BatchDispatcher;
+import io.nemolens.consumer.dispatch.HandlerRegistry;
+import io.nemolens.consumer.dispatch.RetryPolicy;
+import io.nemolens.consumer.health.ListenerHealthIndicator;
+import io.nemolens.consumer.listener.LensMessageListener;
+import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.poison.PoisonPublisher;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.topology.LensTopology;
+import io.nemolens.topology.testing.Wiring;
+import io.nemolens.topology.testing.Wiring.Replaceable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+
+/**
+ * Wiring of the consumer ({@code lens.consumer.*}, and the dead-letter half of {@code lens.poison.*}),
+ * without a broker: the listener container is created, never started. {@code lens.infra.*} is covered by
+ * {@link LensInfraAutoConfigurationTests}.
+ */
+class LensConsumerAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = ConsumerWiring.runner();
+
+    @Test
+    void theConsumerIsWiredButNotStarted() {
+        runner.run(context -> {
+            assertThat(context)
+                    .hasNotFailed()
+                    .hasSingleBean(OtlpDecoder.class)
+                    .hasSingleBean(HandlerRegistry.class)
+                    .hasSingleBean(BatchDispatcher.class)
+                    .hasSingleBean(PoisonPublisher.class)
+                    .hasSingleBean(LensMessageListener.class)
+                    .hasSingleBean(ListenerHealthIndicator.class);
+            SimpleMessageListenerContainer container = container(context);
+            assertThat(container.getQueueNames()).containsExactly(LensTopology.DEFAULT_QUEUE);
+            assertThat(container.isRunning()).isFalse();
+        });
+    }
+
+    @Test
+    void everyConsumerSettingReachesItsBean() {
+        runner.withPropertyValues(
+                        "lens.consumer.prefetch=7",
+                        "lens.consumer.concurrency=3",
+                        "lens.consumer.max-message-size=1MB",
+                        "lens.consumer.shutdown-timeout=4s",
+                        "lens.consumer.handler-retry.max-attempts=5",
+                        "lens.consumer.handler-retry.initial-backoff=10ms",
+                        "lens.consumer.handler-retry.multiplier=1.5",
+                        "lens.consumer.handler-retry.max-backoff=1s",
+                        "lens.consumer.transient-retry.initial-backoff=20ms",
+                        "lens.consumer.transient-retry.max-backoff=2s")
+                .run(context -> {
+                    SimpleMessageListenerContainer container = container(context);
+                    assertThat(container.isAutoStartup())
+                            .as("lens.consumer.auto-startup")
+                            .isFalse();
+                    assertThat(getField(container, "prefetchCount")).isEqualTo(7);
+                    assertThat(getField(container, "concurrentConsumers")).isEqualTo(3);
+                    assertThat(getField(container, "shutdownTimeout")).isEqualTo(4000L);
+                    assertThat(getField(context.getBean(LensMessageListener.class), "maxMessageSize"))
+                            .isEqualTo(1L << 20);
+                    BatchDispatcher dispatcher = context.getBean(BatchDispatcher.class);
+                    assertThat(getField(dispatcher, "retry"))
+                            .isEqualTo(new RetryPolicy(5, Duration.ofMillis(10), 1.5, Duration.ofSeconds(1)));
+                    assertThat(getField(dispatcher, "transientRetry"))
+                            .isEqualTo(RetryPolicy.untilStopped(Duration.ofMillis(20), Duration.ofSeconds(2)));
+                });
+    }
+
+    @Test
+    void theDeadLetterSettingsReachThePoisonPublisher() {
+        runner.withPropertyValues("lens.poison.confirm-timeout=3s", "lens.poison.stack-trace-max-length=300")
+                .run(context -> {
+                    PoisonPublisher poison = context.getBean(PoisonPublisher.class);
+                    assertThat(getField(poison, "stackTraceMaxLength")).isEqualTo(300);
+                    assertThat(getField(getField(poison, "publisher"), "confirmTimeout"))
+                            .isEqualTo(Duration.ofSeconds(3));
+                });
+    }
+
+    @Test
+    void theTopologysQueuesAreTheOnesConsumedAndPoisoned() {
+        runner.withPropertyValues("lens.topology.queue=x-processing", "lens.topology.poison-queue=x-poison")
+                .run(context -> assertConsumesAndPoisons(context, "x-processing", "x-poison"));
+        runner.withBean(
+                        LensTopology.class,
+                        () -> LensTopology.builder()
+                                .queue("mine")
+                                .poisonQueue("mine-poison")
+                                .build())
+                .run(context -> assertConsumesAndPoisons(context, "mine", "mine-poison"));
+    }
+
+    private static void assertConsumesAndPoisons(
+            AssertableApplicationContext context, String queue, String poisonQueue) {
+        assertThat(container(context).getQueueNames()).containsExactly(queue);
+        assertThat(context.getBean(ListenerHealthIndicator.class).health().getDetails())
+                .containsEntry("queue", queue);
+        assertThat(getField(context.getBean(PoisonPublisher.class), "poisonQueue"))
+                .isEqualTo(poisonQueue);
+    }
+
+    @Test
+    void aDisabledConsumerHasNoListenerContainerAndNoListenerHealth() {
+        runner.withPropertyValues("lens.consumer.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(LensMessageListener.class);
+            assertThat(context)
+                    .doesNotHaveBean("lensListenerContainer")
+                    .doesNotHaveBean(SimpleMessageListenerContainer.class)
+                    .doesNotHaveBean(ListenerHealthIndicator.class);
+        });
+    }
+
+    @Test
+    void anApplicationsContainerOfAnotherTypeGetsNoListenerHealth() {
+        runner.withBean(
+                        "lensListenerContainer",
+                        DirectMessageListenerContainer.class,
+                        () -> mock(DirectMessageListenerContainer.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ListenerHealthIndicator.class));
+    }
+
+    static Stream<Replaceable> replaceables() {
+        return Stream.of(
+                Replaceable.byType("lensClock", Clock.class),
+                Replaceable.byType("otlpDecoder", OtlpDecoder.class),
+                Replaceable.byType("lensMetrics", LensMetrics.class),
+                Replaceable.byType("handlerRegistry", HandlerRegistry.class),
+                Replaceable.byType("batchDispatcher", BatchDispatcher.class),
+                Replaceable.byName("lensDispatcherStopper", ApplicationListener.class),
+                Replaceable.byType("poisonPublisher", PoisonPublisher.class),
+                Replaceable.byType("lensMessageListener", LensMessageListener.class),
+                Replaceable.byName("lensListenerContainer", SimpleMessageListenerContainer.class),
+                Replaceable.byName("lensListenerContainer", DirectMessageListenerContainer.class),
+                Replaceable.byName("lensListenerHealthIndicator", HealthIndicator.class));
+    }
+
+    @ParameterizedTest
+    @MethodSource("replaceables")
+    void anApplicationsOwnBeanWins(Replaceable bean) {
+        bean.assertBacksOff(runner);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "lens.consumer.prefetch=0",
+                "lens.consumer.concurrency=0",
+                "lens.consumer.max-message-size=lots",
+                "lens.consumer.shutdown-timeout=soon",
+                "lens.poison.stack-trace-max-length=10"
+            })
+    void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
+        Wiring.assertRejected(runner, setting);
+    }
+
+    /** Spring names an invalid nested setting by its object and its field in Java's spelling. */
+    @Test
+    void anInvalidRetrySettingFailsTheStartNamingIt() {
+        Wiring.assertRejected(
+                runner, "lens.consumer.handler-retry.max-attempts=0", "'lens.consumer'", "'handlerRetry.maxAttempts'");
+        Wiring.assertRejected(
+                runner, "lens.consumer.handler-retry.multiplier=0.5", "'lens.consumer'", "'handlerRetry.multiplier'");
+    }
+
+    private static SimpleMessageListenerContainer container(AssertableApplicationContext context) {
+        return context.getBean("lensListenerContainer", SimpleMessageListenerContainer.class);
+    }
+}
