@@ -61,13 +61,23 @@ final class GroupWriter implements Runnable {
             if (!group.isEmpty()) {
                 write(group);
             }
+            housekeeping();
+        }
+        seal();
+    }
+
+    /** Seals a quiet active segment and removes released ones; a failure here is logged, the writer goes on. */
+    private void housekeeping() {
+        try {
             long now = clock.millis();
-            if (active != null && state.quiet(active, now, QUIET_MILLIS)) {
+            Segment segment = active;
+            if (segment != null && state.quiet(segment, now, QUIET_MILLIS)) {
                 seal();
             }
             remover.removeReleased(now);
+        } catch (RuntimeException e) {
+            log.error("Spool: removing released segments failed", e);
         }
-        seal();
     }
 
     private void write(List<Pending> group) {
@@ -109,6 +119,8 @@ final class GroupWriter implements Runnable {
         for (Pending pending : run) {
             pending.durable().complete(null);
         }
+        // durable callbacks run on this thread: an interrupt one left would close the next channel it writes to
+        Thread.interrupted();
         if (position >= segmentBytes) {
             seal();
         }

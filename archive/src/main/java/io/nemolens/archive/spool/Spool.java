@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * {@code next-seq}, which keeps seqs from repeating once segments are deleted.
  *
  * <p>{@link #append} queues and returns at once; one writer thread writes whatever queued meanwhile with one
- * fdatasync, and then completes the entries' {@code durable} futures in seq order. Seqs are consecutive and
- * never reused (also across restarts), except that an append that failed leaves its seq unused. Entries stay
+ * fdatasync, and then completes the entries' {@code durable} futures in seq order. Seqs are consecutive, and
+ * a seq once durable is never given out again, also across restarts (an append that failed leaves its seq
+ * unused; the seqs of a torn tail, never durable, are given out again after a crash). Entries stay
  * until {@link #release}d; a sealed segment whose entries are all released is deleted.
  *
  * <p>Faults: a failed write or fsync fails the futures of its group and of every queued append, and makes
