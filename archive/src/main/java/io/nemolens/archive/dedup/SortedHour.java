@@ -11,7 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A closed hour: its ids sorted in a file, looked up by binary search through a read-only memory map,
+ * A closed hour: its ids sorted in a file, looked up by interpolation search through a read-only memory map,
  * so none of them is on the heap. The map lives until the collector takes this object, so a reader
  * that still holds it may search it after the file is deleted.
  */

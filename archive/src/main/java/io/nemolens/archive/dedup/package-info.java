@@ -17,7 +17,7 @@
  * </ul>
  *
  * <p>The current hour's ids are also held in memory (a primitive hash set); closed hours are looked up
- * by binary search through read-only memory maps, so the heap holds at most about one hour of ids.
+ * by interpolation search through read-only memory maps, so the heap holds at most about one hour of ids.
  */
 @NullMarked
 package io.nemolens.archive.dedup;

@@ -66,6 +66,32 @@ class RecordsTest {
                 .isFalse();
     }
 
+    /** The guesses assume evenly spread ids; unevenly spread ones must be found all the same. */
+    @Test
+    void findsIdsThatAreNotSpreadEvenly() {
+        List<MessageKey> ids = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            ids.add(new MessageKey(1L << (i % 64), i)); // powers of two, the top bit among them
+            ids.add(new MessageKey(5, i)); // one high half for many
+            ids.add(new MessageKey(-1L - i % 7, 3)); // a cluster at the top, duplicates
+            ids.add(new MessageKey((long) i * i, 0)); // growing gaps
+        }
+        ByteBuffer buffer = Records.encode(ids);
+        Records.sort(buffer, ids.size());
+
+        assertThat(ids).allMatch(id -> Records.contains(buffer, ids.size(), id.high(), id.low()));
+        List<MessageKey> absent = new ArrayList<>(new TestIds(4).next(1_000));
+        for (int i = 0; i < 100; i++) {
+            absent.add(new MessageKey(1L << (i % 64), -1 - i));
+            absent.add(new MessageKey(5, 3_000 + i));
+            absent.add(new MessageKey(-8, i));
+            absent.add(new MessageKey((long) i * i + 1, -1));
+            absent.add(new MessageKey(0, 1));
+        }
+        assertThat(absent).doesNotContainAnyElementsOf(ids);
+        assertThat(absent).noneMatch(id -> Records.contains(buffer, ids.size(), id.high(), id.low()));
+    }
+
     private static List<MessageKey> sort(List<MessageKey> ids) {
         ByteBuffer buffer = Records.encode(ids);
         Records.sort(buffer, ids.size());
