@@ -84,12 +84,17 @@ final class OpenFiles {
         this.clock = clock;
     }
 
-    /** One partition's current file, and what it buffers as this class last saw it. */
+    /**
+     * One partition's current file, and what it buffers as this class last saw it. A slot without a file is
+     * removed from the map only under its own lock, and marked gone, so a writer that found it just before
+     * takes a fresh one instead of writing into a slot nobody commits any more.
+     */
     private static final class Slot {
         @Nullable
         ParquetFile<?> file;
 
         long buffered;
+        boolean gone;
     }
 
     /**
@@ -111,39 +116,45 @@ final class OpenFiles {
         if (entries.failed(seq)) {
             return true; // its append failed: it will come back from the broker
         }
-        Slot slot = slots.computeIfAbsent(key, k -> new Slot());
         ParquetFile<?> toCommit = null;
-        synchronized (slot) {
-            // the file's hold on the entry (handed to the rewrite if the file fails)
-            if (!entries.retain(seq)) {
-                return true;
+        while (true) {
+            Slot slot = slots.computeIfAbsent(key, k -> new Slot());
+            synchronized (slot) {
+                if (slot.gone) {
+                    continue; // forgotten since we found it: take the partition's fresh slot
+                }
+                // the file's hold on the entry (handed to the rewrite if the file fails)
+                if (!entries.retain(seq)) {
+                    return true;
+                }
+                ParquetFile<T> file = (ParquetFile<T>) slot.file;
+                try {
+                    if (file == null) {
+                        file = open(table, key);
+                        slot.file = file;
+                    }
+                    file.write(records, rows, count, seq, messageId);
+                    if (file.bufferedBytes() >= limits.rowGroupBytes()) {
+                        file.flushRowGroup();
+                    }
+                    account(slot, file.bufferedBytes());
+                    if (file.estimatedSize() >= limits.maxFileBytes() || file.rows() >= limits.maxRows()) {
+                        toCommit = detach(slot);
+                    }
+                } catch (IOException | RuntimeException | Error e) {
+                    if (file != null) {
+                        detach(slot);
+                        lostFiles.lost(file, e);
+                    } else {
+                        lostFiles.unwritten(key, seq, e);
+                    }
+                    if (e instanceof Error error && !(e instanceof AssertionError)) {
+                        throw error;
+                    }
+                    return false;
+                }
             }
-            ParquetFile<T> file = (ParquetFile<T>) slot.file;
-            try {
-                if (file == null) {
-                    file = open(table, key);
-                    slot.file = file;
-                }
-                file.write(records, rows, count, seq, messageId);
-                if (file.bufferedBytes() >= limits.rowGroupBytes()) {
-                    file.flushRowGroup();
-                }
-                account(slot, file.bufferedBytes());
-                if (file.estimatedSize() >= limits.maxFileBytes() || file.rows() >= limits.maxRows()) {
-                    toCommit = detach(slot);
-                }
-            } catch (IOException | RuntimeException | Error e) {
-                if (file != null) {
-                    detach(slot);
-                    lostFiles.lost(file, e);
-                } else {
-                    lostFiles.unwritten(key, seq, e);
-                }
-                if (e instanceof Error error && !(e instanceof AssertionError)) {
-                    throw error;
-                }
-                return false;
-            }
+            break;
         }
         if (toCommit != null) {
             committer.accept(toCommit);
@@ -217,7 +228,20 @@ final class OpenFiles {
                 committer.accept(file);
             }
         }
-        slots.values().removeIf(s -> s.file == null);
+        forgetIdleSlots();
+    }
+
+    /** Drops the slots of partitions without an open file, so that old dates and finished runs do not pile up. */
+    private void forgetIdleSlots() {
+        for (Map.Entry<PartitionKey, Slot> e : slots.entrySet()) {
+            Slot slot = e.getValue();
+            synchronized (slot) {
+                if (slot.file == null && !slot.gone) {
+                    slot.gone = true;
+                    slots.remove(e.getKey(), slot);
+                }
+            }
+        }
     }
 
     /** Hands the file holding the oldest spool entry to the committer (the spool needs room); false if none. */
@@ -258,7 +282,7 @@ final class OpenFiles {
                 committer.accept(file);
             }
         }
-        slots.clear();
+        forgetIdleSlots();
     }
 
     /** Hands every open file with rows of {@code seq} to the lost-files handler (its append failed). */

@@ -298,10 +298,15 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         }
         long seq = appended.seq();
         entries.begin(seq, id);
+        // a hold until the append is durable: the entry is never released before (a message without
+        // records has no file to hold it)
+        entries.retain(seq);
         appended.durable().whenComplete((ok, failure) -> {
             if (failure != null) {
                 entries.appendFailed(seq);
                 files.loseFilesHolding(seq, failure);
+            } else {
+                entries.drop(seq);
             }
         });
         try {

@@ -198,7 +198,7 @@ class InfraMetricsIT {
 
             // the README's example query, word for word, against this archive
             List<Map<String, Object>> joined =
-                    reader.query(readmeQuery().replace("'archive/", "'" + archive.toAbsolutePath() + "/"));
+                    reader.query(readmeQuery().replace("'lens-archive/", "'" + archive.toAbsolutePath() + "/"));
             assertThat(joined).singleElement().satisfies(row -> {
                 assertThat(row.get("host")).isEqualTo("dgx-a100-000");
                 assertThat(row.get("steps")).isEqualTo(1L);
