@@ -6,7 +6,10 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.DirectWriter;
+import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.autoconfigure.LensArchiveProperties;
 import io.nemolens.consumer.LensConsumerApplication;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
@@ -19,13 +22,18 @@ import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.LensTopology;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.WebApplicationType;
@@ -34,65 +42,89 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The end-to-end bench: fills a queue on the local broker with N NeMo Lens trace messages (1024 spans
- * each), runs the consumer with the Parquet archive on (acknowledging after commit) until every message
- * is acknowledged, and prints spans/s and MB/s; then, in the same run, writes the same rows straight to
- * Parquet with one thread and no broker, and prints that rate and the ratio. Protobuf first, then
- * OTLP/JSON. Run it with {@code -Xmx512m} (see BENCHMARKS.md).
+ * each) from several training runs, interleaved (message {@code i} belongs to run {@code i % runs}, run id
+ * {@code bench-run-07}), runs the consumer with the Parquet archive on until every message is acknowledged
+ * and every row is in a committed file, and prints spans/s and MB/s; the acknowledgement rate and the
+ * p50/p99 time from delivery to acknowledgement; the files written, their median size and the files per
+ * run; the CPU by thread. Then, in the same run, it writes the same rows with the archive's Parquet writing
+ * alone ({@link DirectWriter}: one thread, no broker, no spool) and prints that rate and the ratio. Protobuf
+ * first, then OTLP/JSON. Run it with {@code -Xmx512m -XX:+UseParallelGC} (see BENCHMARKS.md).
  *
  * <p>Before the measured run the consumer is warmed up in rounds of {@code --warmup N} messages (100),
  * not measured, at least three, until a round in which the JIT compiler worked less than a tenth of
- * the round's time (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is what counts,
- * and the compiler threads' CPU of the measured run is printed with the rest.
+ * the round's time (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is
+ * what counts. Then the archive commits what the warm-up left open, so that the measured run starts with no
+ * open file. The measured time ends when the queue is drained and the archive, asked to commit what is open
+ * at the end of the stream ({@link ParquetArchive#commitNow()}), has every row in a committed file: the
+ * final commit is included.
  *
- * <p>Options: {@code --messages N} (300), {@code --warmup N}, {@code --warmup-rounds N}, {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default),
- * {@code --concurrency N} (2), {@code --encodings protobuf,json}, {@code --amqp-uri URI}
- * (amqp://guest:guest@127.0.0.1:5672).
+ * <p>Options: {@code --messages N} (300), {@code --runs N} (16), {@code --warmup N}, {@code --warmup-rounds N},
+ * {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default), {@code --concurrency N} (2),
+ * {@code --encodings protobuf,json}, {@code --amqp-uri URI} (amqp://guest:guest@127.0.0.1:5672).
  */
 public final class EndToEndBenchmark {
 
+    private static final long TIMEOUT_NANOS = 300_000_000_000L;
+
     private EndToEndBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
-        int messages = Integer.parseInt(opts.getOrDefault("messages", "300"));
-        int warmup = Integer.parseInt(opts.getOrDefault("warmup", "100"));
-        int warmupRounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "10"));
-        int spans = Integer.parseInt(opts.getOrDefault("spans", "1024"));
-        int prefetch = Integer.parseInt(opts.getOrDefault("prefetch", "20"));
-        int concurrency = Integer.parseInt(opts.getOrDefault("concurrency", "2"));
-        String uri = opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F");
-        Runtime rt = Runtime.getRuntime();
-        System.out.printf(
-                Locale.ROOT,
-                "end-to-end bench: %d messages x %d spans, prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
-                messages,
-                spans,
-                prefetch,
-                concurrency,
-                rt.availableProcessors(),
-                rt.maxMemory() >> 20,
-                System.getProperty("java.version"));
-        for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
-            Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
-            run(enc, messages, warmup, warmupRounds, spans, prefetch, concurrency, uri);
-        }
-    }
-
-    private static byte[] body(Encoding encoding, int spans, int i) {
-        var request = NemoLensRequests.spans(spans, "bench-run", i % 8, i);
-        return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
-    }
-
-    private static void run(
-            Encoding encoding,
+    /** What one invocation measures. */
+    private record Settings(
             int messages,
+            int runs,
             int warmup,
             int warmupRounds,
             int spans,
             int prefetch,
             int concurrency,
-            String uri)
-            throws Exception {
+            String amqpUri) {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        Settings settings = new Settings(
+                Integer.parseInt(opts.getOrDefault("messages", "300")),
+                Integer.parseInt(opts.getOrDefault("runs", "16")),
+                Integer.parseInt(opts.getOrDefault("warmup", "100")),
+                Integer.parseInt(opts.getOrDefault("warmup-rounds", "10")),
+                Integer.parseInt(opts.getOrDefault("spans", "1024")),
+                Integer.parseInt(opts.getOrDefault("prefetch", "20")),
+                Integer.parseInt(opts.getOrDefault("concurrency", "2")),
+                opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"));
+        if (settings.runs() < 1 || settings.messages() < 1) {
+            throw new IllegalArgumentException("--messages and --runs must be at least 1");
+        }
+        Runtime rt = Runtime.getRuntime();
+        System.out.printf(
+                Locale.ROOT,
+                "end-to-end bench: %d messages x %d spans from %d interleaved runs (message i from run i %% %d),"
+                        + " prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
+                settings.messages(),
+                settings.spans(),
+                settings.runs(),
+                settings.runs(),
+                settings.prefetch(),
+                settings.concurrency(),
+                rt.availableProcessors(),
+                rt.maxMemory() >> 20,
+                System.getProperty("java.version"));
+        for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
+            Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
+            run(enc, settings);
+        }
+    }
+
+    /** The run id of message {@code i}: {@code bench-run-07} for run 7. */
+    static String runId(int runs, int i) {
+        return String.format(Locale.ROOT, "bench-run-%02d", i % runs);
+    }
+
+    private static byte[] body(Encoding encoding, Settings settings, int i) {
+        int runs = settings.runs();
+        var request = NemoLensRequests.spans(settings.spans(), runId(runs, i), (i / runs) % 8, i);
+        return encoding == Encoding.JSON ? CollectorJsonWriter.write(request) : request.toByteArray();
+    }
+
+    private static void run(Encoding encoding, Settings settings) throws Exception {
         String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
         LensTopology topology = LensTopology.builder()
                 .exchange(id + ".raw")
@@ -100,10 +132,9 @@ public final class EndToEndBenchmark {
                 .poisonQueue(id + "-poison")
                 .parkingLotQueue(id + "-poison.parking-lot")
                 .build();
-        Path archive = Files.createTempDirectory("lens-bench-archive");
+        Path archiveDir = Files.createTempDirectory("lens-bench-archive");
         ConnectionFactory factory = new ConnectionFactory();
-        factory.setUri(uri);
-        long bytes = 0;
+        factory.setUri(settings.amqpUri());
         try (Connection connection = factory.newConnection("lens-bench");
                 Channel ch = connection.createChannel()) {
             ch.exchangeDeclare(topology.exchangeName(), "topic", true);
@@ -124,98 +155,190 @@ public final class EndToEndBenchmark {
             props.put("lens.topology.poison-queue", topology.poisonQueueName());
             props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
             props.put("lens.consumer.auto-startup", "false");
-            props.put("lens.consumer.prefetch", prefetch);
-            props.put("lens.consumer.concurrency", concurrency);
-            props.put("lens.archive.path", archive.toString());
+            props.put("lens.consumer.prefetch", settings.prefetch());
+            props.put("lens.consumer.concurrency", settings.concurrency());
+            props.put("lens.archive.path", archiveDir.toString());
             props.put("spring.main.banner-mode", "off");
             props.put("logging.level.root", "WARN");
             try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LensConsumerApplication.class)
                     .web(WebApplicationType.NONE)
                     .properties(props)
+                    .initializers(c ->
+                            c.getBeanFactory().registerSingleton("benchAckLatencyHistogram", AckLatency.histogram()))
                     .run()) {
                 MeterRegistry meters = app.getBean(MeterRegistry.class);
                 SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
+                ParquetArchive archive = app.getBean(ParquetArchive.class);
+                LensArchiveProperties archiveProperties = app.getBean(LensArchiveProperties.class);
                 container.start();
-                int warmedUp = warmUp(ch, topology, encoding, spans, messages, warmup, warmupRounds, meters);
+                int warmedUp = warmUp(ch, topology, encoding, settings, meters);
+                // what the warm-up left open is committed now: the measured run starts with no open file
+                archive.commitNow();
+                awaitCommitted(archive, System.nanoTime());
                 container.stop();
-                bytes = fill(ch, topology, encoding, spans, 0, messages);
-                long archived0 = bytesUnder(archive);
-                double before = acked(meters);
+                long bytes = fill(ch, topology, encoding, settings, 0, settings.messages());
+
+                ArchiveFiles files0 = ArchiveFiles.under(archiveDir);
+                ArchiveStatus status0 = archive.status();
+                AckLatency.Snapshot latency0 = AckLatency.take(meters);
+                double acked0 = acked(meters);
+                double decode0 = timerSeconds(meters, "lens.decode.duration");
+                double handle0 = timerSeconds(meters, "lens.handle.duration");
                 long cpu0 = processCpuNanos();
-                Map<String, Long> threads0 = threadCpu();
+                ThreadCpu threads0 = ThreadCpu.now();
                 long gc0 = gcMillis();
                 long t0 = System.nanoTime();
                 container.start();
-                while (acked(meters) - before < messages) {
-                    if (System.nanoTime() - t0 > 300_000_000_000L) {
+                while (acked(meters) - acked0 < settings.messages()) {
+                    if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
                         throw new IllegalStateException(
-                                "not drained in 5 minutes: " + (acked(meters) - before) + " acknowledged");
+                                "not drained in 5 minutes: " + (acked(meters) - acked0) + " acknowledged");
                     }
-                    Thread.sleep(5);
+                    Thread.sleep(2);
                 }
-                double seconds = (System.nanoTime() - t0) / 1e9;
+                long tAcked = System.nanoTime();
+                // the end of the stream: what is open is committed now, not when max-age would commit it
+                archive.commitNow();
+                awaitCommitted(archive, t0);
+                long tCommitted = System.nanoTime();
+
+                Measured m = new Measured(
+                        settings.messages(),
+                        (long) settings.messages() * settings.spans(),
+                        bytes,
+                        (tCommitted - t0) / 1e9,
+                        (tAcked - t0) / 1e9,
+                        ch.messageCount(topology.queueName()),
+                        ch.messageCount(topology.poisonQueueName()));
                 double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
-                Map<String, Long> threads1 = threadCpu();
+                ThreadCpu threads1 = ThreadCpu.now();
                 double gcSeconds = (gcMillis() - gc0) / 1e3;
-                long left = ch.messageCount(topology.queueName());
-                long poisoned = ch.messageCount(topology.poisonQueueName());
-                double spansPerSecond = (double) messages * spans / seconds;
-                long archived = bytesUnder(archive) - archived0;
+                AckLatency.Snapshot latency = AckLatency.take(meters).since(latency0);
+                ArchiveStatus status1 = archive.status();
+                ArchiveFiles written = ArchiveFiles.under(archiveDir).since(files0);
+                String tag = encoding.tag();
+
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s end to end: %d messages (%.1f MB) drained and acknowledged in %.2f s: %,.0f spans/s, %.1f MB/s"
-                                + " (archive on, ack after commit; %d left, %d poisoned)%n",
-                        encoding.tag(),
-                        messages,
+                        "%-8s end to end: %d messages (%.1f MB) from %d runs drained, acknowledged and every row in a"
+                                + " committed file in %.2f s (final commit included): %,.0f spans/s, %.1f MB/s"
+                                + " (%d left, %d poisoned)%n",
+                        tag,
+                        m.messages(),
                         bytes / 1e6,
-                        seconds,
-                        spansPerSecond,
-                        bytes / 1e6 / seconds,
-                        left,
-                        poisoned);
+                        settings.runs(),
+                        m.seconds(),
+                        m.spansPerSecond(),
+                        bytes / 1e6 / m.seconds(),
+                        m.left(),
+                        m.poisoned());
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up messages%n",
-                        encoding.tag(),
-                        cpuSeconds / seconds,
+                        "%-8s acknowledged: all %d after %.2f s, %.1f messages/s (%,.0f spans/s); delivery to ack"
+                                + " p50 %.1f ms, p99 %.1f ms, mean %.1f ms (lens.ack.latency, %d timed); final commit"
+                                + " %.2f s after the last ack%n",
+                        tag,
+                        m.messages(),
+                        m.ackSeconds(),
+                        m.messages() / m.ackSeconds(),
+                        m.spans() / m.ackSeconds(),
+                        latency.percentileMillis(0.5),
+                        latency.percentileMillis(0.99),
+                        latency.meanMillis(),
+                        latency.count(),
+                        m.seconds() - m.ackSeconds());
+                Map<String, Integer> perRun = written.perRun();
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s files: %d committed in the measured run (%.1f MB, %.0f bytes per span, zstd level %d),"
+                                + " median %.2f MB; rows committed %,d of %,d; %d files lost, %d row groups cut early%n",
+                        tag,
+                        written.count(),
+                        written.bytes() / 1e6,
+                        (double) written.bytes() / m.spans(),
+                        archiveProperties.zstdLevel(),
+                        written.medianBytes() / 1e6,
+                        status1.committedRows() - status0.committedRows(),
+                        m.spans(),
+                        status1.lostFiles() - status0.lostFiles(),
+                        status1.earlyRowGroups() - status0.earlyRowGroups());
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s runs: %d in the stream, %d with files; files per run max %d, min %d (issue 10: at most 2;"
+                                + " max-age %d s)%n",
+                        tag,
+                        settings.runs(),
+                        perRun.size(),
+                        perRun.values().stream()
+                                .mapToInt(Integer::intValue)
+                                .max()
+                                .orElse(0),
+                        perRun.values().stream()
+                                .mapToInt(Integer::intValue)
+                                .min()
+                                .orElse(0),
+                        archiveProperties.maxAge().toSeconds());
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up"
+                                + " messages%n",
+                        tag,
+                        cpuSeconds / m.seconds(),
                         Runtime.getRuntime().availableProcessors(),
                         cpuSeconds,
                         gcSeconds,
                         warmedUp);
-                Map<String, Double> byGroup = new java.util.TreeMap<>();
-                double javaThreads = 0;
-                for (Map.Entry<String, Long> e : threads1.entrySet()) {
-                    double used = (e.getValue() - threads0.getOrDefault(e.getKey(), 0L)) / 1e9;
-                    String group = e.getKey().replaceAll("#\\d+$", "").replaceAll("\\d+", "N");
-                    byGroup.merge(group, used, Double::sum);
-                    javaThreads += used;
-                }
-                StringBuilder groups = new StringBuilder();
-                byGroup.entrySet().stream()
-                        .filter(e -> e.getValue() >= 0.05)
-                        .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
-                        .forEach(e -> groups.append(String.format(Locale.ROOT, " %s %.1f,", e.getKey(), e.getValue())));
+                Map<String, Double> byName = threads1.byName(threads0);
+                double attributed = byName.values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sum();
                 System.out.printf(
                         Locale.ROOT,
                         "%-8s CPU-s by thread:%s not attributed %.1f%n",
-                        encoding.tag(),
-                        groups,
-                        cpuSeconds - javaThreads);
+                        tag,
+                        ThreadCpu.largestFirst(byName, 0.05),
+                        cpuSeconds - attributed);
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s archive: %.1f MB of Parquet for these spans, %.0f bytes per span (zstd level %d)%n",
-                        encoding.tag(),
-                        archived / 1e6,
-                        (double) archived / ((long) messages * spans),
-                        app.getBean(io.nemolens.archive.autoconfigure.LensArchiveProperties.class)
-                                .zstdLevel());
-                double raw = rawParquetRate(encoding, messages, spans);
+                        "%-8s CPU-s by role:%s not attributed %.1f; listener threads' wall time: decoding %.1f s,"
+                                + " handlers (the archive: spool append, rows into open files) %.1f s%n",
+                        tag,
+                        ThreadCpu.inOrder(threads1.byRole(threads0)),
+                        cpuSeconds - attributed,
+                        timerSeconds(meters, "lens.decode.duration") - decode0,
+                        timerSeconds(meters, "lens.handle.duration") - handle0);
+                if (threads1.knowsWaits()) {
+                    Map<String, Double> waits = threads1.waitsByRole(threads0);
+                    double listenerCpu = threads1.byRole(threads0).get("listener threads");
+                    double listenerWait = waits.get("listener threads");
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-8s waiting for a core (runnable, another thread or process on it): %.1f s in all threads;"
+                                    + " the %d listener threads over %.1f s each: on a core %.1f s, waiting for one %.1f s,"
+                                    + " neither (blocked: locks, I/O, broker; or idle) %.1f s%n",
+                            tag,
+                            waits.values().stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .sum(),
+                            settings.concurrency(),
+                            m.seconds(),
+                            listenerCpu,
+                            listenerWait,
+                            settings.concurrency() * m.seconds() - listenerCpu - listenerWait);
+                }
+                Raw raw = rawParquetRate(encoding, settings);
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s raw Parquet, same rows, 1 writer thread, no broker: %,.0f rows/s; end to end / raw = %.2f%n",
-                        encoding.tag(),
-                        raw,
-                        spansPerSecond / raw);
+                        "%-8s raw Parquet, same rows (%d runs), DirectWriter on 1 thread, no broker, no spool: %,.0f"
+                                + " rows/s into %d files; end to end / raw = %.2f (issue 10: at least %.1f); decoding"
+                                + " alone (not in the raw rate) %.2f us per span%n",
+                        tag,
+                        settings.runs(),
+                        raw.rowsPerSecond(),
+                        raw.files(),
+                        m.spansPerSecond() / raw.rowsPerSecond(),
+                        encoding == Encoding.JSON ? 0.7 : 0.9,
+                        raw.decodeNanosPerRow() / 1e3);
             }
         } finally {
             try (Connection connection = factory.newConnection("lens-bench-cleanup");
@@ -225,33 +348,58 @@ public final class EndToEndBenchmark {
                 ch.queueDelete(topology.parkingLotQueueName());
                 ch.exchangeDelete(topology.exchangeName());
             }
-            deleteRecursively(archive);
+            deleteRecursively(archiveDir);
         }
     }
 
     /**
-     * Runs rounds of warm-up messages (seeds after the measured ones) through the running consumer, at
-     * least three, until the JIT compiler works less than a tenth of a round's time, or the rounds run out. Returns how many
-     * messages it took.
+     * The measured run.
+     *
+     * @param seconds from the listener's start until every row is in a committed file
+     * @param ackSeconds from the listener's start until every message is acknowledged
+     */
+    private record Measured(
+            int messages, long spans, long bytes, double seconds, double ackSeconds, long left, long poisoned) {
+        double spansPerSecond() {
+            return spans / seconds;
+        }
+    }
+
+    /** Waits until the archive has every row it took in a committed file, and nothing to write again. */
+    private static void awaitCommitted(ParquetArchive archive, long since) throws InterruptedException {
+        while (true) {
+            ArchiveStatus s = archive.status();
+            if (s.spoolEntries() == 0 && s.openFiles() == 0 && s.rewriting() == 0) {
+                return;
+            }
+            if (System.nanoTime() - since > TIMEOUT_NANOS) {
+                throw new IllegalStateException("the archive did not commit everything in 5 minutes: " + s);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * Runs rounds of warm-up messages (seeds after the measured ones, the same runs) through the running
+     * consumer, at least three, until the JIT compiler works less than a tenth of a round's time, or the
+     * rounds run out. Returns how many messages it took.
      */
     private static int warmUp(
-            Channel ch,
-            LensTopology topology,
-            Encoding encoding,
-            int spans,
-            int measured,
-            int perRound,
-            int rounds,
-            MeterRegistry meters)
+            Channel ch, LensTopology topology, Encoding encoding, Settings settings, MeterRegistry meters)
             throws Exception {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        int perRound = settings.warmup();
         int sent = 0;
-        for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < settings.warmupRounds(); round++) {
             long jit0 = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
-            fill(ch, topology, encoding, spans, measured + sent, measured + sent + perRound);
+            int from = settings.messages() + sent;
+            fill(ch, topology, encoding, settings, from, from + perRound);
             sent += perRound;
             while (acked(meters) < sent) {
+                if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
+                    throw new IllegalStateException("warm-up round " + (round + 1) + " not drained in 5 minutes");
+                }
                 Thread.sleep(5);
             }
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -270,13 +418,14 @@ public final class EndToEndBenchmark {
         return sent;
     }
 
-    private static long fill(Channel ch, LensTopology topology, Encoding encoding, int spans, int from, int to)
+    /** Publishes messages {@code from} to {@code to} (exclusive), persistent and confirmed; returns their bytes. */
+    private static long fill(Channel ch, LensTopology topology, Encoding encoding, Settings settings, int from, int to)
             throws Exception {
         AMQP.BasicProperties persistent =
                 new AMQP.BasicProperties.Builder().deliveryMode(2).build();
         long bytes = 0;
         for (int i = from; i < to; i++) {
-            byte[] body = body(encoding, spans, i);
+            byte[] body = body(encoding, settings, i);
             bytes += body.length;
             ch.basicPublish(topology.exchangeName(), Signal.SPANS.routingKey(), true, persistent, body);
             if (i % 50 == 49) {
@@ -288,101 +437,74 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Writes the same rows with the archive directly, timing only the writing (each message is decoded
-     * first, untimed). Everything goes into one file committed at the end, so that all of the Parquet
-     * work (encoding, compression, close, fsync) happens on this one thread and is timed.
+     * The raw one-writer rate.
+     *
+     * @param rowsPerSecond rows written per second of writing
+     * @param files files written
+     * @param decodeNanosPerRow decoding time per row, measured apart (not in the rate)
      */
-    private static double rawParquetRate(Encoding encoding, int messages, int spans) throws IOException {
+    private record Raw(double rowsPerSecond, int files, double decodeNanosPerRow) {}
+
+    /**
+     * Writes the same rows (same messages, same runs) with the archive's Parquet writing alone on this thread
+     * ({@link DirectWriter}), timing only the writing: each message is generated and decoded first, untimed
+     * (decoding is timed apart and reported). Files are cut as the archive cuts them and committed at the
+     * end, so that all of the Parquet work (encoding, compression, close, fsync, rename) is timed.
+     */
+    private static Raw rawParquetRate(Encoding encoding, Settings settings) throws IOException {
         Path dir = Files.createTempDirectory("lens-bench-raw");
         OtlpDecoder decoder = new OtlpDecoder();
         long writeNanos = 0;
+        long decodeNanos = 0;
         long rows = 0;
-        try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir))) {
-            for (int i = 0; i < messages; i++) {
-                byte[] body = body(encoding, spans, i);
-                DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-                MessageInfo info = new MessageInfo(
-                        MessageIds.of(body),
-                        Signal.SPANS,
-                        decoded.encoding(),
-                        "",
-                        "otlp_spans",
-                        body.length,
-                        false,
-                        decoded.request());
-                ReceivedMessage message = new ReceivedMessage(
-                        info,
-                        body,
-                        java.time.Instant.now(),
-                        decoded.spans(),
-                        decoded.metricPoints(),
-                        decoded.logs(),
-                        decoded.gpuSamples(),
-                        decoded.nodeSamples());
-                long t = System.nanoTime();
-                writer.write(message);
-                writeNanos += System.nanoTime() - t;
-                rows += decoded.spans().size();
-            }
-            long t = System.nanoTime();
-            writer.close();
-            writeNanos += System.nanoTime() - t;
+        long closeStarted;
+        try {
+            try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir))) {
+                for (int i = 0; i < settings.messages(); i++) {
+                    byte[] body = body(encoding, settings, i);
+                    long d = System.nanoTime();
+                    DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
+                    decodeNanos += System.nanoTime() - d;
+                    MessageInfo info = new MessageInfo(
+                            MessageIds.of(body),
+                            Signal.SPANS,
+                            decoded.encoding(),
+                            "",
+                            "otlp_spans",
+                            body.length,
+                            false,
+                            decoded.request());
+                    ReceivedMessage message = new ReceivedMessage(
+                            info,
+                            body,
+                            Instant.now(),
+                            decoded.spans(),
+                            decoded.metricPoints(),
+                            decoded.logs(),
+                            decoded.gpuSamples(),
+                            decoded.nodeSamples());
+                    long t = System.nanoTime();
+                    writer.write(message);
+                    writeNanos += System.nanoTime() - t;
+                    rows += decoded.spans().size();
+                }
+                closeStarted = System.nanoTime();
+            } // closing commits every open file: timed too
+            writeNanos += System.nanoTime() - closeStarted;
+            return new Raw(rows / (writeNanos / 1e9), ArchiveFiles.under(dir).count(), (double) decodeNanos / rows);
         } finally {
             deleteRecursively(dir);
         }
-        return rows / (writeNanos / 1e9);
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean)
-                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-    }
-
-    /**
-     * CPU time by thread, keyed {@code name#tid}: every thread of the JVM from {@code /proc/self/task}
-     * (so the garbage collector's and the JIT compiler's threads too; names cut to 15 characters by
-     * Linux), or the Java threads alone where there is no {@code /proc}.
-     */
-    private static Map<String, Long> threadCpu() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        Path tasks = Path.of("/proc/self/task");
-        if (Files.isDirectory(tasks)) {
-            long nanosPerTick = 10_000_000L; // USER_HZ is 100 on Linux
-            try (var dirs = Files.list(tasks)) {
-                for (Path task : (Iterable<Path>) dirs::iterator) {
-                    try {
-                        String stat = Files.readString(task.resolve("stat"));
-                        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                        String[] fields =
-                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
-                        out.put(name + "#" + task.getFileName(), ticks * nanosPerTick);
-                    } catch (IOException | RuntimeException e) {
-                        // the thread ended meanwhile
-                    }
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            return out;
-        }
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (info != null) {
-                long cpu = mx.getThreadCpuTime(info.getThreadId());
-                if (cpu > 0) {
-                    out.merge(info.getThreadName() + "#" + info.getThreadId(), cpu, Long::sum);
-                }
-            }
-        }
-        return out;
     }
 
     private static long gcMillis() {
         long total = 0;
-        for (java.lang.management.GarbageCollectorMXBean gc :
-                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             total += Math.max(0, gc.getCollectionTime());
         }
         return total;
@@ -394,26 +516,25 @@ public final class EndToEndBenchmark {
                 .sum();
     }
 
+    /** The total time of every timer of this name (all signals), in seconds. */
+    private static double timerSeconds(MeterRegistry meters, String name) {
+        return meters.find(name).timers().stream()
+                .mapToDouble(t -> t.totalTime(TimeUnit.SECONDS))
+                .sum();
+    }
+
     private static Map<String, String> options(String[] args) {
         Map<String, String> opts = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException(
-                        "usage: EndToEndBenchmark [--messages N] [--warmup N] [--spans N] [--prefetch N] "
-                                + "[--concurrency N] [--encodings protobuf,json] [--amqp-uri URI]");
+                        "usage: EndToEndBenchmark [--messages N] [--runs N] [--warmup N] [--warmup-rounds N]"
+                                + " [--spans N] [--prefetch N] [--concurrency N] [--encodings protobuf,json]"
+                                + " [--amqp-uri URI]");
             }
             opts.put(args[i].substring(2), args[++i]);
         }
         return opts;
-    }
-
-    /** The size of every file under {@code dir}. */
-    private static long bytesUnder(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile)
-                    .mapToLong(p -> p.toFile().length())
-                    .sum();
-        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -77,6 +77,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     @Override
     public void onMessage(Message message, Channel channel) throws IOException {
         Instant receivedAt = clock.instant();
+        long receivedNanos = System.nanoTime();
         MessageProperties props = message.getMessageProperties();
         DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(channel, props.getDeliveryTag());
         String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
@@ -132,7 +133,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         metrics.handleTime(signal, System.nanoTime() - handleStart);
 
         if (failure == null) {
-            acknowledgeWhenDurable(delivery, Handled.of(decoded), info.messageId());
+            acknowledgeWhenDurable(delivery, Handled.of(decoded, receivedNanos), info.messageId());
         } else if (failure.category().isPermanent()) {
             int attempts = failure instanceof HandlerFailedException h ? h.attempts() : 0;
             deadLetter(message, delivery, failure, signal, decoded.encoding(), attempts);
@@ -183,6 +184,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     private void acknowledged(Handled handled) {
+        metrics.ackLatency(handled.signal(), System.nanoTime() - handled.receivedNanos());
         Instant now = clock.instant();
         lastProcessed.set(now);
         metrics.processingLag(handled.signal(), handled.lag(now));
@@ -200,11 +202,13 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
      * a buffering handler do not keep their decoded request and records alive (measured: they made the
      * garbage collector copy megabytes per waiting message).
      *
+     * @param receivedNanos {@link System#nanoTime()} when the listener received the message
      * @param newestTimeUnixNano the newest record time of the message, or 0 when no record has a time
      */
     record Handled(
             Signal signal,
             Encoding encoding,
+            long receivedNanos,
             long newestTimeUnixNano,
             int spans,
             int metricPoints,
@@ -213,10 +217,11 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             int nodeSamples,
             int staleSkipped) {
 
-        static Handled of(DecodedMessage decoded) {
+        static Handled of(DecodedMessage decoded, long receivedNanos) {
             return new Handled(
                     decoded.signal(),
                     decoded.encoding(),
+                    receivedNanos,
                     newestTime(decoded),
                     decoded.spans().size(),
                     decoded.metricPoints().size(),

@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code lens.retries}: handler retries by signal and type ({@code handler}, {@code transient})</li>
  *   <li>{@code lens.message.bytes}: body bytes received, by signal</li>
  *   <li>{@code lens.decode.duration}, {@code lens.handle.duration}: latency per message, by signal</li>
+ *   <li>{@code lens.ack.latency}: time from the listener's receipt of a message to its {@code basic.ack}, for
+ *       acknowledged messages, by signal (with the archive: decoding, handlers, and the wait until the message is
+ *       durable in the spool)</li>
  *   <li>{@code lens.processing.lag}: seconds from the newest record time of the last acknowledged message
  *       to its acknowledgement, by signal</li>
  *   <li>{@code lens.poison.replays}: poison messages by replay result ({@code replayed}, {@code skipped},
@@ -161,6 +164,18 @@ public final class LensMetrics {
 
     public void handleTime(Signal signal, long nanos) {
         timer("lens.handle.duration", "time for every handler to finish one message", signal)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Records the time from the listener's receipt of a message to its acknowledgement (the {@code basic.ack}
+     * sent). Not the time it waited in the client's prefetch buffer before that, nor poisoned messages.
+     */
+    public void ackLatency(Signal signal, long nanos) {
+        timer(
+                        "lens.ack.latency",
+                        "time from the listener's receipt of a message to its acknowledgement (acked messages)",
+                        signal)
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 

@@ -3,6 +3,8 @@ package io.nemolens.consumer.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
 import io.nemolens.handlers.Completion;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,9 +77,15 @@ class DeferredAcknowledgementIT {
         Thread.sleep(500);
         assertThat(consumer.messages("acked")).isZero();
         assertThat(client.messageCount(topology.queue())).isZero();
+        assertThat(ackLatency()).as("nothing acknowledged, no latency recorded").isNull();
 
         held.completion().complete();
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        // the time from receipt to the acknowledgement includes the wait for the handler's completion
+        Timer latency = ackLatency();
+        assertThat(latency).isNotNull();
+        assertThat(latency.count()).isEqualTo(1);
+        assertThat(latency.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(500);
         consumer.close();
         assertThat(client.messageCount(topology.queue())).isZero();
         assertThat(client.messageCount(topology.poisonQueue())).isZero();
@@ -92,6 +101,9 @@ class DeferredAcknowledgementIT {
         again.completion().complete();
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
         assertThat(consumer.messages("requeued")).isEqualTo(1);
+        assertThat(ackLatency().count())
+                .as("only the acknowledged delivery is timed")
+                .isEqualTo(1);
         assertThat(client.messageCount(topology.poisonQueue())).isZero();
     }
 
@@ -123,6 +135,14 @@ class DeferredAcknowledgementIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 1);
         assertThat(client.messageCount(topology.poisonQueue())).isZero();
         assertThat(deferred).as("no second delivery to the stopped consumer").isEmpty();
+    }
+
+    /** The {@code lens.ack.latency} timer of spans, or {@code null} before the first acknowledgement. */
+    private @Nullable Timer ackLatency() {
+        return consumer.bean(MeterRegistry.class)
+                .find("lens.ack.latency")
+                .tag("signal", "spans")
+                .timer();
     }
 
     private static Deferred next() throws InterruptedException {
