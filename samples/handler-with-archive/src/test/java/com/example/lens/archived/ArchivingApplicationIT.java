@@ -17,8 +17,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A user's application with {@code lens-archive} among its dependencies, against a real broker: its own
- * handler sees the logs, the message is acknowledged, and every log record is in the archive (read back
- * with DuckDB).
+ * handler sees the logs, the message is acknowledged, and every log record is in the archive once its file
+ * is committed (read back with DuckDB).
  */
 class ArchivingApplicationIT {
 
@@ -44,10 +44,14 @@ class ArchivingApplicationIT {
                                     .sum()
                             == 1.0);
             assertThat(app.getBean(SevereLogHandler.class).severeByRun()).containsEntry(NemoLensTelemetry.RUN_ID, 2L);
-            try (ArchiveReader reader = new ArchiveReader(archive)) {
-                assertThat(((Number) reader.scalar("SELECT count(*) FROM %s", "logs")).intValue())
-                        .isEqualTo(records);
-            }
+            // acknowledged once durable in the archive's spool; readers see the rows once their file is
+            // committed, at the latest lens.archive.max-age (1 s here) later
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+                try (ArchiveReader reader = new ArchiveReader(archive)) {
+                    assertThat(((Number) reader.scalar("SELECT count(*) FROM %s", "logs")).intValue())
+                            .isEqualTo(records);
+                }
+            });
         } finally {
             topology.delete();
         }
