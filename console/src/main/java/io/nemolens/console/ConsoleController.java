@@ -155,9 +155,7 @@ public class ConsoleController {
 
     @GetMapping("/poison/message")
     public String message(@RequestParam String key, Model model) throws IOException {
-        ConsoleService.MessageView view = console.message(key)
-                .orElseThrow(
-                        () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "not in the poison queue (any more)"));
+        ConsoleService.MessageView view = view(key);
         model.addAttribute("m", view);
         model.addAttribute("defaultRate", properties.defaultRate());
         model.addAttribute("page", "poison");
@@ -166,9 +164,7 @@ public class ConsoleController {
 
     @GetMapping("/poison/message/body")
     public ResponseEntity<byte[]> body(@RequestParam String key) throws IOException {
-        ConsoleService.MessageView view = console.message(key)
-                .orElseThrow(
-                        () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "not in the poison queue (any more)"));
+        ConsoleService.MessageView view = view(key);
         String name =
                 view.entry().message().messageId() + (view.truncated() ? "-first-" + view.body().length : "") + ".bin";
         return ResponseEntity.ok()
@@ -256,6 +252,12 @@ public class ConsoleController {
                     .cacheControl(CacheControl.maxAge(java.time.Duration.ofHours(1)))
                     .body(in.readAllBytes());
         }
+    }
+
+    private ConsoleService.MessageView view(String key) throws IOException {
+        return console.message(key)
+                .orElseThrow(
+                        () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "not in the poison queue (any more)"));
     }
 
     /** A refused request gets a page that says why, with its status. */

@@ -164,6 +164,15 @@ class ConsoleBrowserIT {
                         .statusCode())
                 .isEqualTo(401);
 
+        // the actuator's own chain is unchanged: health and prometheus answer anonymously beside the console
+        String actuator = console.replace("/console", "/actuator");
+        assertThat(http.send(get(actuator + "/health"), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(http.send(get(actuator + "/prometheus"), HttpResponse.BodyHandlers.ofString())
+                        .body())
+                .contains("lens_queue_depth");
+
         // the console is on the management port only
         HttpResponse<String> publicPortAnswer = http.send(
                 get("http://127.0.0.1:" + publicPort + "/console/login"), HttpResponse.BodyHandlers.ofString());

@@ -53,5 +53,5 @@ public record LensPoisonProperties(
      */
     public record Index(
             @DefaultValue("true") boolean enabled,
-            @DefaultValue("256KB") @NotNull DataSize maxBody) {}
+            @DefaultValue("64KB") @NotNull DataSize maxBody) {}
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -203,7 +204,14 @@ public final class PoisonReplayer {
     private static String describe(ReplayRequest request) {
         List<String> parts = new ArrayList<>();
         if (!request.keys().isEmpty()) {
-            parts.add(request.keys().size() + " selected message(s)");
+            // what it touched: the message ids (the part of a key before its failure time)
+            String ids = request.keys().stream()
+                    .sorted()
+                    .limit(10)
+                    .map(k -> k.substring(0, Math.min(12, k.indexOf('@') < 0 ? k.length() : k.indexOf('@'))))
+                    .collect(Collectors.joining(" "));
+            parts.add(request.keys().size() + " selected message(s): " + ids
+                    + (request.keys().size() > 10 ? " ..." : ""));
         }
         if (request.routingKey() != null) {
             parts.add("routing key " + request.routingKey());

@@ -75,7 +75,7 @@ class LensPoisonAutoConfigurationTests {
             assertThat(context).hasSingleBean(PoisonIndex.class).hasSingleBean(PoisonReindexer.class);
             assertThat(context.getBean(PoisonIndex.class).stream()).isEqualTo("nemo_lens-poison.index");
             assertThat(getField(context.getBean(PoisonIndexWriter.class), "maxBodyBytes"))
-                    .isEqualTo(256 * 1024);
+                    .isEqualTo(64 * 1024);
         });
         runner.withPropertyValues("lens.poison.index.enabled=false", "lens.poison.index.max-body=1KB")
                 .run(context -> assertThat(context)
