@@ -47,6 +47,7 @@ public final class PoisonIndex implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(PoisonIndex.class);
     private static final int PREFETCH = 500;
     private static final int MAX_ACTIONS = 500;
+    private static final int RECORD_PREFETCH = 16;
 
     /**
      * One message in the poison queue, as its record describes it.
@@ -160,10 +161,17 @@ public final class PoisonIndex implements SmartLifecycle {
         CompletableFuture<IndexRecord> found = new CompletableFuture<>();
         Channel reader = QueueWalk.rawChannel(connectionFactory);
         try {
-            reader.basicQos(1);
+            reader.basicQos(RECORD_PREFETCH);
             reader.basicConsume(stream, false, Map.of("x-stream-offset", offset), new DefaultConsumer(reader) {
                 @Override
-                public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) {
+                public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+                        throws IOException {
+                    if (found.isDone()) {
+                        return; // the channel is closing; what it still delivers is not needed
+                    }
+                    // a stream delivers whole chunks: records before the offset can come first; the
+                    // acknowledgement only grants credit for more
+                    reader.basicAck(envelope.getDeliveryTag(), false);
                     if (streamOffset(props) == offset) {
                         found.complete(PoisonIndexWriter.read(body));
                     } else if (streamOffset(props) > offset) {

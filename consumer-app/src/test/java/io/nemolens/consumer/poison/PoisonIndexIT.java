@@ -131,6 +131,21 @@ class PoisonIndexIT {
                         .singleElement()
                         .satisfies(e -> assertThat(e.runIds()).containsExactly("run-x"));
             }
+            // the full record (stack trace, body) is read back from the stream by its offset
+            PoisonIndex.Entry handler = a.bean(PoisonIndex.class).entries().stream()
+                    .filter(e -> e.message().category().equals("handler"))
+                    .findFirst()
+                    .orElseThrow();
+            IndexRecord.Poisoned full =
+                    b.bean(PoisonIndex.class).record(handler.offset()).poisoned();
+            assertThat(full).isNotNull();
+            assertThat(full.stackTrace()).contains("fail-span");
+            assertThat(full.bodyTruncated()).isFalse();
+            assertThat(io.nemolens.decode.MessageIds.of(
+                            java.util.Base64.getDecoder().decode(full.body())))
+                    .isEqualTo(handler.message().messageId());
+            assertThat(full.headers()).containsEntry(PoisonHeaders.FAILURE_CATEGORY, "handler");
+
             // a message that reaches the poison queue without our publisher has no record
             client.publish("", topology.poisonQueue(), "moved by hand".getBytes(StandardCharsets.UTF_8));
             await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.poisonQueue()) == 3);
