@@ -21,6 +21,7 @@ import org.springframework.amqp.core.TopicExchange;
  *                   ▼
  *                 nemo_lens-processing (quorum) ── dead letters ──► nemo_lens-poison (quorum)
  *                                                                   nemo_lens-poison.parking-lot (quorum)
+ *                                                                   nemo_lens-poison.index (stream)
  * </pre>
  *
  * <p>All three queues are durable quorum queues. The processing queue dead-letters through
@@ -65,6 +66,18 @@ public final class LensTopology {
 
     /** Appended to the poison queue's name to make the default parking-lot queue name. */
     public static final String PARKING_LOT_SUFFIX = ".parking-lot";
+
+    /** Appended to the poison queue's name to make the name of the poison index stream. */
+    public static final String POISON_INDEX_SUFFIX = ".index";
+
+    /**
+     * How long the poison index stream keeps a record ({@code x-max-age}): a poison message older than
+     * this loses its record (it then counts as unindexed until it is indexed again).
+     */
+    public static final String POISON_INDEX_MAX_AGE = "30D";
+
+    /** Queue argument: how long a stream keeps its records. */
+    public static final String X_MAX_AGE = "x-max-age";
 
     /** Default name of the parking-lot queue: {@link #DEFAULT_POISON_QUEUE} + {@link #PARKING_LOT_SUFFIX}. */
     public static final String DEFAULT_PARKING_LOT_QUEUE = DEFAULT_POISON_QUEUE + PARKING_LOT_SUFFIX;
@@ -175,6 +188,11 @@ public final class LensTopology {
         return this.parkingLotQueueName;
     }
 
+    /** @return the name of the poison index stream: the poison queue's name + {@link #POISON_INDEX_SUFFIX} */
+    public String poisonIndexName() {
+        return this.poisonQueueName + POISON_INDEX_SUFFIX;
+    }
+
     /** @return the {@code x-delivery-limit} of every queue */
     public int deliveryLimit() {
         return this.deliveryLimit;
@@ -200,6 +218,27 @@ public final class LensTopology {
         return quorumQueue(this.parkingLotQueueName, parkingLotQueueArguments());
     }
 
+    /**
+     * The poison index: an append-only stream (RabbitMQ stream queue, read without consuming) of what
+     * went into the poison queue and what left it, so that the poison queue can be shown without a
+     * single delivery of its messages.
+     * @return the durable stream queue
+     */
+    public Queue poisonIndexStream() {
+        return new Queue(poisonIndexName(), true, false, false, new LinkedHashMap<>(poisonIndexArguments()));
+    }
+
+    /**
+     * The poison index stream's arguments: type stream, records kept {@link #POISON_INDEX_MAX_AGE}.
+     * @return an unmodifiable map, in a stable order
+     */
+    public Map<String, Object> poisonIndexArguments() {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put(X_QUEUE_TYPE, "stream");
+        arguments.put(X_MAX_AGE, POISON_INDEX_MAX_AGE);
+        return Collections.unmodifiableMap(arguments);
+    }
+
     /** @return the binding of the processing queue to the exchange with {@link #BINDING_KEY} */
     public Binding binding() {
         return new Binding(this.queueName, Binding.DestinationType.QUEUE, this.exchangeName, BINDING_KEY, null);
@@ -207,11 +246,12 @@ public final class LensTopology {
 
     /**
      * Everything to declare, in a workable order: the exchange, the poison and parking-lot
-     * queues, the processing queue, the binding.
+     * queues, the poison index stream, the processing queue, the binding.
      * @return the declarables of this topology
      */
     public Declarables declarables() {
-        return new Declarables(exchange(), poisonQueue(), parkingLotQueue(), processingQueue(), binding());
+        return new Declarables(
+                exchange(), poisonQueue(), parkingLotQueue(), poisonIndexStream(), processingQueue(), binding());
     }
 
     /**

@@ -39,11 +39,11 @@ public final class TopologyVerifier {
     }
 
     /**
-     * Checks that the exchange, the processing queue, the poison queue and the parking-lot
-     * queue of the topology exist.
+     * Checks that the exchange, the processing queue, the poison queue, the parking-lot
+     * queue and the poison index stream of the topology exist.
      * @param topology what should exist
      * @return one readable sentence per missing or inaccessible entity, in the order exchange,
-     * queue, poison queue, parking-lot queue; empty when everything exists
+     * queue, poison queue, parking-lot queue, poison index stream; empty when everything exists
      * @throws AmqpException if no connection or channel can be opened (the broker is down or
      * refuses the credentials): that is not a topology problem
      */
@@ -61,6 +61,7 @@ public final class TopologyVerifier {
             checkQueue(connection, "queue", topology.queueName(), problems);
             checkQueue(connection, "poison queue", topology.poisonQueueName(), problems);
             checkQueue(connection, "parking-lot queue", topology.parkingLotQueueName(), problems);
+            checkQueue(connection, "poison index stream", topology.poisonIndexName(), problems);
         } finally {
             connection.close();
         }

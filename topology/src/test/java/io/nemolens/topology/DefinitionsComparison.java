@@ -61,7 +61,11 @@ final class DefinitionsComparison {
         }
         exchanges.keySet().forEach((name) -> this.differences.add("unexpected exchange '" + name + "'"));
 
-        for (Queue queue : List.of(topology.processingQueue(), topology.poisonQueue(), topology.parkingLotQueue())) {
+        for (Queue queue : List.of(
+                topology.processingQueue(),
+                topology.poisonQueue(),
+                topology.parkingLotQueue(),
+                topology.poisonIndexStream())) {
             Map<String, Object> actualQueue = queues.remove(queue.getName());
             if (actualQueue == null) {
                 this.differences.add("queue '" + queue.getName() + "' is missing");

@@ -85,12 +85,25 @@ class LensTopologyTest {
     @Test
     void declarablesListExchangeQueuesThenBinding() {
         List<Declarable> declarables = List.copyOf(this.topology.declarables().getDeclarables());
-        assertThat(declarables).hasSize(5);
+        assertThat(declarables).hasSize(6);
         assertThat(declarables.get(0)).isInstanceOf(TopicExchange.class);
-        assertThat(declarables.subList(1, 4))
+        assertThat(declarables.subList(1, 5))
                 .extracting((d) -> ((Queue) d).getName())
-                .containsExactly("nemo_lens-poison", "nemo_lens-poison.parking-lot", "nemo_lens-processing");
-        assertThat(declarables.get(4)).isInstanceOf(Binding.class);
+                .containsExactly(
+                        "nemo_lens-poison",
+                        "nemo_lens-poison.parking-lot",
+                        "nemo_lens-poison.index",
+                        "nemo_lens-processing");
+        assertThat(declarables.get(5)).isInstanceOf(Binding.class);
+    }
+
+    @Test
+    void thePoisonIndexIsAStreamNamedAfterThePoisonQueue() {
+        Queue index = LensTopology.builder().poisonQueue("dead").build().poisonIndexStream();
+        assertThat(index.getName()).isEqualTo("dead.index");
+        assertThat(index.isDurable()).isTrue();
+        assertThat(index.getArguments())
+                .containsOnly(Map.entry("x-queue-type", "stream"), Map.entry("x-max-age", "30D"));
     }
 
     @Test

@@ -86,6 +86,7 @@ class TopologyDeclarationIT {
             this.admin.deleteQueue(this.topology.queueName());
             this.admin.deleteQueue(this.topology.poisonQueueName());
             this.admin.deleteQueue(this.topology.parkingLotQueueName());
+            this.admin.deleteQueue(this.topology.poisonIndexName());
             this.admin.deleteExchange(this.topology.exchangeName());
         }
         if (this.context != null) {
@@ -174,12 +175,43 @@ class TopologyDeclarationIT {
                 .poisonQueue(this.topology.poisonQueueName() + ".absent")
                 .build();
         List<String> problems = new TopologyVerifier(connectionFactory).findProblems(nothing);
-        assertThat(problems).hasSize(4);
+        assertThat(problems).hasSize(5);
         assertThat(problems.get(0)).startsWith("exchange '" + nothing.exchangeName() + "' does not exist (NOT_FOUND");
         assertThat(problems.get(1)).startsWith("queue '" + nothing.queueName() + "' does not exist (NOT_FOUND");
         assertThat(problems.get(2)).startsWith("poison queue '" + nothing.poisonQueueName() + "' does not exist");
         assertThat(problems.get(3))
                 .startsWith("parking-lot queue '" + nothing.parkingLotQueueName() + "' does not exist");
+        assertThat(problems.get(4))
+                .startsWith("poison index stream '" + nothing.poisonIndexName() + "' does not exist");
+    }
+
+    @Test
+    void thePoisonIndexIsAStreamReadFromAnyOffsetWithoutConsumingIt() throws Exception {
+        this.admin.initialize();
+        for (int i = 0; i < 3; i++) {
+            this.rabbit.convertAndSend("", this.topology.poisonIndexName(), "record " + i);
+        }
+        for (int round = 0; round < 2; round++) {
+            List<String> read = new java.util.concurrent.CopyOnWriteArrayList<>();
+            com.rabbitmq.client.Connection connection = TestBroker.get().connect();
+            try {
+                com.rabbitmq.client.Channel channel = connection.createChannel();
+                channel.basicQos(10);
+                channel.basicConsume(
+                        this.topology.poisonIndexName(),
+                        false,
+                        Map.of("x-stream-offset", "first"),
+                        (tag, delivery) -> {
+                            read.add(new String(delivery.getBody(), StandardCharsets.UTF_8));
+                            channel.basicAck(delivery.getEnvelope().getDeliveryTag(), false);
+                        },
+                        tag -> {});
+                await().atMost(TIMEOUT).until(() -> read.size() == 3);
+            } finally {
+                connection.close();
+            }
+            assertThat(read).as("round %d", round).containsExactly("record 0", "record 1", "record 2");
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.nemolens.consumer.dispatch.RetryPolicy;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.poison.PoisonIndexWriter;
 import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.GpuSampleHandler;
@@ -112,16 +113,40 @@ public final class LensConsumerAutoConfiguration {
         return event -> dispatcher.stop();
     }
 
+    /** Records what goes into and out of the poison queue in the poison index stream. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "lens.poison.index", name = "enabled", havingValue = "true", matchIfMissing = true)
+    PoisonIndexWriter poisonIndexWriter(
+            ConnectionFactory connectionFactory,
+            LensTopology topology,
+            LensPoisonProperties properties,
+            OtlpDecoder decoder,
+            Clock clock) {
+        return new PoisonIndexWriter(
+                connectionFactory,
+                topology.poisonIndexName(),
+                properties.confirmTimeout(),
+                (int) Math.min(Integer.MAX_VALUE, properties.index().maxBody().toBytes()),
+                decoder,
+                clock);
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     PoisonPublisher poisonPublisher(
-            ConnectionFactory connectionFactory, LensTopology topology, LensPoisonProperties properties, Clock clock) {
+            ConnectionFactory connectionFactory,
+            LensTopology topology,
+            LensPoisonProperties properties,
+            Clock clock,
+            ObjectProvider<PoisonIndexWriter> index) {
         return new PoisonPublisher(
                 connectionFactory,
                 topology.poisonQueueName(),
                 properties.confirmTimeout(),
                 properties.stackTraceMaxLength(),
-                clock);
+                clock,
+                index.getIfAvailable());
     }
 
     @Bean

@@ -6,15 +6,20 @@ import io.nemolens.consumer.health.PoisonQueueHealthIndicator;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonEndpoint;
+import io.nemolens.consumer.poison.PoisonIndex;
+import io.nemolens.consumer.poison.PoisonIndexWriter;
 import io.nemolens.consumer.poison.PoisonInspector;
+import io.nemolens.consumer.poison.PoisonReindexer;
 import io.nemolens.consumer.poison.PoisonReplayer;
 import io.nemolens.topology.LensTopology;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -42,7 +47,8 @@ public final class LensPoisonAutoConfiguration {
             LensTopology topology,
             LensPoisonProperties properties,
             Clock clock,
-            LensMetrics metrics) {
+            LensMetrics metrics,
+            ObjectProvider<PoisonIndexWriter> index) {
         return new PoisonReplayer(
                 connectionFactory,
                 topology.poisonQueueName(),
@@ -52,7 +58,8 @@ public final class LensPoisonAutoConfiguration {
                 topology.deliveryLimit(),
                 properties.confirmTimeout(),
                 clock,
-                metrics);
+                metrics,
+                index.getIfAvailable());
     }
 
     @Bean
@@ -85,12 +92,37 @@ public final class LensPoisonAutoConfiguration {
         return new QueueDepthMonitor(connectionFactory, queues, properties.depthPollInterval(), clock, registry);
     }
 
+    /** Read where the consumer runs (the health indicator and the console need it), not by the jar's commands. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(PoisonIndexWriter.class)
+    @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+    PoisonIndex poisonIndex(ConnectionFactory connectionFactory, PoisonIndexWriter writer) {
+        return new PoisonIndex(connectionFactory, writer.stream(), writer);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(PoisonIndex.class)
+    PoisonReindexer poisonReindexer(
+            ConnectionFactory connectionFactory,
+            LensTopology topology,
+            LensPoisonProperties properties,
+            PoisonIndex index,
+            PoisonIndexWriter writer) {
+        return new PoisonReindexer(
+                connectionFactory, topology.poisonQueueName(), properties.inspectLimit(), index, writer);
+    }
+
     @Bean
     @ConditionalOnMissingBean(name = "lensPoisonHealthIndicator")
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
     PoisonQueueHealthIndicator lensPoisonHealthIndicator(
-            QueueDepthMonitor monitor, LensPoisonProperties properties, Clock clock) {
+            QueueDepthMonitor monitor,
+            LensPoisonProperties properties,
+            Clock clock,
+            ObjectProvider<PoisonIndex> index) {
         return new PoisonQueueHealthIndicator(
-                monitor, properties.health().maxDepth(), properties.health().maxAge(), clock);
+                monitor, properties.health().maxDepth(), properties.health().maxAge(), clock, index.getIfAvailable());
     }
 }

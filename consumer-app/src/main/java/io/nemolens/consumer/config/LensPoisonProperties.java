@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -17,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param inspectLimit listing and replaying read at most this many poison messages (each is held unacknowledged until the end)
  * @param depthPollInterval how often the depth of the processing, poison and parking-lot queues is polled for metrics and health
  * @param health when the poison queue makes the {@code lensPoison} health indicator DOWN
+ * @param index the poison index: a stream of what was poisoned and what left the poison queue, read by
+ *     every instance, so that the poison queue can be shown and its age known without reading it
  */
 @ConfigurationProperties("lens.poison")
 @Validated
@@ -26,7 +29,8 @@ public record LensPoisonProperties(
         @DefaultValue("5") @Min(0) int maxReplays,
         @DefaultValue("50000") @Min(1) int inspectLimit,
         @DefaultValue("15s") @NotNull Duration depthPollInterval,
-        @DefaultValue @Valid Health health) {
+        @DefaultValue @Valid Health health,
+        @DefaultValue @Valid Index index) {
 
     /**
      * Thresholds of the {@code lensPoison} health indicator. It is part of {@code /actuator/health}, not
@@ -38,4 +42,16 @@ public record LensPoisonProperties(
     public record Health(
             @DefaultValue("1000") @Min(0) long maxDepth,
             @DefaultValue("24h") @NotNull Duration maxAge) {}
+
+    /**
+     * The poison index ({@code lens.poison.index.*}).
+     *
+     * @param enabled record poisoned, replayed, parked and discarded messages in the stream
+     *     {@code <poison queue>.index}, and read it (the console and the {@code lensPoison} health's age need it)
+     * @param maxBody keep at most this much of a poisoned message's body in its record (the console shows and
+     *     downloads this much)
+     */
+    public record Index(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("64KB") @NotNull DataSize maxBody) {}
 }

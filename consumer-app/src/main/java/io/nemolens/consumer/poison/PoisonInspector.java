@@ -85,7 +85,7 @@ public final class PoisonInspector {
      * The reason a group is known by: digits masked, so that "line 1, column 31" and "line 1, column 7",
      * or "after 1 attempt(s)" and "after 3 attempt(s)", fall in one group.
      */
-    static String groupReason(String reason) {
+    public static String groupReason(String reason) {
         return reason.replaceAll("[0-9]+", "#");
     }
 

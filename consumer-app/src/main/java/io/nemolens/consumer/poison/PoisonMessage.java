@@ -92,6 +92,15 @@ public record PoisonMessage(
                 body.length);
     }
 
+    /**
+     * What identifies this poisoning of this message in the poison index: the message id and the time
+     * of its latest failure ({@code x-lens-failed-at}, else the broker's {@code x-death} time). A
+     * replayed message that fails again is a new poisoning, with a new key.
+     */
+    public String key() {
+        return messageId + "@" + (lastFailedAt == null ? "unknown" : lastFailedAt.toString());
+    }
+
     /** Whether the message failed while being read (decode, unknown signal, oversized): the input itself is the problem. */
     public boolean isInputFailure() {
         return ReplayRequest.INPUT_FAILURES.contains(category);

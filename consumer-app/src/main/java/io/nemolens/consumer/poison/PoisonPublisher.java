@@ -33,6 +33,7 @@ public final class PoisonPublisher implements AutoCloseable {
     private final int stackTraceMaxLength;
     private final Clock clock;
     private final String host;
+    private final @Nullable PoisonIndexWriter index;
 
     /**
      * @param confirmTimeout how long to wait for the broker's confirm of a dead letter
@@ -44,6 +45,22 @@ public final class PoisonPublisher implements AutoCloseable {
             Duration confirmTimeout,
             int stackTraceMaxLength,
             Clock clock) {
+        this(connectionFactory, poisonQueue, confirmTimeout, stackTraceMaxLength, clock, null);
+    }
+
+    /**
+     * A publisher that also records every confirmed dead letter in the poison index.
+     *
+     * @param index where dead letters are recorded, or {@code null}
+     */
+    public PoisonPublisher(
+            ConnectionFactory connectionFactory,
+            String poisonQueue,
+            Duration confirmTimeout,
+            int stackTraceMaxLength,
+            Clock clock,
+            @Nullable PoisonIndexWriter index) {
+        this.index = index;
         this.publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
         this.poisonQueue = poisonQueue;
         this.stackTraceMaxLength = stackTraceMaxLength;
@@ -61,10 +78,18 @@ public final class PoisonPublisher implements AutoCloseable {
         AMQP.BasicProperties props = deadLetterProperties(message.getMessageProperties(), deadLetter);
         try {
             publisher.publishAndWait("", poisonQueue, props, message.getBody());
+            recordPoisoned(props, message.getBody());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PublishException(
                     PublishException.Reason.CLOSED, "interrupted while waiting for the confirm of a dead letter", e);
+        }
+    }
+
+    /** The dead letter is confirmed: the poison index learns of it (never throws). */
+    private void recordPoisoned(AMQP.BasicProperties props, byte[] body) {
+        if (index != null) {
+            index.poisoned(props, body);
         }
     }
 

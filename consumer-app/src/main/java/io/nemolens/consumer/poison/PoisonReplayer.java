@@ -8,13 +8,16 @@ import io.nemolens.topology.PublishException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +77,7 @@ public final class PoisonReplayer {
     private final Duration confirmTimeout;
     private final Clock clock;
     private final @Nullable LensMetrics metrics;
+    private final @Nullable PoisonIndexWriter index;
 
     /**
      * @param maxReplays a message replayed this many times already is parked instead
@@ -92,6 +96,35 @@ public final class PoisonReplayer {
             Duration confirmTimeout,
             Clock clock,
             @Nullable LensMetrics metrics) {
+        this(
+                connectionFactory,
+                poisonQueue,
+                parkingLotQueue,
+                maxReplays,
+                inspectLimit,
+                deliveryLimit,
+                confirmTimeout,
+                clock,
+                metrics,
+                null);
+    }
+
+    /**
+     * A replayer that records in the poison index every message it moves, and every run.
+     *
+     * @param index where moves are recorded, or {@code null}
+     */
+    public PoisonReplayer(
+            ConnectionFactory connectionFactory,
+            String poisonQueue,
+            String parkingLotQueue,
+            int maxReplays,
+            int inspectLimit,
+            int deliveryLimit,
+            Duration confirmTimeout,
+            Clock clock,
+            @Nullable LensMetrics metrics,
+            @Nullable PoisonIndexWriter index) {
         this.connectionFactory = connectionFactory;
         this.poisonQueue = poisonQueue;
         this.parkingLotQueue = parkingLotQueue;
@@ -101,27 +134,39 @@ public final class PoisonReplayer {
         this.confirmTimeout = confirmTimeout;
         this.clock = clock;
         this.metrics = metrics;
+        this.index = index;
     }
 
     /** Replays what the request selects; returns what happened to each examined message. */
     public ReplaySummary replay(ReplayRequest request) throws IOException {
-        Run run = new Run(request);
+        return move(request, Disposition.REPLAY, "command line or actuator");
+    }
+
+    /**
+     * Replays, parks or discards what the request selects (the delivery-limit guard parks a message
+     * close to the limit whatever the disposition; the loop guard of {@code maxReplays} applies to
+     * replays). Each message moved is recorded in the poison index as {@code actor}'s doing, and so is
+     * the run.
+     */
+    public ReplaySummary move(ReplayRequest request, Disposition disposition, String actor) throws IOException {
+        Run run = new Run(request, disposition, actor);
         try {
             QueueWalk.Result result = QueueWalk.walk(connectionFactory, poisonQueue, inspectLimit, run::visit);
-            ReplaySummary summary = new ReplaySummary(
-                    request.dryRun(),
-                    result.examined(),
-                    run.replayed,
-                    run.skipped,
-                    run.parked,
-                    run.failed,
-                    List.copyOf(run.failures));
-            log.info("poison replay from '{}': {}", poisonQueue, summary.line());
+            ReplaySummary summary = run.summary(result.examined());
+            log.info(
+                    "poison {} from '{}' by {}: {}",
+                    disposition.name().toLowerCase(Locale.ROOT),
+                    poisonQueue,
+                    actor,
+                    summary.line());
             if (metrics != null && !request.dryRun()) {
                 metrics.replays("replayed", summary.replayed());
                 metrics.replays("skipped", summary.skipped());
                 metrics.replays("parked", summary.parked());
                 metrics.replays("failed", summary.failed());
+            }
+            if (index != null && !request.dryRun()) {
+                index.action(actor, disposition.name().toLowerCase(Locale.ROOT), describe(request), summary);
             }
             return summary;
         } finally {
@@ -129,56 +174,158 @@ public final class PoisonReplayer {
         }
     }
 
-    /** One replay: counts, the confirmed publisher, the pace. */
+    /**
+     * What {@link #move} would do with these messages (read from the poison index, not the queue), without
+     * touching the queue: the same decisions, except that delivery counts, which only the queue knows,
+     * are taken as 0.
+     */
+    public ReplaySummary preview(List<PoisonMessage> messages, ReplayRequest request, Disposition disposition) {
+        ReplayRequest dry = new ReplayRequest(
+                request.max(),
+                request.routingKey(),
+                request.category(),
+                request.reasonContains(),
+                request.includeInputFailures(),
+                true,
+                request.ratePerSecond(),
+                request.keys());
+        Run run = new Run(dry, disposition, "preview");
+        try {
+            int position = 0;
+            for (PoisonMessage message : messages) {
+                run.decide(++position, message);
+            }
+            return run.summary(messages.size());
+        } finally {
+            run.close();
+        }
+    }
+
+    private static String describe(ReplayRequest request) {
+        List<String> parts = new ArrayList<>();
+        if (!request.keys().isEmpty()) {
+            // what it touched: the message ids (the part of a key before its failure time)
+            String ids = request.keys().stream()
+                    .sorted()
+                    .limit(10)
+                    .map(k -> k.substring(0, Math.min(12, k.indexOf('@') < 0 ? k.length() : k.indexOf('@'))))
+                    .collect(Collectors.joining(" "));
+            parts.add(request.keys().size() + " selected message(s): " + ids
+                    + (request.keys().size() > 10 ? " ..." : ""));
+        }
+        if (request.routingKey() != null) {
+            parts.add("routing key " + request.routingKey());
+        }
+        if (request.category() != null) {
+            parts.add("category " + request.category());
+        }
+        if (request.reasonContains() != null) {
+            parts.add("reason containing '" + request.reasonContains() + "'");
+        }
+        if (request.max() > 0) {
+            parts.add("at most " + request.max());
+        }
+        if (request.ratePerSecond() > 0) {
+            parts.add(request.ratePerSecond() + "/s");
+        }
+        return parts.isEmpty() ? "every replayable message" : String.join(", ", parts);
+    }
+
+    /** One run: counts, the confirmed publisher, the pace. */
     private final class Run {
         private final ReplayRequest request;
+        private final Disposition disposition;
+        private final String actor;
         private final long nanosPerMessage;
         private long nextPublishAt = System.nanoTime();
-        private final ConfirmedPublisher publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
+        private @Nullable ConfirmedPublisher publisher;
         int selected;
         int replayed;
         int skipped;
         int parked;
+        int discarded;
         int failed;
         final Set<String> failures = new LinkedHashSet<>();
 
-        Run(ReplayRequest request) {
+        Run(ReplayRequest request, Disposition disposition, String actor) {
             this.request = request;
+            this.disposition = disposition;
+            this.actor = actor;
             this.nanosPerMessage =
                     request.ratePerSecond() > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / request.ratePerSecond()) : 0;
         }
 
-        boolean visit(int position, GetResponse response) {
-            PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
+        ReplaySummary summary(int examined) {
+            return new ReplaySummary(
+                    request.dryRun(), examined, replayed, skipped, parked, failed, List.copyOf(failures), discarded);
+        }
+
+        /** What becomes of one message; counts it, and for a dry run stops there. */
+        private Outcome decide(int position, PoisonMessage message) {
             if (QueueWalk.nearDeliveryLimit(message.deliveryCount(), deliveryLimit)) {
-                return park(
-                        message,
-                        response,
-                        "delivered " + message.deliveryCount() + " times; the poison queue's " + "x-delivery-limit of "
-                                + deliveryLimit + " would make the broker drop it");
+                return counted(Outcome.park("delivered " + message.deliveryCount() + " times; the poison queue's "
+                        + "x-delivery-limit of " + deliveryLimit + " would make the broker drop it"));
             }
             if (!request.matches(message)
                     || !request.allows(message)
                     || (request.max() > 0 && selected >= request.max())) {
                 skipped++;
-                return false;
+                return Outcome.SKIP;
             }
             selected++;
+            if (disposition == Disposition.DISCARD) {
+                return counted(Outcome.DISCARD);
+            }
+            if (disposition == Disposition.PARK) {
+                return counted(Outcome.park("parked by " + actor));
+            }
             if (message.replayCount() >= maxReplays) {
-                return park(
-                        message,
-                        response,
-                        "replayed " + message.replayCount() + " times (lens.poison.max-replays=" + maxReplays
-                                + ") and failed again");
+                return counted(Outcome.park("replayed " + message.replayCount() + " times (lens.poison.max-replays="
+                        + maxReplays + ") and failed again"));
             }
             if (message.exchange().isEmpty() && message.routingKey().isEmpty()) {
                 fail("message at position " + position + " has no original exchange or routing key");
-                return false;
+                return Outcome.SKIP;
             }
+            return counted(Outcome.REPLAY);
+        }
+
+        /** A dry run counts what would happen here; a real run counts once the move is confirmed. */
+        private Outcome counted(Outcome outcome) {
             if (request.dryRun()) {
-                replayed++;
-                return false;
+                switch (outcome.kind) {
+                    case REPLAY -> replayed++;
+                    case PARK -> parked++;
+                    case DISCARD -> discarded++;
+                    case SKIP -> skipped++;
+                }
+                return Outcome.SKIP;
             }
+            return outcome;
+        }
+
+        boolean visit(int position, GetResponse response) {
+            PoisonMessage message = PoisonMessage.of(position, response.getProps(), response.getBody());
+            Outcome outcome = decide(position, message);
+            boolean moved = switch (outcome.kind) {
+                case SKIP -> false;
+                case DISCARD -> {
+                    discarded++;
+                    yield true;
+                }
+                case PARK -> park(response, outcome.reason);
+                case REPLAY -> replay(message, response);
+            };
+            if (moved && index != null) {
+                Disposition done = outcome.kind == Kind.PARK
+                        ? Disposition.PARK
+                        : outcome.kind == Kind.DISCARD ? Disposition.DISCARD : Disposition.REPLAY;
+                index.removed(message.key(), done, actor);
+            }
+            return moved;
+        }
+
+        private boolean replay(PoisonMessage message, GetResponse response) {
             pace();
             try {
                 publish(
@@ -198,11 +345,7 @@ public final class PoisonReplayer {
             }
         }
 
-        private boolean park(PoisonMessage message, GetResponse response, String reason) {
-            if (request.dryRun()) {
-                parked++;
-                return false;
-            }
+        private boolean park(GetResponse response, String reason) {
             pace();
             try {
                 publish("", parkingLotQueue, parkedProperties(response.getProps(), reason), response.getBody());
@@ -226,6 +369,9 @@ public final class PoisonReplayer {
 
         private void publish(String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
                 throws InterruptedException {
+            if (publisher == null) {
+                publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
+            }
             publisher.publishAndWait(exchange, routingKey, props, body);
         }
 
@@ -241,7 +387,27 @@ public final class PoisonReplayer {
         }
 
         void close() {
-            publisher.close();
+            if (publisher != null) {
+                publisher.close();
+            }
+        }
+    }
+
+    private enum Kind {
+        SKIP,
+        REPLAY,
+        PARK,
+        DISCARD
+    }
+
+    /** One message's fate; {@code reason} only for parking. */
+    private record Outcome(Kind kind, String reason) {
+        static final Outcome SKIP = new Outcome(Kind.SKIP, "");
+        static final Outcome REPLAY = new Outcome(Kind.REPLAY, "");
+        static final Outcome DISCARD = new Outcome(Kind.DISCARD, "");
+
+        static Outcome park(String reason) {
+            return new Outcome(Kind.PARK, reason);
         }
     }
 

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  *     which are skipped unless asked for here or named by {@code category}
  * @param dryRun decide and count, move nothing
  * @param ratePerSecond publish at most this many messages per second; 0 for no limit
+ * @param keys only the messages with these {@link PoisonMessage#key() keys} (a selection from the poison
+ *     index); empty for any. A selection is explicit: input failures in it are replayed.
  */
 public record ReplayRequest(
         int max,
@@ -23,7 +25,8 @@ public record ReplayRequest(
         @Nullable String reasonContains,
         boolean includeInputFailures,
         boolean dryRun,
-        double ratePerSecond) {
+        double ratePerSecond,
+        Set<String> keys) {
 
     /** The categories whose failure lies in the message itself: replaying them only helps after a fix to the consumer. */
     public static final Set<String> INPUT_FAILURES = Set.of("decode", "unknown-signal", "oversized");
@@ -38,6 +41,27 @@ public record ReplayRequest(
         routingKey = blankToNull(routingKey);
         category = blankToNull(category);
         reasonContains = blankToNull(reasonContains);
+        keys = Set.copyOf(keys);
+    }
+
+    /** A request without a selection of keys. */
+    public ReplayRequest(
+            int max,
+            @Nullable String routingKey,
+            @Nullable String category,
+            @Nullable String reasonContains,
+            boolean includeInputFailures,
+            boolean dryRun,
+            double ratePerSecond) {
+        this(max, routingKey, category, reasonContains, includeInputFailures, dryRun, ratePerSecond, Set.of());
+    }
+
+    /** Exactly these messages (keys from the poison index), at most {@code ratePerSecond} a second (0: no limit). */
+    public static ReplayRequest selection(Set<String> keys, boolean dryRun, double ratePerSecond) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("a selection needs at least one message");
+        }
+        return new ReplayRequest(0, null, null, null, true, dryRun, ratePerSecond, keys);
     }
 
     /** Everything replayable, no limit. */
@@ -47,7 +71,8 @@ public record ReplayRequest(
 
     /** Whether the filters select this message (ignoring the input-failure rule). */
     public boolean matches(PoisonMessage message) {
-        return (routingKey == null || routingKey.equals(message.routingKey()))
+        return (keys.isEmpty() || keys.contains(message.key()))
+                && (routingKey == null || routingKey.equals(message.routingKey()))
                 && (category == null || category.equals(message.category()))
                 && (reasonContains == null
                         || message.reason().toLowerCase(Locale.ROOT).contains(reasonContains.toLowerCase(Locale.ROOT)));

@@ -14,18 +14,33 @@ import java.util.List;
  * @param parked moved to the parking-lot queue: replayed {@code lens.poison.max-replays} times already
  * @param failed left in the poison queue because the republish was not confirmed or had no target
  * @param failures why, one line per distinct reason (at most 10)
+ * @param discarded removed from the poison queue for good (a confirmed discard from the console)
  */
 public record ReplaySummary(
-        boolean dryRun, int examined, int replayed, int skipped, int parked, int failed, List<String> failures) {
+        boolean dryRun,
+        int examined,
+        int replayed,
+        int skipped,
+        int parked,
+        int failed,
+        List<String> failures,
+        int discarded) {
 
     public ReplaySummary {
         failures = List.copyOf(failures);
     }
 
+    /** A summary of a replay, which discards nothing. */
+    public ReplaySummary(
+            boolean dryRun, int examined, int replayed, int skipped, int parked, int failed, List<String> failures) {
+        this(dryRun, examined, replayed, skipped, parked, failed, failures, 0);
+    }
+
     /** One line, as the command prints it. */
     public String line() {
         return (dryRun ? "dry run, nothing moved: would replay " : "replayed ") + replayed + ", skipped " + skipped
-                + ", " + (dryRun ? "would park " : "parked ") + parked + ", failed " + failed + " (of " + examined
-                + " examined)";
+                + ", " + (dryRun ? "would park " : "parked ") + parked
+                + (discarded > 0 ? ", " + (dryRun ? "would discard " : "discarded ") + discarded : "") + ", failed "
+                + failed + " (of " + examined + " examined)";
     }
 }

@@ -8,7 +8,10 @@ import io.nemolens.consumer.cli.PoisonCommand;
 import io.nemolens.consumer.health.PoisonQueueHealthIndicator;
 import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonEndpoint;
+import io.nemolens.consumer.poison.PoisonIndex;
+import io.nemolens.consumer.poison.PoisonIndexWriter;
 import io.nemolens.consumer.poison.PoisonInspector;
+import io.nemolens.consumer.poison.PoisonReindexer;
 import io.nemolens.consumer.poison.PoisonReplayer;
 import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.testing.Wiring;
@@ -48,7 +51,12 @@ class LensPoisonAutoConfigurationTests {
                     .contains("poison");
             assertThat(context)
                     .doesNotHaveBean(QueueDepthMonitor.class)
-                    .doesNotHaveBean(PoisonQueueHealthIndicator.class);
+                    .doesNotHaveBean(PoisonQueueHealthIndicator.class)
+                    .doesNotHaveBean(PoisonIndex.class);
+            // the commands' replays are recorded in the poison index all the same
+            assertThat(context).hasSingleBean(PoisonIndexWriter.class);
+            assertThat(getField(context.getBean(PoisonReplayer.class), "index"))
+                    .isSameAs(context.getBean(PoisonIndexWriter.class));
             assertThat(context.getBean(LensPoisonProperties.class).maxReplays()).isEqualTo(5);
         });
     }
@@ -59,6 +67,22 @@ class LensPoisonAutoConfigurationTests {
                 .hasNotFailed()
                 .hasSingleBean(QueueDepthMonitor.class)
                 .hasSingleBean(PoisonQueueHealthIndicator.class));
+    }
+
+    @Test
+    void aRunningConsumerReadsThePoisonIndexUnlessItIsOff() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(PoisonIndex.class).hasSingleBean(PoisonReindexer.class);
+            assertThat(context.getBean(PoisonIndex.class).stream()).isEqualTo("nemo_lens-poison.index");
+            assertThat(getField(context.getBean(PoisonIndexWriter.class), "maxBodyBytes"))
+                    .isEqualTo(64 * 1024);
+        });
+        runner.withPropertyValues("lens.poison.index.enabled=false", "lens.poison.index.max-body=1KB")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(PoisonIndexWriter.class)
+                        .doesNotHaveBean(PoisonIndex.class)
+                        .hasSingleBean(PoisonQueueHealthIndicator.class));
     }
 
     @Test
@@ -125,6 +149,8 @@ class LensPoisonAutoConfigurationTests {
                 Replaceable.byType("poisonCommand", PoisonCommand.class),
                 Replaceable.byType("poisonEndpoint", PoisonEndpoint.class, EXPOSED),
                 Replaceable.byType("lensQueueDepthMonitor", QueueDepthMonitor.class),
+                Replaceable.byType("poisonIndex", PoisonIndex.class),
+                Replaceable.byType("poisonReindexer", PoisonReindexer.class),
                 Replaceable.byName("lensPoisonHealthIndicator", HealthIndicator.class));
     }
 

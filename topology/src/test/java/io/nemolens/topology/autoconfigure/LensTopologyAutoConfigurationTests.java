@@ -35,7 +35,8 @@ class LensTopologyAutoConfigurationTests {
                     .containsExactlyInAnyOrder(
                             LensTopology.DEFAULT_QUEUE,
                             LensTopology.DEFAULT_POISON_QUEUE,
-                            LensTopology.DEFAULT_PARKING_LOT_QUEUE);
+                            LensTopology.DEFAULT_PARKING_LOT_QUEUE,
+                            LensTopology.DEFAULT_POISON_QUEUE + LensTopology.POISON_INDEX_SUFFIX);
         });
     }
 
@@ -55,7 +56,7 @@ class LensTopologyAutoConfigurationTests {
                     assertThat(topology.parkingLotQueueName()).isEqualTo("x-parked");
                     assertThat(topology.deliveryLimit()).isEqualTo(7);
                     assertThat(declaredQueues(context))
-                            .containsExactlyInAnyOrder("x-processing", "x-poison", "x-parked");
+                            .containsExactlyInAnyOrder("x-processing", "x-poison", "x-parked", "x-poison.index");
                 });
     }
 

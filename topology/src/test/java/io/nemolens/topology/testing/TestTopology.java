@@ -19,6 +19,11 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
                 "lens-it." + id + "-poison.parking-lot");
     }
 
+    /** The poison index stream's name ({@code LensTopology.poisonIndexName()}). */
+    public String poisonIndex() {
+        return poisonQueue + ".index";
+    }
+
     /** The {@code lens.topology.*} properties naming these. */
     public Map<String, Object> properties() {
         Map<String, Object> props = new LinkedHashMap<>();
@@ -49,7 +54,7 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
     /** Deletes the exchange and queues, ignoring what does not exist. */
     public void delete() {
         try (Connection c = TestBroker.get().connect()) {
-            for (String q : new String[] {queue, poisonQueue, parkingLotQueue}) {
+            for (String q : new String[] {queue, poisonQueue, parkingLotQueue, poisonIndex()}) {
                 try (Channel ch = c.createChannel()) {
                     ch.queueDelete(q);
                 } catch (Exception e) {

@@ -1,0 +1,375 @@
+package io.nemolens.console;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.poison.Disposition;
+import io.nemolens.consumer.poison.IndexRecord;
+import io.nemolens.consumer.poison.PoisonIndex;
+import io.nemolens.consumer.poison.PoisonMessage;
+import io.nemolens.consumer.poison.PoisonReindexer;
+import io.nemolens.consumer.poison.PoisonReplayer;
+import io.nemolens.consumer.poison.ReplayRequest;
+import io.nemolens.consumer.poison.ReplaySummary;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.handlers.Signal;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+
+/**
+ * What the console's pages show and do. Numbers come from the meter registry that
+ * {@code /actuator/prometheus} reads and the health endpoint that {@code /actuator/health} answers; the
+ * poison queue from the poison index (no page reads the queue); actions go through the
+ * {@link PoisonReplayer} and {@link PoisonReindexer}, which record them in the index, and are logged here
+ * with who did them and what they touched.
+ */
+public final class ConsoleService {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsoleService.class);
+    private static final int HEX_PREVIEW = 1024;
+    private static final int DECODED_LINES = 20;
+
+    /** One health indicator, in words. */
+    public record HealthLine(String name, String status, String words) {}
+
+    /** The archive's state from its meters and health details. */
+    public record ArchiveState(
+            double lagSeconds,
+            double spoolBytes,
+            double spoolEntries,
+            double files,
+            @Nullable Object freeBytes) {}
+
+    /**
+     * The overview.
+     *
+     * @param status the application's overall health
+     * @param outcomes messages by outcome, since start ({@code lens.messages})
+     * @param messages messages by signal since start
+     * @param records records by signal since start ({@code lens.records})
+     * @param depths ready messages by queue role ({@code lens.queue.depth}, -1 unknown)
+     * @param indexed messages the poison index holds
+     * @param unindexed messages in the poison queue the index does not know
+     * @param archive the archive's state, or {@code null} without an archive
+     * @param health every indicator
+     */
+    public record Overview(
+            String status,
+            Map<String, Double> outcomes,
+            Map<String, Double> messages,
+            Map<String, Double> records,
+            Map<String, Double> depths,
+            int indexed,
+            long unindexed,
+            @Nullable ArchiveState archive,
+            List<HealthLine> health) {}
+
+    /** A poison message with its full record, read back from the index stream. */
+    public record MessageView(
+            PoisonIndex.Entry entry,
+            Map<String, String> headers,
+            String stackTrace,
+            byte[] body,
+            boolean truncated,
+            @Nullable String contentType,
+            @Nullable String decoded,
+            List<String> decodedLines,
+            String hex,
+            @Nullable String text) {}
+
+    private final MeterRegistry registry;
+    private final ObjectProvider<HealthEndpoint> health;
+    private final PoisonIndex index;
+    private final PoisonReplayer replayer;
+    private final PoisonReindexer reindexer;
+    private final OtlpDecoder decoder;
+
+    public ConsoleService(
+            MeterRegistry registry,
+            ObjectProvider<HealthEndpoint> health,
+            PoisonIndex index,
+            PoisonReplayer replayer,
+            PoisonReindexer reindexer,
+            OtlpDecoder decoder) {
+        this.registry = registry;
+        this.health = health;
+        this.index = index;
+        this.replayer = replayer;
+        this.reindexer = reindexer;
+        this.decoder = decoder;
+    }
+
+    PoisonIndex index() {
+        return index;
+    }
+
+    Overview overview() {
+        Map<String, Double> outcomes = new LinkedHashMap<>();
+        for (String o : List.of("acked", "poisoned", "dead-lettered", "requeued")) {
+            outcomes.put(o, 0.0);
+        }
+        Map<String, Double> messages = zeroBySignal();
+        for (Counter c : registry.find("lens.messages").counters()) {
+            outcomes.merge(String.valueOf(c.getId().getTag("outcome")), c.count(), Double::sum);
+            messages.computeIfPresent(String.valueOf(c.getId().getTag("signal")), (k, v) -> v + c.count());
+        }
+        Map<String, Double> records = zeroBySignal();
+        for (Counter c : registry.find("lens.records").counters()) {
+            records.computeIfPresent(String.valueOf(c.getId().getTag("signal")), (k, v) -> v + c.count());
+        }
+        Map<String, Double> depths = new LinkedHashMap<>();
+        for (String q : List.of("processing", "poison", "parking-lot")) {
+            Gauge g = registry.find("lens.queue.depth").tag("queue", q).gauge();
+            depths.put(q, g == null ? -1 : g.value());
+        }
+        List<HealthLine> lines = new ArrayList<>();
+        String status = "UNKNOWN";
+        Map<String, Object> archiveHealth = Map.of();
+        HealthEndpoint endpoint = health.getIfAvailable();
+        if (endpoint != null) {
+            HealthDescriptor root = endpoint.health();
+            status = root.getStatus().getCode();
+            if (root instanceof CompositeHealthDescriptor composite) {
+                for (Map.Entry<String, HealthDescriptor> c :
+                        composite.getComponents().entrySet()) {
+                    Map<String, Object> details =
+                            c.getValue() instanceof IndicatedHealthDescriptor i ? i.getDetails() : Map.of();
+                    if (c.getKey().equals("archive")) {
+                        archiveHealth = details;
+                    }
+                    lines.add(new HealthLine(
+                            c.getKey(), c.getValue().getStatus().getCode(), words(c.getValue(), details)));
+                }
+            }
+        }
+        ArchiveState archive = null;
+        if (registry.find("lens.archive.lag").gauge() != null) {
+            archive = new ArchiveState(
+                    gauge("lens.archive.lag"),
+                    gauge("lens.archive.spool.bytes"),
+                    gauge("lens.archive.spool.entries"),
+                    functionCounter("lens.archive.files"),
+                    archiveHealth.get("freeBytes"));
+        }
+        int indexed = index.size();
+        double poison = depths.get("poison");
+        return new Overview(
+                status,
+                outcomes,
+                messages,
+                records,
+                depths,
+                indexed,
+                poison < 0 ? 0 : Math.max(0, (long) poison - indexed),
+                archive,
+                lines);
+    }
+
+    private static Map<String, Double> zeroBySignal() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        FlowSampler.SIGNALS.forEach(s -> m.put(s, 0.0));
+        return m;
+    }
+
+    private double gauge(String name) {
+        Gauge g = registry.find(name).gauge();
+        return g == null ? Double.NaN : g.value();
+    }
+
+    private double functionCounter(String name) {
+        FunctionCounter c = registry.find(name).functionCounter();
+        return c == null ? Double.NaN : c.count();
+    }
+
+    /** An indicator's state in a sentence: its reason or error when it has one, else its main details. */
+    static String words(HealthDescriptor descriptor, Map<String, Object> details) {
+        String status = descriptor.getStatus().getCode();
+        String state = switch (status) {
+            case "UP" -> "working";
+            case "DOWN" -> "failing";
+            case "OUT_OF_SERVICE" -> "out of service";
+            default -> "state unknown";
+        };
+        Object reason = details.getOrDefault("reason", details.get("error"));
+        if (reason != null) {
+            return state + ": " + reason;
+        }
+        String shown = details.entrySet().stream()
+                .filter(e -> !(e.getValue() instanceof Map<?, ?>) && !(e.getValue() instanceof Iterable<?>))
+                .limit(6)
+                .map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+        return shown.isEmpty() ? state : state + " (" + shown + ")";
+    }
+
+    Optional<MessageView> message(String key) throws IOException {
+        Optional<PoisonIndex.Entry> found = index.entry(key);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        PoisonIndex.Entry entry = found.get();
+        IndexRecord record = index.record(entry.offset());
+        IndexRecord.Poisoned p = record.poisoned();
+        if (p == null) {
+            throw new IOException("the record at offset " + entry.offset() + " describes no poisoned message");
+        }
+        byte[] body = Base64.getDecoder().decode(p.body());
+        String decoded = null;
+        List<String> lines = new ArrayList<>();
+        Signal signal = Signal.forRoutingKey(entry.message().routingKey());
+        if (!p.bodyTruncated() && signal != null) {
+            try {
+                DecodedMessage d = decoder.decode(signal, body, p.contentType());
+                decoded = describe(d);
+                lines = lines(d);
+            } catch (RuntimeException e) {
+                decoded = null;
+            }
+        }
+        return Optional.of(new MessageView(
+                entry,
+                new LinkedHashMap<>(p.headers()),
+                p.stackTrace(),
+                body,
+                p.bodyTruncated(),
+                p.contentType(),
+                decoded,
+                lines,
+                hex(body),
+                text(body)));
+    }
+
+    private static String describe(DecodedMessage d) {
+        List<String> parts = new ArrayList<>();
+        count(parts, d.spans().size(), "span");
+        count(parts, d.metricPoints().size(), "metric point");
+        count(parts, d.logs().size(), "log record");
+        count(parts, d.gpuSamples().size(), "GPU sample");
+        count(parts, d.nodeSamples().size(), "node sample");
+        Set<String> runs = new LinkedHashSet<>();
+        d.spans().forEach(s -> runs.add(s.runId()));
+        d.metricPoints().forEach(s -> runs.add(s.runId()));
+        d.logs().forEach(s -> runs.add(s.runId()));
+        runs.remove("");
+        return "decodes as OTLP " + d.encoding().tag() + " " + d.signal().tag() + ": "
+                + (parts.isEmpty() ? "no records" : String.join(", ", parts))
+                + (runs.isEmpty() ? "" : "; runs " + String.join(", ", runs));
+    }
+
+    private static void count(List<String> parts, int n, String what) {
+        if (n > 0) {
+            parts.add(n + " " + what + (n == 1 ? "" : "s"));
+        }
+    }
+
+    private static List<String> lines(DecodedMessage d) {
+        List<String> out = new ArrayList<>();
+        d.spans().stream()
+                .limit(DECODED_LINES)
+                .forEach(s -> out.add("span " + s.name() + " (" + s.durationNanos() / 1_000_000 + " ms)"));
+        d.metricPoints().stream()
+                .limit(DECODED_LINES)
+                .forEach(p -> out.add("metric " + p.metric().name()));
+        d.gpuSamples().stream().limit(DECODED_LINES).forEach(g -> out.add("gpu " + g.metricName() + " = " + g.value()));
+        d.nodeSamples().stream()
+                .limit(DECODED_LINES)
+                .forEach(n -> out.add("node " + n.metricName() + " = " + n.value()));
+        d.logs().stream().limit(DECODED_LINES).forEach(l -> out.add("log " + l.severityText() + " " + l.body()));
+        return out.size() > DECODED_LINES ? out.subList(0, DECODED_LINES) : out;
+    }
+
+    static String hex(byte[] body) {
+        StringBuilder sb = new StringBuilder();
+        int n = Math.min(body.length, HEX_PREVIEW);
+        for (int row = 0; row < n; row += 16) {
+            sb.append(String.format("%08x  ", row));
+            StringBuilder ascii = new StringBuilder();
+            for (int i = row; i < row + 16; i++) {
+                if (i < n) {
+                    sb.append(String.format("%02x ", body[i]));
+                    ascii.append(body[i] >= 0x20 && body[i] < 0x7f ? (char) body[i] : '.');
+                } else {
+                    sb.append("   ");
+                }
+            }
+            sb.append(' ').append(ascii).append('\n');
+        }
+        if (body.length > n) {
+            sb.append("... ").append(body.length - n).append(" more bytes\n");
+        }
+        return sb.toString();
+    }
+
+    /** The body as text when it is valid UTF-8 without control characters other than whitespace. */
+    static @Nullable String text(byte[] body) {
+        try {
+            String s = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+                    return null;
+                }
+            }
+            return s.length() > 8192 ? s.substring(0, 8192) + "\n..." : s;
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /** The index's messages with these keys (those it still holds), in index order. */
+    List<PoisonIndex.Entry> selected(Set<String> keys) {
+        return index.entries().stream().filter(e -> keys.contains(e.key())).toList();
+    }
+
+    /** What a replay, park or discard of these messages would do, from the index alone: the queue is not touched. */
+    ReplaySummary preview(Set<String> keys, Disposition disposition, double rate) {
+        List<PoisonMessage> messages =
+                selected(keys).stream().map(PoisonIndex.Entry::message).toList();
+        return replayer.preview(messages, ReplayRequest.selection(keys, true, rate), disposition);
+    }
+
+    /** Does it: one walk of the poison queue; logged, and recorded in the index. */
+    ReplaySummary act(Set<String> keys, Disposition disposition, double rate, String who) throws IOException {
+        log.info(
+                "console: {} asks to {} {} message(s): {}",
+                who,
+                disposition.name().toLowerCase(java.util.Locale.ROOT),
+                keys.size(),
+                keys.stream().sorted().limit(50).collect(Collectors.joining(", ")));
+        ReplaySummary summary = replayer.move(ReplayRequest.selection(keys, false, rate), disposition, who);
+        log.info("console: {} {}: {}", who, disposition.name().toLowerCase(java.util.Locale.ROOT), summary.line());
+        return summary;
+    }
+
+    PoisonReindexer.Result reindex(String who) throws IOException {
+        log.info("console: {} asks to index the unindexed messages of the poison queue", who);
+        return reindexer.reindex(who);
+    }
+}

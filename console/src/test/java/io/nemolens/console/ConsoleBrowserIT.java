@@ -1,0 +1,527 @@
+package io.nemolens.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.GetResponse;
+import io.nemolens.archive.testing.ArchiveReader;
+import io.nemolens.consumer.LensConsumerApplication;
+import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.TestTopology;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The console in a real browser (headless Chromium through Selenium) against a running consumer and the
+ * real broker, on a management port of its own: what an operator does with it, step by step, and what
+ * it must never do (answer without a login, accept a POST without the CSRF token, show a secret, or
+ * cost the poison messages a delivery by being looked at). Screenshots go to
+ * {@code target/console-screenshots/}, and also to {@code -Dlens.console.screenshots=DIR} (README's images).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConsoleBrowserIT {
+
+    static final String USER = "operator";
+    static final String PASSWORD =
+            "console-it-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** Spans named {@code fail-*} fail while broken; {@code always-fail} always does. */
+    @Configuration(proxyBeanMethods = false)
+    static class Handlers {
+        static volatile boolean broken = true;
+
+        @Bean
+        SpanHandler breakableSpans() {
+            return batch -> {
+                for (Span span : batch.records()) {
+                    if (span.name().equals("always-fail")
+                            || (broken && span.name().startsWith("fail-"))) {
+                        throw new IllegalStateException("handler bug: cannot take " + span.name());
+                    }
+                }
+            };
+        }
+    }
+
+    private TestTopology topology;
+    private ConfigurableApplicationContext app;
+    private BrokerClient client;
+    private WebDriver browser;
+    private Path archive;
+    private String console;
+    private int publicPort;
+    private final List<String> pageSources = new ArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        topology = TestTopology.unique("console");
+        archive = Path.of("target", "console-archive", topology.queue());
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("management.server.port", "0");
+        props.put("spring.security.user.name", USER);
+        props.put("spring.security.user.password", PASSWORD);
+        props.put("lens.archive.path", archive.toString());
+        props.put("lens.archive.max-age", "1s");
+        props.put("lens.console.sample-interval", "1s");
+        props.put("lens.consumer.handler-retry.max-attempts", "1");
+        props.put("lens.poison.depth-poll-interval", "300ms");
+        app = new SpringApplicationBuilder(LensConsumerApplication.class, Handlers.class)
+                .run(topology.applicationArguments(props));
+        publicPort = Integer.parseInt(app.getEnvironment().getProperty("local.server.port", "-1"));
+        int managementPort = Integer.parseInt(app.getEnvironment().getProperty("local.management.port", "-1"));
+        console = "http://127.0.0.1:" + managementPort + "/console";
+        client = new BrokerClient();
+        browser = chromium();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (app != null) {
+            app.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        topology.delete();
+    }
+
+    static WebDriver chromium() throws Exception {
+        Path profile = Files.createTempDirectory("lens-console-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1400,1300",
+                "--user-data-dir=" + profile.toAbsolutePath());
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+                .usingAnyFreePort()
+                .build();
+        return new ChromeDriver(service, options);
+    }
+
+    @Test
+    void withoutLoginThereIsA401AndWithoutTheCsrfTokenNoPost() throws Exception {
+        HttpClient http = HttpClient.newBuilder()
+                .cookieHandler(new CookieManager())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        HttpResponse<String> anonymous = http.send(get(console), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).contains("id=\"login-form\"");
+        assertThat(http.send(get(console + "/poison"), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(http.send(get(console + "/api/flow"), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
+
+        // the actuator's own chain is unchanged: health and prometheus answer anonymously beside the console
+        String actuator = console.replace("/console", "/actuator");
+        // (answered anonymously: 200, or 503 while an indicator is DOWN, never 401)
+        assertThat(http.send(get(actuator + "/health"), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isIn(200, 503);
+        assertThat(http.send(get(actuator + "/prometheus"), HttpResponse.BodyHandlers.ofString())
+                        .body())
+                .contains("lens_queue_depth");
+
+        // the console is on the management port only
+        HttpResponse<String> publicPortAnswer = http.send(
+                get("http://127.0.0.1:" + publicPort + "/console/login"), HttpResponse.BodyHandlers.ofString());
+        assertThat(publicPortAnswer.statusCode()).isIn(401, 404);
+        assertThat(publicPortAnswer.body()).doesNotContain("login-form");
+
+        // a POST without the CSRF token is refused, logged in or not
+        HttpResponse<String> forged =
+                http.send(form(console + "/poison/reindex", "confirm=true"), HttpResponse.BodyHandlers.ofString());
+        assertThat(forged.statusCode()).isEqualTo(403);
+        String token = csrf(http.send(get(console + "/login"), HttpResponse.BodyHandlers.ofString())
+                .body());
+        HttpResponse<String> login = http.send(
+                form(console + "/login", "username=" + USER + "&password=" + enc(PASSWORD) + "&_csrf=" + enc(token)),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(login.statusCode()).isEqualTo(302);
+        assertThat(login.headers().firstValue("Location").orElse("")).doesNotContain("error");
+        assertThat(http.send(get(console), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> loggedInForged =
+                http.send(form(console + "/poison/reindex", "confirm=true"), HttpResponse.BodyHandlers.ofString());
+        assertThat(loggedInForged.statusCode()).isEqualTo(403);
+        // the actuator's Basic auth is not a way into the console's actions either
+        HttpResponse<String> basic = http.send(
+                HttpRequest.newBuilder(URI.create(console + "/poison/reindex"))
+                        .header(
+                                "Authorization",
+                                "Basic "
+                                        + java.util.Base64.getEncoder()
+                                                .encodeToString(
+                                                        (USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("confirm=true"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(basic.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void anOperatorWatchesTheFlowGroupsThePoisonQueueAndReplaysAGroup() throws Exception {
+        String x = topology.exchange();
+        // log in
+        browser.get(console);
+        screenshot("login");
+        find(By.id("username")).sendKeys(USER);
+        find(By.id("password")).sendKeys(PASSWORD);
+        find(By.id("login")).click();
+        await().atMost(WAIT)
+                .until(() -> browser.findElements(By.id("chart-messages")).size() == 1);
+        assertThat(find(By.id("user")).getText()).isEqualTo(USER);
+
+        // good messages: the counts and the chart move
+        double ackedBefore = number(find(By.id("outcome-acked")).getText());
+        for (int i = 0; i < 6; i++) {
+            client.publish(x, "otlp_spans", spans("run-good", "train_step", "forward_backward"));
+            client.publish(x, "otlp_logs", logs("run-good", "step " + i));
+        }
+        await().atMost(WAIT).until(() -> number(find(By.id("outcome-acked")).getText()) >= ackedBefore + 12);
+        await().atMost(WAIT).until(() -> chartTotal("messages", "spans") > 0 && chartTotal("records", "spans") > 0);
+        assertThat(chartTotal("messages", "logs")).isPositive();
+        assertThat(find(By.id("health-lensListener")).getText()).contains("UP");
+        assertThat(find(By.id("health-rabbit")).getText()).contains("UP");
+        assertThat(find(By.id("archive")).getText()).contains("files committed");
+        screenshot("overview");
+
+        // bad messages: three a fix will cure, one that always fails, two that never decode
+        for (int i = 1; i <= 3; i++) {
+            client.publish(x, "otlp_spans", spans("run-fixed", "fail-" + i));
+        }
+        client.publish(x, "otlp_spans", spans("run-doomed", "always-fail"));
+        client.publish(x, "otlp_spans", "{\"resourceSpans\":[{\"resource\":".getBytes(StandardCharsets.UTF_8));
+        client.publish(x, "otlp_logs", "{\"resourceLogs\":[ broken".getBytes(StandardCharsets.UTF_8));
+        await().atMost(WAIT).until(() -> client.messageCount(topology.poisonQueue()) == 6);
+
+        browser.get(console + "/poison");
+        await().atMost(WAIT).until(() -> {
+            browser.navigate().refresh();
+            return groups().values().stream().mapToInt(Integer::intValue).sum() == 6;
+        });
+        Map<String, Integer> groups = groups();
+        assertThat(groups)
+                .containsEntry(
+                        "handler|handler failed after # attempt(s): java.lang.IllegalStateException: handler bug: cannot take fail-#",
+                        3)
+                .containsEntry(
+                        "handler|handler failed after # attempt(s): java.lang.IllegalStateException: handler bug: cannot take always-fail",
+                        1)
+                .hasSize(4);
+        assertThat(groups.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("decode|"))
+                        .mapToInt(Map.Entry::getValue)
+                        .sum())
+                .isEqualTo(2);
+        assertThat(find(By.id("unindexed")).getText()).isEqualTo("0");
+        screenshot("poison");
+
+        // filters: by run id, by signal
+        browser.get(console + "/poison?run=run-fixed");
+        assertThat(groups())
+                .containsOnlyKeys(
+                        "handler|handler failed after # attempt(s): java.lang.IllegalStateException: handler bug: cannot take fail-#");
+        browser.get(console + "/poison?signal=logs");
+        assertThat(groups().keySet()).singleElement().asString().startsWith("decode|");
+
+        // a message: headers, stack trace, decoded body
+        openGroup("cannot take fail-#");
+        findAll(By.className("message-link")).get(0).click();
+        assertThat(header("x-lens-failure-category")).isEqualTo("handler");
+        assertThat(header("x-lens-signal")).isEqualTo("spans");
+        assertThat(find(By.id("stack-trace")).getText()).contains("IllegalStateException");
+        assertThat(find(By.id("decoded")).getText()).contains("1 span").contains("run-fixed");
+        screenshot("message");
+        browser.get(console + "/poison?category=decode");
+        findAll(By.className("group-link")).get(0).click();
+        findAll(By.className("message-link")).get(0).click();
+        assertThat(find(By.id("not-decoded")).isDisplayed()).isTrue();
+        assertThat(find(By.id("body-text")).getText()).startsWith("{\"resource");
+
+        // looking costs nothing: many views of every page, then the broker's own delivery counts
+        for (int i = 0; i < 25; i++) {
+            browser.get(console + "/poison");
+            browser.get(console + "/poison?category=handler");
+            openGroup("cannot take fail-#");
+            findAll(By.className("message-link")).get(i % 3).click();
+            assertThat(find(By.id("message-category")).getText()).isEqualTo("handler");
+        }
+        browser.get(console);
+
+        // the dry run of a group replay: what would happen, and nothing happens
+        browser.get(console + "/poison");
+        openGroup("cannot take fail-#");
+        find(By.id("rate")).clear();
+        find(By.id("rate")).sendKeys("20");
+        screenshot("group");
+        find(By.id("preview-replay")).click();
+        assertThat(find(By.id("would-replay")).getText()).isEqualTo("3");
+        assertThat(find(By.id("summary")).getText()).startsWith("dry run, nothing moved");
+        screenshot("dry-run");
+        assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(6);
+        assertThat(deliveryCounts())
+                .as("poison deliveries after 100+ views and a dry run")
+                .containsOnly(0L);
+
+        // the handler is fixed: replay the group, it empties, its records reach the archive
+        Handlers.broken = false;
+        find(By.id("confirm")).click();
+        assertThat(find(By.id("done")).getText()).startsWith("replayed 3, skipped 3");
+        await().atMost(WAIT).until(() -> {
+            browser.navigate().refresh();
+            return !groups().containsKey(
+                            "handler|handler failed after # attempt(s): java.lang.IllegalStateException: handler bug: cannot take fail-#");
+        });
+        await().atMost(WAIT).until(() -> archivedSpans("run-fixed") == 3);
+
+        // one that fails again comes back with its replay count
+        openGroup("cannot take always-fail");
+        find(By.id("preview-replay")).click();
+        find(By.id("confirm")).click();
+        await().atMost(WAIT).until(() -> {
+            browser.get(console + "/poison?run=run-doomed");
+            List<WebElement> rows = browser.findElements(By.cssSelector("tr.group"));
+            return rows.size() == 1 && rows.get(0).getText().endsWith(" 1");
+        });
+        openGroup("cannot take always-fail");
+        assertThat(find(By.className("replays")).getText()).isEqualTo("1");
+        findAll(By.className("message-link")).get(0).click();
+        assertThat(header("x-lens-replay-count")).isEqualTo("1");
+
+        // discard the undecodable ones, only once confirmed
+        browser.get(console + "/poison?category=decode");
+        findAll(By.className("group-link")).get(0).click();
+        find(By.id("preview-discard")).click();
+        assertThat(find(By.id("would-discard")).getText()).isEqualTo("1");
+        find(By.id("confirm")).click();
+        assertThat(find(By.id("refused")).getText()).contains("confirm it on the preview page");
+        assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(3);
+        browser.get(console + "/poison?category=decode");
+        findAll(By.className("group-link")).get(0).click();
+        find(By.id("preview-discard")).click();
+        find(By.id("confirm-discard")).click();
+        find(By.id("confirm")).click();
+        assertThat(find(By.id("done")).getText()).contains("discarded 1");
+        await().atMost(WAIT).until(() -> client.messageCount(topology.poisonQueue()) == 2);
+
+        // every action is in the log, with who did it
+        await().atMost(WAIT).until(() -> {
+            browser.get(console + "/actions");
+            return browser.findElements(By.cssSelector("tr.action")).size() >= 3;
+        });
+        List<String> actions = browser.findElements(By.cssSelector("tr.action")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertThat(actions).allSatisfy(a -> assertThat(a).contains(USER));
+        assertThat(actions.get(0)).contains("discard").contains("discarded 1");
+        assertThat(actions).anySatisfy(a -> assertThat(a).contains("replay").contains("replayed 3"));
+        screenshot("actions");
+
+        // no page showed a secret
+        assertThat(pageSources).isNotEmpty().noneMatch(s -> s.contains(PASSWORD));
+    }
+
+    /** The poison queue's messages' delivery counts, read once (which itself costs each one delivery). */
+    private List<Long> deliveryCounts() throws Exception {
+        com.rabbitmq.client.Channel ch = client.channel();
+        long depth = ch.queueDeclarePassive(topology.poisonQueue()).getMessageCount();
+        List<Long> counts = new ArrayList<>();
+        long last = 0;
+        for (int i = 0; i < depth; i++) {
+            GetResponse r = ch.basicGet(topology.poisonQueue(), false);
+            Object c = r.getProps().getHeaders() == null
+                    ? null
+                    : r.getProps().getHeaders().get("x-delivery-count");
+            counts.add(c instanceof Number n ? n.longValue() : 0L);
+            last = r.getEnvelope().getDeliveryTag();
+        }
+        ch.basicNack(last, true, true);
+        await().atMost(WAIT).until(() -> client.messageCount(topology.poisonQueue()) == depth);
+        return counts;
+    }
+
+    private long archivedSpans(String run) {
+        try (ArchiveReader reader = new ArchiveReader(archive)) {
+            return ((Number) reader.scalar("SELECT count(*) FROM %s WHERE run_id = '" + run + "'", "spans"))
+                    .longValue();
+        } catch (SQLException e) {
+            return -1; // no committed file yet
+        }
+    }
+
+    private double chartTotal(String chart, String signal) {
+        Object v = ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const f = window.lensFlow; return f ? f[arguments[0]][arguments[1]].reduce((a, b) => a + b, 0) : 0;",
+                        chart,
+                        signal);
+        return ((Number) v).doubleValue();
+    }
+
+    /** The groups on the poison page: "category|reason" to count. */
+    private Map<String, Integer> groups() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        pageSources.add(browser.getPageSource());
+        for (WebElement row : browser.findElements(By.cssSelector("tr.group"))) {
+            String reason = row.findElement(By.className("group-link")).getText();
+            out.put(
+                    row.getDomAttribute("data-category") + "|" + reason,
+                    Integer.parseInt(row.getDomAttribute("data-count")));
+        }
+        return out;
+    }
+
+    private void openGroup(String reasonEnd) {
+        browser.get(console + "/poison");
+        browser.findElements(By.className("group-link")).stream()
+                .filter(a -> a.getText().endsWith(reasonEnd))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no group ending with " + reasonEnd))
+                .click();
+        pageSources.add(browser.getPageSource());
+    }
+
+    private String header(String name) {
+        pageSources.add(browser.getPageSource());
+        return find(By.cssSelector("tr[data-header='" + name + "'] td:nth-child(2)"))
+                .getText();
+    }
+
+    private void screenshot(String name) throws Exception {
+        pageSources.add(browser.getPageSource());
+        Path png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Path dir = Files.createDirectories(Path.of("target", "console-screenshots"));
+        Files.copy(png, dir.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        String docs = System.getProperty("lens.console.screenshots", "");
+        if (!docs.isBlank()) {
+            Files.copy(
+                    png,
+                    Files.createDirectories(Path.of(docs)).resolve(name + ".png"),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** The first element found, waiting for it (a click's page may still be loading). */
+    private WebElement find(By by) {
+        return findAll(by).get(0);
+    }
+
+    private List<WebElement> findAll(By by) {
+        return await().atMost(WAIT).until(() -> browser.findElements(by), found -> !found.isEmpty());
+    }
+
+    private static double number(String text) {
+        return Double.parseDouble(text.replace(",", "").trim());
+    }
+
+    private static String csrf(String html) {
+        Matcher m = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(html);
+        assertThat(m.find()).as("a CSRF token in the login form").isTrue();
+        return m.group(1);
+    }
+
+    private static HttpRequest get(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).GET().build();
+    }
+
+    private static HttpRequest form(String url, String body) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** An OTLP/JSON trace request, one span per name, of this run. */
+    static byte[] spans(String run, String... names) {
+        StringBuilder spans = new StringBuilder();
+        for (String name : names) {
+            if (spans.length() > 0) {
+                spans.append(',');
+            }
+            spans.append("{\"traceId\":\"")
+                    .append(hex(16))
+                    .append("\",\"spanId\":\"")
+                    .append(hex(8))
+                    .append("\",\"name\":\"")
+                    .append(name)
+                    .append(
+                            "\",\"kind\":1,\"startTimeUnixNano\":\"1767225600000000000\",\"endTimeUnixNano\":\"1767225600002000000\"}");
+        }
+        return ("{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"nemo.run.id\",\"value\":{\"stringValue\":\""
+                        + run + "\"}}]},\"scopeSpans\":[{\"scope\":{},\"spans\":[" + spans + "]}]}]}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An OTLP/JSON logs request with one record. */
+    static byte[] logs(String run, String body) {
+        return ("{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"nemo.run.id\",\"value\":{\"stringValue\":\""
+                        + run
+                        + "\"}}]},\"scopeLogs\":[{\"scope\":{},\"logRecords\":[{\"timeUnixNano\":\"1767225600000000000\","
+                        + "\"severityNumber\":9,\"body\":{\"stringValue\":\"" + body + "\"}}]}]}]}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String hex(int bytes) {
+        byte[] b = new byte[bytes];
+        ThreadLocalRandom.current().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+}
