@@ -1,4 +1,4 @@
-package io.nemolens.consumer;
+package io.nemolens.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
@@ -24,7 +24,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The rules that keep the modules apart, checked on the main classes of every module on this test
  * classpath ({@code handlers}, {@code decode}, {@code topology}, {@code archive}, {@code generator},
- * {@code consumer-app}). Each rule fails the build when broken, with the offending dependency named.
+ * {@code consumer-app}, {@code console}): it lives in {@code app}, the one module downstream of all of
+ * them. Each rule fails the build when broken, with the offending dependency named.
  */
 class ArchitectureTest {
 
@@ -49,7 +50,8 @@ class ArchitectureTest {
             "io.nemolens.topology",
             "io.nemolens.archive",
             "io.nemolens.generator",
-            "io.nemolens.consumer"
+            "io.nemolens.consumer",
+            "io.nemolens.console"
         }) {
             org.assertj.core.api.Assertions.assertThat(main.containPackage(pkg))
                     .as("main classes of %s imported", pkg)
@@ -124,6 +126,30 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.nemolens.generator..")
                 .because("the generator is a runnable and test data, not part of the consumer library")
+                .check(main);
+    }
+
+    @Test
+    void nothingReachesIntoTheConsole() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.nemolens.console..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.console..")
+                .because("the console is a leaf: an application can leave it out")
+                .check(main);
+    }
+
+    @Test
+    void theConsoleReachesTheArchiveOnlyThroughItsMeters() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.console..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nemolens.archive..", "io.nemolens.generator..")
+                .because("the console shows what /actuator/prometheus and /actuator/health show: one source of truth")
                 .check(main);
     }
 
