@@ -112,8 +112,8 @@ final class Committer implements AutoCloseable {
                 } else if (next instanceof Runnable task) {
                     task.run();
                 }
-            } catch (RuntimeException e) {
-                log.warn("archive commit thread: {}", e.toString());
+            } catch (RuntimeException | Error e) {
+                log.error("archive commit thread: {}", e.toString(), e);
             } finally {
                 busy = 0;
             }
@@ -139,8 +139,10 @@ final class Committer implements AutoCloseable {
             log.warn("committing {} failed: {}", file.committedPath(), e.toString());
             outcome.lost(file, e);
         } catch (Error e) {
+            // an OutOfMemoryError inside Parquet costs this file, not the commit thread: rethrown, it would end
+            // the thread, and no file would ever be committed again
+            log.error("committing {} failed: {}", file.committedPath(), e.toString());
             outcome.lost(file, e);
-            throw e;
         }
     }
 

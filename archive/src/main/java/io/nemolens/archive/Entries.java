@@ -39,6 +39,12 @@ final class Entries {
         return seqOfMessage.putIfAbsent(messageId, -1L) == null;
     }
 
+    /** Whether the id is claimed and its append not yet under way (no seq yet). */
+    boolean claimedOnly(String messageId) {
+        Long seq = seqOfMessage.get(messageId);
+        return seq != null && seq == -1L;
+    }
+
     /** Gives up a claim whose append did not happen. */
     void unclaim(String messageId) {
         seqOfMessage.remove(messageId, -1L);

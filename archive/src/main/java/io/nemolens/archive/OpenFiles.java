@@ -142,14 +142,14 @@ final class OpenFiles {
                         toCommit = detach(slot);
                     }
                 } catch (IOException | RuntimeException | Error e) {
+                    // an error too (an OutOfMemoryError inside Parquet) costs this file only: it is given up,
+                    // its rows are written again from the spool, and the entry's other partitions are still
+                    // written (rethrown, it would leave them unwritten, and reach the listener)
                     if (file != null) {
                         detach(slot);
                         lostFiles.lost(file, e);
                     } else {
                         lostFiles.unwritten(key, seq, e);
-                    }
-                    if (e instanceof Error error && !(e instanceof AssertionError)) {
-                        throw error;
                     }
                     return false;
                 }
@@ -208,7 +208,7 @@ final class OpenFiles {
                     file.flushRowGroup();
                     rowGroupsForMemory.incrementAndGet();
                     account(largest, file.bufferedBytes());
-                } catch (IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException | Error e) {
                     detach(largest);
                     lostFiles.lost(file, e);
                 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Duplicates</h2>
  * A message whose id is already in the spool, or was released from it within the de-duplication window, is
- * acknowledged without being taken again.
+ * acknowledged without being taken again, once the first delivery's append is durable.
  */
 public final class ParquetArchive implements MessageSink, AutoCloseable {
 
@@ -85,6 +86,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private final AtomicLong commitNanos = new AtomicLong();
     private final AtomicLong lostFiles = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
+    /** The acknowledgement of each message whose append is not durable yet, for its redeliveries. */
+    private final Map<String, CompletionStage<?>> notYetDurable = new ConcurrentHashMap<>();
+
     private volatile @Nullable Instant lastCommitAt;
     private volatile boolean closed;
     private volatile boolean compacting;
@@ -284,10 +288,20 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         }
         String id = message.info().messageId();
-        if (dedup.contains(MessageKey.ofHex(id)) || !entries.claim(id)) {
-            duplicates.incrementAndGet();
-            log.debug("message {} is already archived or being archived: acknowledged without taking it again", id);
-            return DONE;
+        if (dedup.contains(MessageKey.ofHex(id))) {
+            return duplicate(id, DONE);
+        }
+        if (!entries.claim(id)) {
+            // in the spool already: acknowledged once it is durable there (a redelivery can come while the
+            // first delivery's append still waits for its fsync, and that append can still fail)
+            CompletionStage<?> first = notYetDurable.get(id);
+            if (first != null) {
+                return duplicate(id, first);
+            }
+            if (entries.claimedOnly(id)) {
+                throw new TransientHandlerException("message " + id + " is being appended by another delivery");
+            }
+            return duplicate(id, DONE);
         }
         Appended appended;
         try {
@@ -296,6 +310,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             entries.unclaim(id);
             throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);
         }
+        // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
+        // runs on a thread of its own, so that a slow broker never holds up the next group commit
+        CompletionStage<?> acknowledgement = appended.durable().whenCompleteAsync((ok, failure) -> {}, acknowledger);
+        notYetDurable.put(id, acknowledgement);
         long seq = appended.seq();
         entries.begin(seq, id);
         // a hold until the append is durable: the entry is never released before (a message without
@@ -308,15 +326,20 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             } else {
                 entries.drop(seq);
             }
+            notYetDurable.remove(id, acknowledgement);
         });
         try {
             converter.convert(seq, id, records, key -> true);
         } finally {
             entries.drop(seq);
         }
-        // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
-        // runs on a thread of its own, so that a slow broker never holds up the next group commit
-        return appended.durable().whenCompleteAsync((ok, failure) -> {}, acknowledger);
+        return acknowledgement;
+    }
+
+    private CompletionStage<?> duplicate(String id, CompletionStage<?> acknowledgement) {
+        duplicates.incrementAndGet();
+        log.debug("message {} is already archived or being archived: acknowledged without taking it again", id);
+        return acknowledgement;
     }
 
     private void housekeeping() {

@@ -18,7 +18,6 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
-import org.apache.parquet.io.OutputFile;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,6 +47,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     private final ParquetProperties properties;
     private final CompressionCodecFactory.BytesInputCompressor compressor;
     private final MessageColumnIO columnIO;
+    private final TrackedOutputFile output;
     private final ParquetFileWriter fileWriter;
     private final RowWriter rowWriter = new RowWriter();
     private final long openedAtNanos;
@@ -79,12 +79,19 @@ final class ParquetFile<T extends TelemetryRecord> {
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
         this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
-        OutputFile out = outputs.create(temporary);
+        this.output = new TrackedOutputFile(outputs.create(temporary));
         try {
             this.fileWriter = new ParquetFileWriter(
-                    out, table.schema(), ParquetFileWriter.Mode.CREATE, settings.rowGroupBytes(), 0, null, properties);
+                    output,
+                    table.schema(),
+                    ParquetFileWriter.Mode.CREATE,
+                    settings.rowGroupBytes(),
+                    0,
+                    null,
+                    properties);
             fileWriter.start();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            output.closeQuietly();
             Files.deleteIfExists(temporary);
             throw e;
         }
@@ -207,7 +214,7 @@ final class ParquetFile<T extends TelemetryRecord> {
         forceDirectory(directory);
     }
 
-    /** Gives the file up: releases its buffers and deletes the temporary file (never renamed). */
+    /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */
     void abort() {
         if (!closed) {
             closeStores();
@@ -218,6 +225,8 @@ final class ParquetFile<T extends TelemetryRecord> {
         } catch (IOException | RuntimeException e) {
             // the file is being thrown away
         }
+        // a writer that failed is aborted, and its close() leaves the stream open
+        output.closeQuietly();
         try {
             Files.deleteIfExists(temporary);
         } catch (IOException e) {

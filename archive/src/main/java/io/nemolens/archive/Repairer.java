@@ -117,7 +117,8 @@ final class Repairer implements AutoCloseable {
                 } else if (job.last() >= job.first()) {
                     rewrite(job.first(), job.last(), job, done);
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
+                // an error too: the thread goes on, or nothing would ever be written again from the spool
                 if (stopped) {
                     return;
                 }

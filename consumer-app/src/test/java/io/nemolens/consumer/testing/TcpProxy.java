@@ -12,7 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP forwarder in front of the test broker, so that a test can make "the broker" go away for one
  * application (cut every connection, refuse new ones) and come back on the same port, without
- * stopping the shared broker.
+ * stopping the shared broker; or make an application fall silent to the broker while deliveries still
+ * reach it ({@link #dropClientBytes()}: its acknowledgements never arrive).
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -20,6 +21,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket server;
+    private volatile boolean dropClientBytes;
     private int port;
 
     public TcpProxy(String targetHost, int targetPort) {
@@ -51,15 +53,24 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, true);
+                pump(upstream, client, false);
             } catch (IOException e) {
                 // closed, or the broker refused: the client sees its connection drop
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    /**
+     * From now on, what clients send is read and thrown away, never forwarded: to the broker they fall
+     * silent (their acknowledgements never arrive), while what the broker sends still reaches them. Until
+     * {@link #stop()}, which cuts the connections: the broker then takes back what it delivered.
+     */
+    public void dropClientBytes() {
+        dropClientBytes = true;
+    }
+
+    private void pump(Socket from, Socket to, boolean fromClient) {
         Thread t = new Thread(
                 () -> {
                     byte[] buffer = new byte[16 * 1024];
@@ -67,6 +78,9 @@ public final class TcpProxy implements AutoCloseable {
                             OutputStream out = to.getOutputStream()) {
                         int n;
                         while ((n = in.read(buffer)) >= 0) {
+                            if (fromClient && dropClientBytes) {
+                                continue;
+                            }
                             out.write(buffer, 0, n);
                             out.flush();
                         }
@@ -87,6 +101,7 @@ public final class TcpProxy implements AutoCloseable {
         closeQuietly(server);
         sockets.forEach(TcpProxy::closeQuietly);
         sockets.clear();
+        dropClientBytes = false;
     }
 
     @Override
