@@ -61,6 +61,7 @@ class RestrictedBrokerUserIT {
     private static final String RAW = LensTopology.DEFAULT_EXCHANGE;
     /** The dead-letter exchange's documented default name. */
     private static final String DEAD = "nemo_lens.otel.dead";
+
     private static final String POISON = LensTopology.DEFAULT_POISON_QUEUE;
     private static final String PARKING_LOT = LensTopology.DEFAULT_PARKING_LOT_QUEUE;
     private static final String PROCESSING = LensTopology.DEFAULT_QUEUE;
