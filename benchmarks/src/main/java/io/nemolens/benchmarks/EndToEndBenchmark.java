@@ -128,6 +128,7 @@ public final class EndToEndBenchmark {
         String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
         LensTopology topology = LensTopology.builder()
                 .exchange(id + ".raw")
+                .deadLetterExchange(id + ".dead")
                 .queue(id + "-processing")
                 .poisonQueue(id + "-poison")
                 .parkingLotQueue(id + "-poison.parking-lot")
@@ -138,6 +139,7 @@ public final class EndToEndBenchmark {
         try (Connection connection = factory.newConnection("lens-bench");
                 Channel ch = connection.createChannel()) {
             ch.exchangeDeclare(topology.exchangeName(), "topic", true);
+            ch.exchangeDeclare(topology.deadLetterExchangeName(), "direct", true);
             ch.queueDeclare(topology.poisonQueueName(), true, false, false, topology.poisonQueueArguments());
             ch.queueDeclare(topology.parkingLotQueueName(), true, false, false, topology.parkingLotQueueArguments());
             ch.queueDeclare(topology.queueName(), true, false, false, topology.processingQueueArguments());
@@ -151,6 +153,7 @@ public final class EndToEndBenchmark {
             props.put("spring.rabbitmq.password", factory.getPassword());
             props.put("spring.rabbitmq.virtual-host", factory.getVirtualHost());
             props.put("lens.topology.exchange", topology.exchangeName());
+            props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
             props.put("lens.topology.queue", topology.queueName());
             props.put("lens.topology.poison-queue", topology.poisonQueueName());
             props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
@@ -346,7 +349,9 @@ public final class EndToEndBenchmark {
                 ch.queueDelete(topology.queueName());
                 ch.queueDelete(topology.poisonQueueName());
                 ch.queueDelete(topology.parkingLotQueueName());
+                ch.queueDelete(topology.poisonIndexName());
                 ch.exchangeDelete(topology.exchangeName());
+                ch.exchangeDelete(topology.deadLetterExchangeName());
             }
             deleteRecursively(archiveDir);
         }

@@ -1,13 +1,17 @@
 package io.nemolens.topology;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.core.Binding;
+import org.springframework.amqp.core.Declarable;
 import org.springframework.amqp.core.Declarables;
+import org.springframework.amqp.core.DirectExchange;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.TopicExchange;
 
@@ -19,14 +23,21 @@ import org.springframework.amqp.core.TopicExchange;
  *   collector ──► nemo_lens.otel.raw (topic, durable)
  *                   │ binding "#"
  *                   ▼
- *                 nemo_lens-processing (quorum) ── dead letters ──► nemo_lens-poison (quorum)
- *                                                                   nemo_lens-poison.parking-lot (quorum)
- *                                                                   nemo_lens-poison.index (stream)
+ *                 nemo_lens-processing (quorum)
+ *                   │ dead letters: the consumer's republish, else the queue's own dead-lettering
+ *                   ▼
+ *                 nemo_lens.otel.dead (direct, durable) ─ key nemo_lens-poison ─────────────► nemo_lens-poison (quorum)
+ *                                                       ─ key nemo_lens-poison.parking-lot ─► nemo_lens-poison.parking-lot (quorum)
+ *                                                       ─ key nemo_lens-poison.index ──────► nemo_lens-poison.index (stream)
  * </pre>
  *
- * <p>All three queues are durable quorum queues. The processing queue dead-letters through
- * the default exchange ({@code ""}) with the poison queue's name as routing key, using the
- * {@code at-least-once} dead-letter strategy, which keeps a message in the processing queue
+ * <p>All three queues are durable quorum queues. Everything that goes to the poison queue, the
+ * parking lot or the poison index goes through the <em>dead-letter exchange</em>, a direct exchange
+ * of this topology that binds each of the three with its own name as routing key, and never through
+ * the default exchange: a least-privilege broker user may write to its own exchanges but not to
+ * {@code amq.default} (which would let it publish into every queue of the vhost). The processing
+ * queue dead-letters through the same exchange with the poison queue's name as routing key, using
+ * the {@code at-least-once} dead-letter strategy, which keeps a message in the processing queue
  * until the poison queue has confirmed it; that strategy requires {@code x-overflow:
  * reject-publish}. The poison and parking-lot queues do not dead-letter.
  *
@@ -57,6 +68,12 @@ public final class LensTopology {
 
     /** Default name of the topic exchange the collector publishes to. */
     public static final String DEFAULT_EXCHANGE = "nemo_lens.otel.raw";
+
+    /**
+     * Default name of the direct exchange through which messages reach the poison queue, the parking lot
+     * and the poison index.
+     */
+    public static final String DEFAULT_DEAD_LETTER_EXCHANGE = "nemo_lens.otel.dead";
 
     /** Default name of the queue the consumer reads. */
     public static final String DEFAULT_QUEUE = "nemo_lens-processing";
@@ -113,6 +130,8 @@ public final class LensTopology {
 
     private final String exchangeName;
 
+    private final String deadLetterExchangeName;
+
     private final String queueName;
 
     private final String poisonQueueName;
@@ -123,27 +142,40 @@ public final class LensTopology {
 
     /** The default topology: {@link #DEFAULT_EXCHANGE}, {@link #DEFAULT_QUEUE} and so on. */
     public LensTopology() {
-        this(DEFAULT_EXCHANGE, DEFAULT_QUEUE, DEFAULT_POISON_QUEUE, DEFAULT_PARKING_LOT_QUEUE, DEFAULT_DELIVERY_LIMIT);
+        this(
+                DEFAULT_EXCHANGE,
+                DEFAULT_DEAD_LETTER_EXCHANGE,
+                DEFAULT_QUEUE,
+                DEFAULT_POISON_QUEUE,
+                DEFAULT_PARKING_LOT_QUEUE,
+                DEFAULT_DELIVERY_LIMIT);
     }
 
     /**
      * A topology with the given names.
      * @param exchangeName the topic exchange the collector publishes to
+     * @param deadLetterExchangeName the direct exchange to the poison queue, parking lot and poison index
      * @param queueName the queue the consumer reads
      * @param poisonQueueName the queue rejected messages are dead-lettered to
      * @param parkingLotQueueName the queue for messages replayed too often
      * @param deliveryLimit the {@code x-delivery-limit} of every queue, at least 1
      * @throws IllegalArgumentException if a name is blank, longer than 255 UTF-8 bytes, starts
-     * with the reserved prefix {@code amq.}, or two queue names are equal; or if the delivery
-     * limit is less than 1
+     * with the reserved prefix {@code amq.}, or the two exchange names or two queue names are equal;
+     * or if the delivery limit is less than 1
      */
     public LensTopology(
             String exchangeName,
+            String deadLetterExchangeName,
             String queueName,
             String poisonQueueName,
             String parkingLotQueueName,
             int deliveryLimit) {
         this.exchangeName = checkName("exchange", exchangeName);
+        this.deadLetterExchangeName = checkName("dead-letter exchange", deadLetterExchangeName);
+        if (exchangeName.equals(deadLetterExchangeName)) {
+            throw new IllegalArgumentException(
+                    "exchange and dead-letter exchange need two different names, got '" + exchangeName + "' twice");
+        }
         this.queueName = checkName("queue", queueName);
         this.poisonQueueName = checkName("poison queue", poisonQueueName);
         this.parkingLotQueueName = checkName("parking-lot queue", parkingLotQueueName);
@@ -171,6 +203,11 @@ public final class LensTopology {
     /** @return the name of the topic exchange the collector publishes to */
     public String exchangeName() {
         return this.exchangeName;
+    }
+
+    /** @return the name of the direct exchange to the poison queue, the parking lot and the poison index */
+    public String deadLetterExchangeName() {
+        return this.deadLetterExchangeName;
     }
 
     /** @return the name of the queue the consumer reads */
@@ -201,6 +238,16 @@ public final class LensTopology {
     /** @return the durable, non-auto-delete topic exchange the collector publishes to */
     public TopicExchange exchange() {
         return new TopicExchange(this.exchangeName, true, false);
+    }
+
+    /**
+     * The dead-letter exchange: a durable direct exchange that routes by queue name to the poison queue,
+     * the parking lot and the poison index ({@link #deadLetterBindings()}). Publish to it with the target
+     * queue's name as routing key.
+     * @return the exchange
+     */
+    public DirectExchange deadLetterExchange() {
+        return new DirectExchange(this.deadLetterExchangeName, true, false);
     }
 
     /** @return the durable quorum queue the consumer reads, dead-lettering to the poison queue */
@@ -245,24 +292,49 @@ public final class LensTopology {
     }
 
     /**
-     * Everything to declare, in a workable order: the exchange, the poison and parking-lot
-     * queues, the poison index stream, the processing queue, the binding.
+     * The bindings of the dead-letter exchange: the poison queue, the parking-lot queue and the poison
+     * index stream, each with its own name as routing key.
+     * @return three bindings, in that order
+     */
+    public List<Binding> deadLetterBindings() {
+        return List.of(
+                deadLetterBinding(this.poisonQueueName),
+                deadLetterBinding(this.parkingLotQueueName),
+                deadLetterBinding(poisonIndexName()));
+    }
+
+    private Binding deadLetterBinding(String queue) {
+        return new Binding(queue, Binding.DestinationType.QUEUE, this.deadLetterExchangeName, queue, null);
+    }
+
+    /**
+     * Everything to declare, in a workable order: the two exchanges, the poison and parking-lot
+     * queues, the poison index stream, the processing queue, the binding of the processing queue, the
+     * bindings of the dead-letter exchange.
      * @return the declarables of this topology
      */
     public Declarables declarables() {
-        return new Declarables(
-                exchange(), poisonQueue(), parkingLotQueue(), poisonIndexStream(), processingQueue(), binding());
+        List<Declarable> all = new ArrayList<>(List.of(
+                exchange(),
+                deadLetterExchange(),
+                poisonQueue(),
+                parkingLotQueue(),
+                poisonIndexStream(),
+                processingQueue(),
+                binding()));
+        all.addAll(deadLetterBindings());
+        return new Declarables(all);
     }
 
     /**
      * The processing queue's arguments: quorum, at-least-once dead-lettering to the poison
-     * queue through the default exchange, {@code reject-publish} overflow, the delivery limit.
+     * queue through the dead-letter exchange, {@code reject-publish} overflow, the delivery limit.
      * @return an unmodifiable map, in a stable order
      */
     public Map<String, Object> processingQueueArguments() {
         Map<String, Object> arguments = new LinkedHashMap<>();
         arguments.put(X_QUEUE_TYPE, "quorum");
-        arguments.put(X_DEAD_LETTER_EXCHANGE, "");
+        arguments.put(X_DEAD_LETTER_EXCHANGE, this.deadLetterExchangeName);
         arguments.put(X_DEAD_LETTER_ROUTING_KEY, this.poisonQueueName);
         arguments.put(X_DEAD_LETTER_STRATEGY, "at-least-once");
         arguments.put(X_OVERFLOW, "reject-publish");
@@ -323,6 +395,7 @@ public final class LensTopology {
         }
         return this.deliveryLimit == that.deliveryLimit
                 && this.exchangeName.equals(that.exchangeName)
+                && this.deadLetterExchangeName.equals(that.deadLetterExchangeName)
                 && this.queueName.equals(that.queueName)
                 && this.poisonQueueName.equals(that.poisonQueueName)
                 && this.parkingLotQueueName.equals(that.parkingLotQueueName);
@@ -331,12 +404,18 @@ public final class LensTopology {
     @Override
     public int hashCode() {
         return Objects.hash(
-                this.exchangeName, this.queueName, this.poisonQueueName, this.parkingLotQueueName, this.deliveryLimit);
+                this.exchangeName,
+                this.deadLetterExchangeName,
+                this.queueName,
+                this.poisonQueueName,
+                this.parkingLotQueueName,
+                this.deliveryLimit);
     }
 
     @Override
     public String toString() {
-        return "LensTopology[exchange=" + this.exchangeName + ", queue=" + this.queueName + ", poisonQueue="
+        return "LensTopology[exchange=" + this.exchangeName + ", deadLetterExchange=" + this.deadLetterExchangeName
+                + ", queue=" + this.queueName + ", poisonQueue="
                 + this.poisonQueueName + ", parkingLotQueue=" + this.parkingLotQueueName + ", deliveryLimit="
                 + this.deliveryLimit + "]";
     }
@@ -350,6 +429,8 @@ public final class LensTopology {
     public static final class Builder {
 
         private @Nullable String exchangeName;
+
+        private @Nullable String deadLetterExchangeName;
 
         private @Nullable String queueName;
 
@@ -367,6 +448,16 @@ public final class LensTopology {
          */
         public Builder exchange(@Nullable String exchangeName) {
             this.exchangeName = exchangeName;
+            return this;
+        }
+
+        /**
+         * @param deadLetterExchangeName the dead-letter exchange name, or {@code null} for
+         * {@link #DEFAULT_DEAD_LETTER_EXCHANGE}
+         * @return this builder
+         */
+        public Builder deadLetterExchange(@Nullable String deadLetterExchangeName) {
+            this.deadLetterExchangeName = deadLetterExchangeName;
             return this;
         }
 
@@ -409,12 +500,13 @@ public final class LensTopology {
 
         /**
          * @return the topology
-         * @throws IllegalArgumentException as {@link LensTopology#LensTopology(String, String, String, String, int)}
+         * @throws IllegalArgumentException as {@link LensTopology#LensTopology(String, String, String, String, String, int)}
          */
         public LensTopology build() {
             String poison = (this.poisonQueueName != null) ? this.poisonQueueName : DEFAULT_POISON_QUEUE;
             return new LensTopology(
                     (this.exchangeName != null) ? this.exchangeName : DEFAULT_EXCHANGE,
+                    (this.deadLetterExchangeName != null) ? this.deadLetterExchangeName : DEFAULT_DEAD_LETTER_EXCHANGE,
                     (this.queueName != null) ? this.queueName : DEFAULT_QUEUE,
                     poison,
                     (this.parkingLotQueueName != null) ? this.parkingLotQueueName : poison + PARKING_LOT_SUFFIX,

@@ -39,11 +39,12 @@ public final class TopologyVerifier {
     }
 
     /**
-     * Checks that the exchange, the processing queue, the poison queue, the parking-lot
-     * queue and the poison index stream of the topology exist.
+     * Checks that the exchange, the dead-letter exchange, the processing queue, the poison queue,
+     * the parking-lot queue and the poison index stream of the topology exist.
      * @param topology what should exist
      * @return one readable sentence per missing or inaccessible entity, in the order exchange,
-     * queue, poison queue, parking-lot queue, poison index stream; empty when everything exists
+     * dead-letter exchange, queue, poison queue, parking-lot queue, poison index stream; empty when
+     * everything exists
      * @throws AmqpException if no connection or channel can be opened (the broker is down or
      * refuses the credentials): that is not a topology problem
      */
@@ -58,6 +59,12 @@ public final class TopologyVerifier {
                     topology.exchangeName(),
                     problems,
                     (channel) -> channel.exchangeDeclarePassive(topology.exchangeName()));
+            check(
+                    connection,
+                    "dead-letter exchange",
+                    topology.deadLetterExchangeName(),
+                    problems,
+                    (channel) -> channel.exchangeDeclarePassive(topology.deadLetterExchangeName()));
             checkQueue(connection, "queue", topology.queueName(), problems);
             checkQueue(connection, "poison queue", topology.poisonQueueName(), problems);
             checkQueue(connection, "parking-lot queue", topology.parkingLotQueueName(), problems);

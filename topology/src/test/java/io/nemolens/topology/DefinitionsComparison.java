@@ -46,11 +46,12 @@ final class DefinitionsComparison {
         Map<String, Map<String, Object>> bindings =
                 index(definitions, "bindings", "binding", DefinitionsComparison::bindingKey);
 
-        Exchange exchange = topology.exchange();
-        Map<String, Object> actualExchange = exchanges.remove(exchange.getName());
-        if (actualExchange == null) {
-            this.differences.add("exchange '" + exchange.getName() + "' is missing");
-        } else {
+        for (Exchange exchange : List.<Exchange>of(topology.exchange(), topology.deadLetterExchange())) {
+            Map<String, Object> actualExchange = exchanges.remove(exchange.getName());
+            if (actualExchange == null) {
+                this.differences.add("exchange '" + exchange.getName() + "' is missing");
+                continue;
+            }
             String what = "exchange '" + exchange.getName() + "'";
             field(what, "vhost", VHOST, actualExchange);
             field(what, "type", exchange.getType(), actualExchange);
@@ -86,16 +87,21 @@ final class DefinitionsComparison {
         }
         queues.keySet().forEach((name) -> this.differences.add("unexpected queue '" + name + "'"));
 
-        Binding binding = topology.binding();
-        String destinationType = (binding.getDestinationType() == Binding.DestinationType.QUEUE) ? "queue" : "exchange";
-        String key =
-                bindingKey(binding.getExchange(), binding.getDestination(), destinationType, binding.getRoutingKey());
-        Map<String, Object> actualBinding = bindings.remove(key);
-        if (actualBinding == null) {
-            this.differences.add("binding " + key + " is missing");
-        } else {
-            field("binding " + key, "vhost", VHOST, actualBinding);
-            arguments("binding " + key, binding.getArguments(), actualBinding);
+        List<Binding> expectedBindings = new ArrayList<>();
+        expectedBindings.add(topology.binding());
+        expectedBindings.addAll(topology.deadLetterBindings());
+        for (Binding binding : expectedBindings) {
+            String destinationType =
+                    (binding.getDestinationType() == Binding.DestinationType.QUEUE) ? "queue" : "exchange";
+            String key = bindingKey(
+                    binding.getExchange(), binding.getDestination(), destinationType, binding.getRoutingKey());
+            Map<String, Object> actualBinding = bindings.remove(key);
+            if (actualBinding == null) {
+                this.differences.add("binding " + key + " is missing");
+            } else {
+                field("binding " + key, "vhost", VHOST, actualBinding);
+                arguments("binding " + key, binding.getArguments(), actualBinding);
+            }
         }
         bindings.keySet().forEach((k) -> this.differences.add("unexpected binding " + k));
 

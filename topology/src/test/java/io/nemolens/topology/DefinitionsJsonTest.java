@@ -154,6 +154,27 @@ class DefinitionsJsonTest {
     }
 
     @Test
+    void noticesAMissingDeadLetterExchangeAndBinding() {
+        Map<String, Object> definitions = load();
+        section(definitions, "exchanges").remove(1);
+        section(definitions, "bindings")
+                .removeIf((b) -> LensTopology.DEFAULT_PARKING_LOT_QUEUE.equals(b.get("destination")));
+        assertThat(DefinitionsComparison.differences(definitions, this.topology, USER))
+                .containsExactlyInAnyOrder(
+                        "exchange 'nemo_lens.otel.dead' is missing",
+                        "binding 'nemo_lens.otel.dead' -> queue 'nemo_lens-poison.parking-lot' with routing key 'nemo_lens-poison.parking-lot' is missing");
+    }
+
+    @Test
+    void noticesAProcessingQueueThatDeadLettersThroughTheDefaultExchange() {
+        Map<String, Object> definitions = load();
+        arguments(queue(definitions, LensTopology.DEFAULT_QUEUE)).put("x-dead-letter-exchange", "");
+        assertThat(DefinitionsComparison.differences(definitions, this.topology, USER))
+                .containsExactly(
+                        "queue 'nemo_lens-processing' argument x-dead-letter-exchange: expected \"nemo_lens.otel.dead\" but was \"\"");
+    }
+
+    @Test
     void noticesMissingPermissions() {
         Map<String, Object> definitions = load();
         section(definitions, "permissions").get(0).put("configure", "^$");

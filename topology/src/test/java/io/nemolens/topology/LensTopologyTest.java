@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Declarable;
+import org.springframework.amqp.core.DirectExchange;
 import org.springframework.amqp.core.ExchangeTypes;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.core.TopicExchange;
@@ -20,6 +21,7 @@ class LensTopologyTest {
     @Test
     void defaultNames() {
         assertThat(this.topology.exchangeName()).isEqualTo("nemo_lens.otel.raw");
+        assertThat(this.topology.deadLetterExchangeName()).isEqualTo("nemo_lens.otel.dead");
         assertThat(this.topology.queueName()).isEqualTo("nemo_lens-processing");
         assertThat(this.topology.poisonQueueName()).isEqualTo("nemo_lens-poison");
         assertThat(this.topology.parkingLotQueueName()).isEqualTo("nemo_lens-poison.parking-lot");
@@ -38,6 +40,24 @@ class LensTopologyTest {
     }
 
     @Test
+    void theDeadLetterExchangeIsADurableDirectExchangeThatRoutesByQueueName() {
+        DirectExchange exchange = this.topology.deadLetterExchange();
+        assertThat(exchange.getName()).isEqualTo(LensTopology.DEFAULT_DEAD_LETTER_EXCHANGE);
+        assertThat(exchange.getType()).isEqualTo(ExchangeTypes.DIRECT);
+        assertThat(exchange.isDurable()).isTrue();
+        assertThat(exchange.isAutoDelete()).isFalse();
+        assertThat(exchange.isInternal()).isFalse();
+        assertThat(this.topology.deadLetterBindings())
+                .allSatisfy(binding -> {
+                    assertThat(binding.getExchange()).isEqualTo("nemo_lens.otel.dead");
+                    assertThat(binding.getDestinationType()).isEqualTo(Binding.DestinationType.QUEUE);
+                    assertThat(binding.getRoutingKey()).isEqualTo(binding.getDestination());
+                })
+                .extracting(Binding::getDestination)
+                .containsExactly("nemo_lens-poison", "nemo_lens-poison.parking-lot", "nemo_lens-poison.index");
+    }
+
+    @Test
     void processingQueueDeadLettersAtLeastOnceToPoisonQueue() {
         Queue queue = this.topology.processingQueue();
         assertThat(queue.getName()).isEqualTo(LensTopology.DEFAULT_QUEUE);
@@ -47,7 +67,7 @@ class LensTopologyTest {
         assertThat(this.topology.processingQueueArguments())
                 .containsExactly(
                         entry("x-queue-type", "quorum"),
-                        entry("x-dead-letter-exchange", ""),
+                        entry("x-dead-letter-exchange", "nemo_lens.otel.dead"),
                         entry("x-dead-letter-routing-key", "nemo_lens-poison"),
                         entry("x-dead-letter-strategy", "at-least-once"),
                         entry("x-overflow", "reject-publish"),
@@ -85,16 +105,20 @@ class LensTopologyTest {
     @Test
     void declarablesListExchangeQueuesThenBinding() {
         List<Declarable> declarables = List.copyOf(this.topology.declarables().getDeclarables());
-        assertThat(declarables).hasSize(6);
+        assertThat(declarables).hasSize(10);
         assertThat(declarables.get(0)).isInstanceOf(TopicExchange.class);
-        assertThat(declarables.subList(1, 5))
+        assertThat(declarables.get(1)).isInstanceOf(DirectExchange.class);
+        assertThat(declarables.subList(2, 6))
                 .extracting((d) -> ((Queue) d).getName())
                 .containsExactly(
                         "nemo_lens-poison",
                         "nemo_lens-poison.parking-lot",
                         "nemo_lens-poison.index",
                         "nemo_lens-processing");
-        assertThat(declarables.get(5)).isInstanceOf(Binding.class);
+        assertThat(declarables.subList(6, 10))
+                .extracting((d) -> ((Binding) d).getExchange())
+                .containsExactly(
+                        "nemo_lens.otel.raw", "nemo_lens.otel.dead", "nemo_lens.otel.dead", "nemo_lens.otel.dead");
     }
 
     @Test
@@ -125,16 +149,19 @@ class LensTopologyTest {
     void builderDefaultsParkingLotToPoisonNamePlusSuffix() {
         LensTopology custom = LensTopology.builder()
                 .exchange("ex")
+                .deadLetterExchange("dlx")
                 .queue("q")
                 .poisonQueue("dead")
                 .deliveryLimit(7)
                 .build();
         assertThat(custom.exchangeName()).isEqualTo("ex");
+        assertThat(custom.deadLetterExchangeName()).isEqualTo("dlx");
         assertThat(custom.queueName()).isEqualTo("q");
         assertThat(custom.poisonQueueName()).isEqualTo("dead");
         assertThat(custom.parkingLotQueueName()).isEqualTo("dead.parking-lot");
         assertThat(custom.deliveryLimit()).isEqualTo(7);
         assertThat(custom.processingQueueArguments())
+                .containsEntry("x-dead-letter-exchange", "dlx")
                 .containsEntry("x-dead-letter-routing-key", "dead")
                 .containsEntry("x-delivery-limit", 7);
         assertThat(custom.binding().getExchange()).isEqualTo("ex");
@@ -145,6 +172,7 @@ class LensTopologyTest {
     void builderWithNullsGivesDefaults() {
         LensTopology built = LensTopology.builder()
                 .exchange(null)
+                .deadLetterExchange(null)
                 .queue(null)
                 .poisonQueue(null)
                 .parkingLotQueue(null)
@@ -176,6 +204,14 @@ class LensTopologyTest {
                         .poisonQueue(LensTopology.DEFAULT_QUEUE)
                         .build())
                 .withMessageContaining("three different names");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder()
+                        .deadLetterExchange(LensTopology.DEFAULT_EXCHANGE)
+                        .build())
+                .withMessageContaining("two different names");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LensTopology.builder().deadLetterExchange("").build())
+                .withMessageContaining("dead-letter exchange name must not be blank");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> LensTopology.builder().deliveryLimit(0).build())
                 .withMessageContaining("at least 1");

@@ -65,6 +65,7 @@ class TopologyDeclarationIT {
         String id = UUID.randomUUID().toString().substring(0, 8);
         this.topology = LensTopology.builder()
                 .exchange("nemo_lens-it-" + id + ".otel.raw")
+                .deadLetterExchange("nemo_lens-it-" + id + ".otel.dead")
                 .queue("nemo_lens-it-" + id + "-processing")
                 .poisonQueue("nemo_lens-it-" + id + "-poison")
                 .build();
@@ -88,6 +89,7 @@ class TopologyDeclarationIT {
             this.admin.deleteQueue(this.topology.parkingLotQueueName());
             this.admin.deleteQueue(this.topology.poisonIndexName());
             this.admin.deleteExchange(this.topology.exchangeName());
+            this.admin.deleteExchange(this.topology.deadLetterExchangeName());
         }
         if (this.context != null) {
             this.context.close();
@@ -106,6 +108,20 @@ class TopologyDeclarationIT {
             assertThat(ok.getMessageCount()).isZero();
         }
         this.rabbit.execute((channel) -> channel.exchangeDeclarePassive(this.topology.exchangeName()));
+        this.rabbit.execute((channel) -> channel.exchangeDeclarePassive(this.topology.deadLetterExchangeName()));
+    }
+
+    @Test
+    void theDeadLetterExchangeRoutesToThePoisonQueueAndTheParkingLotByName() {
+        // the poison index stream's binding: thePoisonIndexIsAStreamReadFromAnyOffsetWithoutConsumingIt
+        for (String queue : List.of(this.topology.poisonQueueName(), this.topology.parkingLotQueueName())) {
+            publishTo(this.topology.deadLetterExchangeName(), queue, "for " + queue);
+        }
+        for (String queue : List.of(this.topology.poisonQueueName(), this.topology.parkingLotQueueName())) {
+            GetResponse response = await().atMost(TIMEOUT)
+                    .until(() -> this.rabbit.execute((channel) -> channel.basicGet(queue, true)), (r) -> r != null);
+            assertThat(new String(response.getBody(), StandardCharsets.UTF_8)).isEqualTo("for " + queue);
+        }
     }
 
     @Test
@@ -148,6 +164,7 @@ class TopologyDeclarationIT {
                         () -> this.rabbit.execute((channel) -> channel.basicGet(this.topology.poisonQueueName(), true)),
                         (response) -> response != null);
         assertThat(new String(deadLetter.getBody(), StandardCharsets.UTF_8)).isEqualTo("poison me");
+        assertThat(deadLetter.getEnvelope().getExchange()).isEqualTo(this.topology.deadLetterExchangeName());
         assertThat(deadLetter.getEnvelope().getRoutingKey()).isEqualTo(this.topology.poisonQueueName());
         Map<String, Object> headers = deadLetter.getProps().getHeaders();
         assertThat(headers).as("headers of the dead letter").containsKey("x-death");
@@ -171,17 +188,21 @@ class TopologyDeclarationIT {
 
         LensTopology nothing = LensTopology.builder()
                 .exchange(this.topology.exchangeName() + ".absent")
+                .deadLetterExchange(this.topology.deadLetterExchangeName() + ".absent")
                 .queue(this.topology.queueName() + ".absent")
                 .poisonQueue(this.topology.poisonQueueName() + ".absent")
                 .build();
         List<String> problems = new TopologyVerifier(connectionFactory).findProblems(nothing);
-        assertThat(problems).hasSize(5);
+        assertThat(problems).hasSize(6);
         assertThat(problems.get(0)).startsWith("exchange '" + nothing.exchangeName() + "' does not exist (NOT_FOUND");
-        assertThat(problems.get(1)).startsWith("queue '" + nothing.queueName() + "' does not exist (NOT_FOUND");
-        assertThat(problems.get(2)).startsWith("poison queue '" + nothing.poisonQueueName() + "' does not exist");
-        assertThat(problems.get(3))
-                .startsWith("parking-lot queue '" + nothing.parkingLotQueueName() + "' does not exist");
+        assertThat(problems.get(1))
+                .startsWith(
+                        "dead-letter exchange '" + nothing.deadLetterExchangeName() + "' does not exist (NOT_FOUND");
+        assertThat(problems.get(2)).startsWith("queue '" + nothing.queueName() + "' does not exist (NOT_FOUND");
+        assertThat(problems.get(3)).startsWith("poison queue '" + nothing.poisonQueueName() + "' does not exist");
         assertThat(problems.get(4))
+                .startsWith("parking-lot queue '" + nothing.parkingLotQueueName() + "' does not exist");
+        assertThat(problems.get(5))
                 .startsWith("poison index stream '" + nothing.poisonIndexName() + "' does not exist");
     }
 
@@ -189,7 +210,8 @@ class TopologyDeclarationIT {
     void thePoisonIndexIsAStreamReadFromAnyOffsetWithoutConsumingIt() throws Exception {
         this.admin.initialize();
         for (int i = 0; i < 3; i++) {
-            this.rabbit.convertAndSend("", this.topology.poisonIndexName(), "record " + i);
+            // as the consumer appends: through the dead-letter exchange, routed by the stream's name
+            publishTo(this.topology.deadLetterExchangeName(), this.topology.poisonIndexName(), "record " + i);
         }
         for (int round = 0; round < 2; round++) {
             List<String> read = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -218,6 +240,7 @@ class TopologyDeclarationIT {
     void redeclaringWithAnotherDeliveryLimitIsRefused() {
         Queue changed = LensTopology.builder()
                 .exchange(this.topology.exchangeName())
+                .deadLetterExchange(this.topology.deadLetterExchangeName())
                 .queue(this.topology.queueName())
                 .poisonQueue(this.topology.poisonQueueName())
                 .deliveryLimit(this.topology.deliveryLimit() + 1)
@@ -231,12 +254,16 @@ class TopologyDeclarationIT {
     }
 
     private void publish(String routingKey, String body) {
+        publishTo(this.topology.exchangeName(), routingKey, body);
+    }
+
+    private void publishTo(String exchange, String routingKey, String body) {
         List<String> returned = new ArrayList<>();
         this.rabbit.execute((channel) -> {
             channel.addReturnListener((ret) -> returned.add(ret.getReplyText()));
             channel.confirmSelect();
             channel.basicPublish(
-                    this.topology.exchangeName(),
+                    exchange,
                     routingKey,
                     true,
                     MessageProperties.PERSISTENT_BASIC,

@@ -13,7 +13,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Runs a {@link LensCommand} when the first argument names one; otherwise the application runs as the
  * consumer. Every argument after the command's name is the command's own; Spring properties (broker
  * address, {@code lens.topology.*}) come from environment variables, {@code -D} system properties or
- * {@code application.yml}, as for the consumer.
+ * {@code application.yml}, as for the consumer. Commands do not declare the topology
+ * ({@code lens.topology.declare} defaults to {@code false} for them): they only check it.
  */
 public final class LensCommandLine {
 
@@ -31,8 +32,17 @@ public final class LensCommandLine {
     public static int run(Class<?> application, String[] args, PrintStream out) {
         SpringApplication app = new SpringApplication(application);
         app.setWebApplicationType(WebApplicationType.NONE);
+        // a command reads and moves messages of a topology the service declared: it never declares, so an
+        // operator's broker user needs no configure permission (observability/rabbitmq/README.md)
         app.setDefaultProperties(Map.of(
-                "lens.consumer.enabled", "false", "spring.main.banner-mode", "off", "logging.level.root", "WARN"));
+                "lens.consumer.enabled",
+                "false",
+                "lens.topology.declare",
+                "false",
+                "spring.main.banner-mode",
+                "off",
+                "logging.level.root",
+                "WARN"));
         try (ConfigurableApplicationContext context = app.run()) {
             Map<String, LensCommand> commands = context.getBeansOfType(LensCommand.class);
             String name = args[0];

@@ -125,6 +125,7 @@ public final class LensConsumerAutoConfiguration {
             Clock clock) {
         return new PoisonIndexWriter(
                 connectionFactory,
+                topology.deadLetterExchangeName(),
                 topology.poisonIndexName(),
                 properties.confirmTimeout(),
                 (int) Math.min(Integer.MAX_VALUE, properties.index().maxBody().toBytes()),
@@ -142,6 +143,7 @@ public final class LensConsumerAutoConfiguration {
             ObjectProvider<PoisonIndexWriter> index) {
         return new PoisonPublisher(
                 connectionFactory,
+                topology.deadLetterExchangeName(),
                 topology.poisonQueueName(),
                 properties.confirmTimeout(),
                 properties.stackTraceMaxLength(),

@@ -51,6 +51,7 @@ public final class LensPoisonAutoConfiguration {
             ObjectProvider<PoisonIndexWriter> index) {
         return new PoisonReplayer(
                 connectionFactory,
+                topology.deadLetterExchangeName(),
                 topology.poisonQueueName(),
                 topology.parkingLotQueueName(),
                 properties.maxReplays(),

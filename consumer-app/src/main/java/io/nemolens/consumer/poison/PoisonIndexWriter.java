@@ -26,9 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Appends records to the poison index stream ({@link IndexRecord}), each published persistent and
- * confirmed through the default exchange. The index is a view: a record that cannot be appended is
- * logged and lost, never a reason to fail what it describes (the message it would have described then
- * counts as unindexed until a re-index reads it). Thread-safe.
+ * confirmed through the topology's dead-letter exchange (routing key: the stream's name). The index is
+ * a view: a record that cannot be appended is logged and lost, never a reason to fail what it describes
+ * (the message it would have described then counts as unindexed until a re-index reads it). Thread-safe.
  */
 public final class PoisonIndexWriter implements AutoCloseable {
 
@@ -38,24 +38,28 @@ public final class PoisonIndexWriter implements AutoCloseable {
     private static final Set<String> DECODABLE = Set.of("handler", "handler-rejected");
 
     private final ConfirmedPublisher publisher;
+    private final String deadLetterExchange;
     private final String stream;
     private final int maxBodyBytes;
     private final @Nullable OtlpDecoder decoder;
     private final Clock clock;
 
     /**
+     * @param deadLetterExchange the exchange that routes to the stream by its name
      * @param stream the poison index stream's name
      * @param maxBodyBytes keep at most this many bytes of a body in its record
      * @param decoder reads the run ids of messages that decode, or {@code null} for none
      */
     public PoisonIndexWriter(
             ConnectionFactory connectionFactory,
+            String deadLetterExchange,
             String stream,
             Duration confirmTimeout,
             int maxBodyBytes,
             @Nullable OtlpDecoder decoder,
             Clock clock) {
         this.publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
+        this.deadLetterExchange = deadLetterExchange;
         this.stream = stream;
         this.maxBodyBytes = maxBodyBytes;
         this.decoder = decoder;
@@ -122,7 +126,7 @@ public final class PoisonIndexWriter implements AutoCloseable {
                 .contentType("application/json")
                 .type(record.type())
                 .build();
-        publisher.publishAndWait("", stream, props, json);
+        publisher.publishAndWait(deadLetterExchange, stream, props, json);
     }
 
     private IndexRecord.Poisoned describe(PoisonMessage message, AMQP.BasicProperties props, byte[] body) {

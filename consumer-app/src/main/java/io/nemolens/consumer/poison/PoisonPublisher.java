@@ -22,13 +22,16 @@ import org.springframework.amqp.rabbit.support.MessagePropertiesConverter;
 /**
  * Republishes a failed message to the poison queue with headers that say why, and waits for the
  * broker's publisher confirm ({@link ConfirmedPublisher}: {@code mandatory}, so a poison queue that does
- * not exist counts as a failure, not as a silent drop).
+ * not exist counts as a failure, not as a silent drop). It publishes through the topology's dead-letter
+ * exchange with the poison queue's name as routing key, never through the default exchange, so that a
+ * broker user with write permission on its own exchanges only can poison.
  */
 public final class PoisonPublisher implements AutoCloseable {
 
     private static final MessagePropertiesConverter CONVERTER = new DefaultMessagePropertiesConverter();
 
     private final ConfirmedPublisher publisher;
+    private final String deadLetterExchange;
     private final String poisonQueue;
     private final int stackTraceMaxLength;
     private final Clock clock;
@@ -36,16 +39,18 @@ public final class PoisonPublisher implements AutoCloseable {
     private final @Nullable PoisonIndexWriter index;
 
     /**
+     * @param deadLetterExchange the exchange that routes to the poison queue by its name
      * @param confirmTimeout how long to wait for the broker's confirm of a dead letter
      * @param stackTraceMaxLength the stack trace header is cut to this many characters
      */
     public PoisonPublisher(
             ConnectionFactory connectionFactory,
+            String deadLetterExchange,
             String poisonQueue,
             Duration confirmTimeout,
             int stackTraceMaxLength,
             Clock clock) {
-        this(connectionFactory, poisonQueue, confirmTimeout, stackTraceMaxLength, clock, null);
+        this(connectionFactory, deadLetterExchange, poisonQueue, confirmTimeout, stackTraceMaxLength, clock, null);
     }
 
     /**
@@ -55,6 +60,7 @@ public final class PoisonPublisher implements AutoCloseable {
      */
     public PoisonPublisher(
             ConnectionFactory connectionFactory,
+            String deadLetterExchange,
             String poisonQueue,
             Duration confirmTimeout,
             int stackTraceMaxLength,
@@ -62,6 +68,7 @@ public final class PoisonPublisher implements AutoCloseable {
             @Nullable PoisonIndexWriter index) {
         this.index = index;
         this.publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
+        this.deadLetterExchange = deadLetterExchange;
         this.poisonQueue = poisonQueue;
         this.stackTraceMaxLength = stackTraceMaxLength;
         this.clock = clock;
@@ -77,7 +84,7 @@ public final class PoisonPublisher implements AutoCloseable {
     public void publish(Message message, DeadLetter deadLetter) {
         AMQP.BasicProperties props = deadLetterProperties(message.getMessageProperties(), deadLetter);
         try {
-            publisher.publishAndWait("", poisonQueue, props, message.getBody());
+            publisher.publishAndWait(deadLetterExchange, poisonQueue, props, message.getBody());
             recordPoisoned(props, message.getBody());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -32,7 +32,8 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  *   <li>delivered so often that returning it again could reach the poison queue's {@code x-delivery-limit},
  *       where the broker would drop it: parked, whether selected or not;</li>
  *   <li>not selected (filters, an input failure not asked for, over {@code max}): left in place, in order;</li>
- *   <li>replayed {@code maxReplays} times already: republished to the parking-lot queue;</li>
+ *   <li>replayed {@code maxReplays} times already: republished to the parking-lot queue (through the
+ *       dead-letter exchange, routed by the parking lot's name);</li>
  *   <li>otherwise: republished to its original exchange and routing key with its body and properties,
  *       {@code x-lens-replay-count} incremented, {@code x-lens-first-failed-at} kept, the failure headers
  *       of the last failure removed.</li>
@@ -69,6 +70,7 @@ public final class PoisonReplayer {
             "x-last-death-reason");
 
     private final ConnectionFactory connectionFactory;
+    private final String deadLetterExchange;
     private final String poisonQueue;
     private final String parkingLotQueue;
     private final int maxReplays;
@@ -80,6 +82,7 @@ public final class PoisonReplayer {
     private final @Nullable PoisonIndexWriter index;
 
     /**
+     * @param deadLetterExchange the exchange that routes to the parking lot by its name
      * @param maxReplays a message replayed this many times already is parked instead
      * @param inspectLimit examine at most this many messages of a deeper queue
      * @param deliveryLimit the poison queue's {@code x-delivery-limit}
@@ -88,6 +91,7 @@ public final class PoisonReplayer {
      */
     public PoisonReplayer(
             ConnectionFactory connectionFactory,
+            String deadLetterExchange,
             String poisonQueue,
             String parkingLotQueue,
             int maxReplays,
@@ -98,6 +102,7 @@ public final class PoisonReplayer {
             @Nullable LensMetrics metrics) {
         this(
                 connectionFactory,
+                deadLetterExchange,
                 poisonQueue,
                 parkingLotQueue,
                 maxReplays,
@@ -116,6 +121,7 @@ public final class PoisonReplayer {
      */
     public PoisonReplayer(
             ConnectionFactory connectionFactory,
+            String deadLetterExchange,
             String poisonQueue,
             String parkingLotQueue,
             int maxReplays,
@@ -126,6 +132,7 @@ public final class PoisonReplayer {
             @Nullable LensMetrics metrics,
             @Nullable PoisonIndexWriter index) {
         this.connectionFactory = connectionFactory;
+        this.deadLetterExchange = deadLetterExchange;
         this.poisonQueue = poisonQueue;
         this.parkingLotQueue = parkingLotQueue;
         this.maxReplays = maxReplays;
@@ -348,7 +355,11 @@ public final class PoisonReplayer {
         private boolean park(GetResponse response, String reason) {
             pace();
             try {
-                publish("", parkingLotQueue, parkedProperties(response.getProps(), reason), response.getBody());
+                publish(
+                        deadLetterExchange,
+                        parkingLotQueue,
+                        parkedProperties(response.getProps(), reason),
+                        response.getBody());
                 parked++;
                 return true;
             } catch (InterruptedException e) {

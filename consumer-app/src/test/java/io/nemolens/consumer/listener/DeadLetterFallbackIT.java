@@ -38,16 +38,13 @@ class DeadLetterFallbackIT {
     @Test
     void aDeadLetterThatCannotBeRepublishedIsRejectedToTheQueuesDeadLetterExchange() throws Exception {
         topology = TestTopology.unique("fallback");
-        LensTopology declared = LensTopology.builder()
-                .exchange(topology.exchange())
-                .queue(topology.queue())
-                .poisonQueue(topology.poisonQueue())
-                .parkingLotQueue(topology.parkingLotQueue())
-                .build();
+        LensTopology declared = topology.lensTopology();
         try (BrokerClient client = new BrokerClient()) {
             Channel ch = client.channel();
             ch.exchangeDeclare(topology.exchange(), "topic", true);
+            ch.exchangeDeclare(topology.deadLetterExchange(), "direct", true);
             ch.queueDeclare(topology.poisonQueue(), true, false, false, declared.poisonQueueArguments());
+            ch.queueBind(topology.poisonQueue(), topology.deadLetterExchange(), topology.poisonQueue());
             ch.queueDeclare(topology.queue(), true, false, false, declared.processingQueueArguments());
             ch.queueBind(topology.queue(), topology.exchange(), "#");
 
@@ -67,6 +64,7 @@ class DeadLetterFallbackIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
             GetResponse dead = client.drain(topology.poisonQueue()).get(0);
             assertThat(dead.getBody()).isEqualTo(body);
+            assertThat(dead.getEnvelope().getExchange()).isEqualTo(topology.deadLetterExchange());
             assertThat(dead.getProps().getHeaders())
                     .containsKey("x-death")
                     .doesNotContainKey(PoisonHeaders.FAILURE_CATEGORY);

@@ -31,6 +31,7 @@ public final class LensTopologyAutoConfiguration {
     LensTopology lensTopology(LensTopologyProperties properties) {
         return LensTopology.builder()
                 .exchange(properties.exchange())
+                .deadLetterExchange(properties.deadLetterExchange())
                 .queue(properties.queue())
                 .poisonQueue(properties.poisonQueue())
                 .parkingLotQueue(properties.parkingLotQueue())

@@ -11,6 +11,7 @@ import org.springframework.validation.annotation.Validated;
  * collector's exchange and with {@code observability/rabbitmq/definitions.json}.
  *
  * @param exchange the topic exchange the collector publishes to
+ * @param deadLetterExchange the direct exchange through which messages reach the poison queue, the parking lot and the poison index (each bound with its own name); the processing queue dead-letters through it too, so a broker user needs no write permission on the default exchange
  * @param queue the queue this consumer reads, bound to the exchange with {@code #}
  * @param poisonQueue where messages that cannot be processed go, with their reason
  * @param parkingLotQueue where poison messages replayed too often go
@@ -21,6 +22,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record LensTopologyProperties(
         @DefaultValue("nemo_lens.otel.raw") @NotBlank String exchange,
+        @DefaultValue("nemo_lens.otel.dead") @NotBlank String deadLetterExchange,
         @DefaultValue("nemo_lens-processing") @NotBlank String queue,
         @DefaultValue("nemo_lens-poison") @NotBlank String poisonQueue,
 

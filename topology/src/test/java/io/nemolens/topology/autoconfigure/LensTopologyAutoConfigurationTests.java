@@ -44,6 +44,7 @@ class LensTopologyAutoConfigurationTests {
     void everySettingReachesTheTopologyAndItsDeclarables() {
         runner.withPropertyValues(
                         "lens.topology.exchange=x.raw",
+                        "lens.topology.dead-letter-exchange=x.dead",
                         "lens.topology.queue=x-processing",
                         "lens.topology.poison-queue=x-poison",
                         "lens.topology.parking-lot-queue=x-parked",
@@ -51,6 +52,8 @@ class LensTopologyAutoConfigurationTests {
                 .run(context -> {
                     LensTopology topology = context.getBean(LensTopology.class);
                     assertThat(topology.exchangeName()).isEqualTo("x.raw");
+                    assertThat(topology.deadLetterExchangeName()).isEqualTo("x.dead");
+                    assertThat(topology.processingQueueArguments()).containsEntry("x-dead-letter-exchange", "x.dead");
                     assertThat(topology.queueName()).isEqualTo("x-processing");
                     assertThat(topology.poisonQueueName()).isEqualTo("x-poison");
                     assertThat(topology.parkingLotQueueName()).isEqualTo("x-parked");

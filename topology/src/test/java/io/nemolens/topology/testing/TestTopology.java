@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /** Exchange and queue names of one test, unique so tests never see each other's messages. */
-public record TestTopology(String exchange, String queue, String poisonQueue, String parkingLotQueue) {
+public record TestTopology(
+        String exchange, String queue, String poisonQueue, String parkingLotQueue, String deadLetterExchange) {
 
     /** Fresh names with a random suffix. */
     public static TestTopology unique(String testName) {
@@ -16,7 +17,19 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
                 "lens-it." + id + ".raw",
                 "lens-it." + id + "-processing",
                 "lens-it." + id + "-poison",
-                "lens-it." + id + "-poison.parking-lot");
+                "lens-it." + id + "-poison.parking-lot",
+                "lens-it." + id + ".dead");
+    }
+
+    /** The topology these names make, for a test that declares it itself. */
+    public io.nemolens.topology.LensTopology lensTopology() {
+        return io.nemolens.topology.LensTopology.builder()
+                .exchange(exchange)
+                .deadLetterExchange(deadLetterExchange)
+                .queue(queue)
+                .poisonQueue(poisonQueue)
+                .parkingLotQueue(parkingLotQueue)
+                .build();
     }
 
     /** The poison index stream's name ({@code LensTopology.poisonIndexName()}). */
@@ -28,6 +41,7 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
     public Map<String, Object> properties() {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("lens.topology.exchange", exchange);
+        props.put("lens.topology.dead-letter-exchange", deadLetterExchange);
         props.put("lens.topology.queue", queue);
         props.put("lens.topology.poison-queue", poisonQueue);
         props.put("lens.topology.parking-lot-queue", parkingLotQueue);
@@ -61,10 +75,12 @@ public record TestTopology(String exchange, String queue, String poisonQueue, St
                     // already gone
                 }
             }
-            try (Channel ch = c.createChannel()) {
-                ch.exchangeDelete(exchange);
-            } catch (Exception e) {
-                // already gone
+            for (String x : new String[] {exchange, deadLetterExchange}) {
+                try (Channel ch = c.createChannel()) {
+                    ch.exchangeDelete(x);
+                } catch (Exception e) {
+                    // already gone
+                }
             }
         } catch (Exception e) {
             throw new IllegalStateException("could not clean up " + this, e);
