@@ -174,7 +174,7 @@ class ArchiveIT {
                 HttpResponse<String> r =
                         http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(503);
-                assertThat(r.body()).contains("\"archive\"").contains("spans");
+                assertThat(r.body()).contains("\"archive\"").contains("archive cannot be written: spans");
             });
             // from now on the spans messages are held, neither acknowledged nor poisoned, while logs go through
             client.publish(topology.exchange(), "otlp_spans", second);
