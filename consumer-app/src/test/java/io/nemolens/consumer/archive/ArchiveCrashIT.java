@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.archive.testing.ArchiveReader;
+import io.nemolens.consumer.testing.ChildConsumer;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.topology.testing.BrokerClient;
-import io.nemolens.topology.testing.TestBroker;
 import io.nemolens.topology.testing.TestTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,34 +105,13 @@ class ArchiveCrashIT {
     }
 
     private Process startConsumer(Path log) throws Exception {
-        TestBroker broker = TestBroker.get();
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-jar",
-                execJar().toString()));
-        for (Map.Entry<String, Object> e : broker.springProperties().entrySet()) {
-            cmd.add("--" + e.getKey() + "=" + e.getValue());
-        }
-        topology.properties().forEach((k, v) -> cmd.add("--" + k + "=" + v));
-        cmd.add("--lens.archive.path=" + archive);
-        cmd.add("--lens.archive.max-age=500ms");
-        cmd.add("--server.port=0");
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Process p = ChildConsumer.start(
+                log,
+                topology,
+                List.of("-Xmx256m"),
+                Map.of("lens.archive.path", archive, "lens.archive.max-age", "500ms", "server.port", 0));
         children.add(p);
         return p;
-    }
-
-    private static Path execJar() throws Exception {
-        try (Stream<Path> s = Files.list(Path.of("target"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-                    .findFirst()
-                    .orElseThrow(
-                            () -> new IllegalStateException("no runnable jar in target/: run the package phase first"));
-        }
     }
 
     private List<Path> committedFiles() throws Exception {
