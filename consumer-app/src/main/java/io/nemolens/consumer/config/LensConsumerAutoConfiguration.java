@@ -175,13 +175,22 @@ public final class LensConsumerAutoConfiguration {
             LensMessageListener listener,
             LensConsumerProperties properties,
             LensTopology topology) {
+        InFlightBudget budget = InFlightBudget.of(properties);
+        log.info(
+                "consuming with {} listener thread(s), prefetch {} each: at most {} of message bodies in flight"
+                        + " (lens.consumer.max-in-flight-bytes {}, max-message-size {})",
+                budget.concurrency(),
+                budget.prefetch(),
+                InFlightBudget.format(budget.worstCaseBytes()),
+                InFlightBudget.format(budget.budget()),
+                InFlightBudget.format(budget.maxMessageSize()));
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
         container.setQueueNames(topology.queueName());
         container.setAutoStartup(properties.autoStartup());
         container.setMessageListener(listener);
         container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
-        container.setPrefetchCount(properties.prefetch());
-        container.setConcurrentConsumers(properties.concurrency());
+        container.setPrefetchCount(budget.prefetch());
+        container.setConcurrentConsumers(budget.concurrency());
         container.setShutdownTimeout(properties.shutdownTimeout().toMillis());
         // a queue that is missing for a moment (broker restart, declaration race) is retried, not fatal
         container.setMissingQueuesFatal(false);

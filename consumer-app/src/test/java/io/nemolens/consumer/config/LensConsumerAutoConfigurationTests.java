@@ -87,6 +87,35 @@ class LensConsumerAutoConfigurationTests {
     }
 
     @Test
+    void withoutAnExplicitPrefetchTheContainersComesFromTheBudget() {
+        runner.run(context -> assertThat(getField(container(context), "prefetchCount"))
+                .as("128MB / (2 threads × 16MB)")
+                .isEqualTo(4));
+        runner.withPropertyValues("lens.consumer.max-in-flight-bytes=64MB")
+                .run(context -> assertThat(getField(container(context), "prefetchCount"))
+                        .isEqualTo(2));
+        runner.withPropertyValues("lens.consumer.max-message-size=1MB")
+                .run(context -> assertThat(getField(container(context), "prefetchCount"))
+                        .as("at most the old default")
+                        .isEqualTo(20));
+    }
+
+    @Test
+    void settingsThatDoNotFitTheBudgetFailTheStartSayingWhy() {
+        runner.withPropertyValues("lens.consumer.prefetch=20")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("lens.consumer.prefetch")
+                        .hasStackTraceContaining(
+                                "640MB of bodies in flight, more than lens.consumer.max-in-flight-bytes (128MB)"));
+        runner.withPropertyValues("lens.consumer.concurrency=3", "lens.consumer.max-in-flight-bytes=40MB")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("lens.consumer.max-in-flight-bytes")
+                        .hasStackTraceContaining("per listener thread (lens.consumer.concurrency 3), that is 48MB"));
+    }
+
+    @Test
     void theDeadLetterSettingsReachThePoisonPublisher() {
         runner.withPropertyValues("lens.poison.confirm-timeout=3s", "lens.poison.stack-trace-max-length=300")
                 .run(context -> {
@@ -164,6 +193,9 @@ class LensConsumerAutoConfigurationTests {
     @ValueSource(
             strings = {
                 "lens.consumer.prefetch=0",
+                "lens.consumer.prefetch=20",
+                "lens.consumer.max-in-flight-bytes=16MB",
+                "lens.consumer.max-in-flight-bytes=lots",
                 "lens.consumer.concurrency=0",
                 "lens.consumer.max-message-size=lots",
                 "lens.consumer.shutdown-timeout=soon",
