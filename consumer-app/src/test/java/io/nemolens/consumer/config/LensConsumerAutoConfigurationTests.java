@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -113,6 +114,31 @@ class LensConsumerAutoConfigurationTests {
                         .getFailure()
                         .hasStackTraceContaining("lens.consumer.max-in-flight-bytes")
                         .hasStackTraceContaining("per listener thread (lens.consumer.concurrency 3), that is 48MB"));
+    }
+
+    @Test
+    void anOutOfMemoryErrorHaltsWhicheverThreadMeetsIt() {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        runner.run(context -> {
+            assertThat(Thread.getDefaultUncaughtExceptionHandler())
+                    .as("the default uncaught-exception handler (the archive's threads let errors escape to it)")
+                    .isNotSameAs(before);
+            com.rabbitmq.client.ConnectionFactory rabbit = new com.rabbitmq.client.ConnectionFactory();
+            context.getBean("lensAmqpOutOfMemoryHalt", ConnectionFactoryCustomizer.class)
+                    .customize(rabbit);
+            assertThat(rabbit.getExceptionHandler())
+                    .as("what the AMQP client's threads catch")
+                    .isInstanceOf(HaltingExceptionHandler.class);
+            Object errorHandler = getField(container(context), "javaLangErrorHandler");
+            assertThat(errorHandler).isNotNull();
+            assertThat(errorHandler.getClass().getName())
+                    .as(
+                            "what handles an error that leaves the listener (Spring's own exits with 99 after a graceful stop)")
+                    .startsWith(LensConsumerAutoConfiguration.class.getName());
+        });
+        assertThat(Thread.getDefaultUncaughtExceptionHandler())
+                .as("put back when the context closes")
+                .isSameAs(before);
     }
 
     @Test
