@@ -168,13 +168,30 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::housekeeping, period, period, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(this::maintainDedup, 1, 10, TimeUnit.MINUTES);
+        timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
         acknowledger = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "lens-archive-durable");
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * A scheduled task whose errors reach the thread's uncaught-exception handler, like those of the archive's
+     * own threads (an executor would keep them in the task's future, and the task would silently stop). The
+     * application decides what an error means there: the consumer halts the process on an out-of-memory error.
+     */
+    private static Runnable errorsEscape(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (Error e) {
+                Thread thread = Thread.currentThread();
+                thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
+                throw e;
+            }
+        };
     }
 
     private static CompressionCodecName codec(ArchiveOptions.Compression compression) {

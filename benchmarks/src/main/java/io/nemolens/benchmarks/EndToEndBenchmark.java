@@ -59,7 +59,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * final commit is included.
  *
  * <p>Options: {@code --messages N} (300), {@code --runs N} (16), {@code --warmup N}, {@code --warmup-rounds N},
- * {@code --spans N} (1024), {@code --prefetch N} (20, the consumer's default), {@code --concurrency N} (2),
+ * {@code --spans N} (1024), {@code --prefetch N} (20, the most the consumer derives from its budget), {@code --concurrency N} (2),
  * {@code --encodings protobuf,json}, {@code --amqp-uri URI} (amqp://guest:guest@127.0.0.1:5672).
  */
 public final class EndToEndBenchmark {
@@ -159,6 +159,10 @@ public final class EndToEndBenchmark {
             props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
             props.put("lens.consumer.auto-startup", "false");
             props.put("lens.consumer.prefetch", settings.prefetch());
+            // the bench's messages (1024 spans: a few hundred KB even as OTLP/JSON) are far below the 16MB
+            // default; with this limit the measured prefetch fits the default lens.consumer.max-in-flight-bytes
+            // (128MB) up to 32 per thread at concurrency 2
+            props.put("lens.consumer.max-message-size", "2MB");
             props.put("lens.consumer.concurrency", settings.concurrency());
             props.put("lens.archive.path", archiveDir.toString());
             props.put("spring.main.banner-mode", "off");

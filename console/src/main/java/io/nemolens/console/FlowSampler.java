@@ -2,6 +2,7 @@ package io.nemolens.console;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -108,7 +109,11 @@ public final class FlowSampler implements SmartLifecycle {
                 t.setDaemon(true);
                 return t;
             });
-            executor.scheduleAtFixedRate(this::sample, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+            executor.scheduleAtFixedRate(
+                    OutOfMemoryHalt.guarded(this::sample, "the console sampler"),
+                    0,
+                    interval.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
     }
 

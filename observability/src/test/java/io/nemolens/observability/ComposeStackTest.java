@@ -154,6 +154,29 @@ class ComposeStackTest {
         assertThat(ROOT.resolve(".dockerignore")).as(".dockerignore").exists();
     }
 
+    /**
+     * An exhausted heap must end the consumer at once, whoever starts it: the image, and whoever copies the
+     * README's run command.
+     */
+    @Test
+    void theImageAndTheReadmesRunCommandEndTheConsumerOnOutOfMemory() throws IOException {
+        String entrypoint = Files.readAllLines(ROOT.resolve("Dockerfile")).stream()
+                .filter(l -> l.startsWith("ENTRYPOINT "))
+                .reduce((first, last) -> last)
+                .orElseThrow();
+        assertThat(entrypoint)
+                .as("Dockerfile ENTRYPOINT")
+                .contains("\"-XX:+ExitOnOutOfMemoryError\"", "/app/lens-consumer.jar");
+        List<String> runCommands = Files.readAllLines(ROOT.resolve("README.md")).stream()
+                .filter(l -> l.contains("java ")
+                        && l.contains("lens-consumer-0.1.0-SNAPSHOT-exec.jar")
+                        && !l.contains(" poison "))
+                .toList();
+        assertThat(runCommands).as("README: commands that run the consumer").isNotEmpty();
+        assertThat(runCommands)
+                .allMatch(l -> l.contains("java -XX:+ExitOnOutOfMemoryError "), "run with -XX:+ExitOnOutOfMemoryError");
+    }
+
     private static void checkPinned(String where, String image, List<String> problems) {
         String withoutDigest = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
         int slash = withoutDigest.lastIndexOf('/');

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.dispatch.RetryPolicy;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
@@ -25,6 +26,7 @@ import org.springframework.amqp.core.AcknowledgeMode;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -48,6 +50,23 @@ import org.springframework.context.event.ContextClosedEvent;
 public final class LensConsumerAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LensConsumerAutoConfiguration.class);
+
+    /**
+     * Threads that let an error escape (the archive's, among others) halt the process on an
+     * {@link OutOfMemoryError} rather than die one by one while the rest looks healthy.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    OutOfMemoryHalt.Installation lensOutOfMemoryHalt() {
+        return OutOfMemoryHalt.installDefaultHandler();
+    }
+
+    /** The AMQP client reports what its own threads catch, out-of-memory errors included: those halt. */
+    @Bean
+    @ConditionalOnMissingBean(name = "lensAmqpOutOfMemoryHalt")
+    ConnectionFactoryCustomizer lensAmqpOutOfMemoryHalt() {
+        return factory -> factory.setExceptionHandler(new HaltingExceptionHandler(factory.getExceptionHandler()));
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -177,19 +196,34 @@ public final class LensConsumerAutoConfiguration {
             LensMessageListener listener,
             LensConsumerProperties properties,
             LensTopology topology) {
+        InFlightBudget budget = InFlightBudget.of(properties);
+        log.info(
+                "consuming with {} listener thread(s), prefetch {} each: at most {} of message bodies in flight"
+                        + " (lens.consumer.max-in-flight-bytes {}, max-message-size {})",
+                budget.concurrency(),
+                budget.prefetch(),
+                InFlightBudget.format(budget.worstCaseBytes()),
+                InFlightBudget.format(budget.budget()),
+                InFlightBudget.format(budget.maxMessageSize()));
         SimpleMessageListenerContainer container = new SimpleMessageListenerContainer(connectionFactory);
         container.setQueueNames(topology.queueName());
         container.setAutoStartup(properties.autoStartup());
         container.setMessageListener(listener);
         container.setAcknowledgeMode(AcknowledgeMode.MANUAL);
-        container.setPrefetchCount(properties.prefetch());
-        container.setConcurrentConsumers(properties.concurrency());
+        container.setPrefetchCount(budget.prefetch());
+        container.setConcurrentConsumers(budget.concurrency());
         container.setShutdownTimeout(properties.shutdownTimeout().toMillis());
         // a queue that is missing for a moment (broker restart, declaration race) is retried, not fatal
         container.setMissingQueuesFatal(false);
         container.setRecoveryInterval(2000);
         container.setDeBatchingEnabled(false);
         container.setErrorHandler(t -> log.warn("listener error (the message is redelivered): {}", t.toString()));
+        // an Error leaves the listener: out of memory halts at once; others keep Spring's way (log, exit 99)
+        container.setJavaLangErrorHandler(error -> {
+            OutOfMemoryHalt.haltIfOutOfMemory(error, "a listener thread");
+            log.error("an unrecoverable error left the listener; exiting with code 99", error);
+            System.exit(99);
+        });
         return container;
     }
 

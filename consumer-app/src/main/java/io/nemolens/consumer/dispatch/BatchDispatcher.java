@@ -2,6 +2,7 @@ package io.nemolens.consumer.dispatch;
 
 import io.nemolens.consumer.error.ConsumerStoppingException;
 import io.nemolens.consumer.error.HandlerFailedException;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.handlers.Completion;
 import io.nemolens.handlers.LensException;
@@ -96,6 +97,8 @@ public final class BatchDispatcher {
                             e.getMessage());
                     return HandlerFailedException.rejected(e, attempts);
                 } catch (Exception | LinkageError | AssertionError e) {
+                    // a handler that wrapped an out-of-memory error: not the data's fault, never poison
+                    OutOfMemoryHalt.haltIfOutOfMemory(e, "a handler");
                     failure = e;
                     // keep calling the other handlers: their work is independent
                 }

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Channel;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.error.HandlerFailedException;
 import io.nemolens.consumer.error.MessageTooLargeException;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.error.UnknownSignalException;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.LensMetrics.Outcome;
@@ -102,6 +103,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             deadLetter(message, delivery, e, signal, e.encoding(), 0);
             return;
         } catch (RuntimeException | StackOverflowError e) {
+            OutOfMemoryHalt.haltIfOutOfMemory(e, "the decoder");
             // a decoder bug, or input that breaks it: the message can't be read, so it is poisoned
             // (and can be replayed once the decoder is fixed)
             DecodeException wrapped = new DecodeException("decoder failed unexpectedly: " + e, null, e);
@@ -159,28 +161,39 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             return;
         }
         delivery.allDurable().whenComplete((ok, failure) -> {
-            if (failure == null) {
-                delivery.quietly(
-                        () -> {
-                            if (delivery.ack()) {
-                                acknowledged(handled);
-                            }
-                        },
-                        "acknowledge");
-            } else {
-                log.warn(
-                        "message {} was not made durable ({}); returning it to the queue",
+            try {
+                decideWhenDurable(delivery, handled, messageId, failure);
+            } catch (Throwable e) {
+                // a CompletableFuture keeps what its callbacks throw to itself: say it, or halt on out of memory
+                OutOfMemoryHalt.haltIfOutOfMemory(e, "the acknowledgement of a message");
+                log.error(
+                        "acknowledging message {} failed; it stays unacknowledged until its channel closes",
                         messageId,
-                        failure.toString());
-                delivery.quietly(
-                        () -> {
-                            if (delivery.requeue()) {
-                                metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
-                            }
-                        },
-                        "requeue");
+                        e);
             }
         });
+    }
+
+    private void decideWhenDurable(
+            DeliveryAcknowledgement delivery, Handled handled, String messageId, @Nullable Throwable failure) {
+        if (failure == null) {
+            delivery.quietly(
+                    () -> {
+                        if (delivery.ack()) {
+                            acknowledged(handled);
+                        }
+                    },
+                    "acknowledge");
+        } else {
+            log.warn("message {} was not made durable ({}); returning it to the queue", messageId, failure.toString());
+            delivery.quietly(
+                    () -> {
+                        if (delivery.requeue()) {
+                            metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
+                        }
+                    },
+                    "requeue");
+        }
     }
 
     private void acknowledged(Handled handled) {

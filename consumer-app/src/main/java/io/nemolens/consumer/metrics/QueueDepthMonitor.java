@@ -3,6 +3,7 @@ package io.nemolens.consumer.metrics;
 import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -133,7 +134,11 @@ public final class QueueDepthMonitor implements SmartLifecycle {
                 t.setDaemon(true);
                 return t;
             });
-            executor.scheduleWithFixedDelay(this::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+            executor.scheduleWithFixedDelay(
+                    OutOfMemoryHalt.guarded(this::pollQuietly, "the queue depth poll"),
+                    0,
+                    interval.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
     }
 

@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -272,7 +273,8 @@ public final class PoisonIndex implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(this::follow, 0, 2, TimeUnit.SECONDS);
+        executor.scheduleWithFixedDelay(
+                OutOfMemoryHalt.guarded(this::follow, "the poison index reader"), 0, 2, TimeUnit.SECONDS);
     }
 
     /** Subscribes when there is no open subscription, and says hello until it went through. */

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -84,6 +85,60 @@ class LensConsumerAutoConfigurationTests {
                     assertThat(getField(dispatcher, "transientRetry"))
                             .isEqualTo(RetryPolicy.untilStopped(Duration.ofMillis(20), Duration.ofSeconds(2)));
                 });
+    }
+
+    @Test
+    void withoutAnExplicitPrefetchTheContainersComesFromTheBudget() {
+        runner.run(context -> assertThat(getField(container(context), "prefetchCount"))
+                .as("128MB / (2 threads × 16MB)")
+                .isEqualTo(4));
+        runner.withPropertyValues("lens.consumer.max-in-flight-bytes=64MB")
+                .run(context -> assertThat(getField(container(context), "prefetchCount"))
+                        .isEqualTo(2));
+        runner.withPropertyValues("lens.consumer.max-message-size=1MB")
+                .run(context -> assertThat(getField(container(context), "prefetchCount"))
+                        .as("at most the old default")
+                        .isEqualTo(20));
+    }
+
+    @Test
+    void settingsThatDoNotFitTheBudgetFailTheStartSayingWhy() {
+        runner.withPropertyValues("lens.consumer.prefetch=20")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("lens.consumer.prefetch")
+                        .hasStackTraceContaining(
+                                "640MB of bodies in flight, more than lens.consumer.max-in-flight-bytes (128MB)"));
+        runner.withPropertyValues("lens.consumer.concurrency=3", "lens.consumer.max-in-flight-bytes=40MB")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("lens.consumer.max-in-flight-bytes")
+                        .hasStackTraceContaining("per listener thread (lens.consumer.concurrency 3), that is 48MB"));
+    }
+
+    @Test
+    void anOutOfMemoryErrorHaltsWhicheverThreadMeetsIt() {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        runner.run(context -> {
+            assertThat(Thread.getDefaultUncaughtExceptionHandler())
+                    .as("the default uncaught-exception handler (the archive's threads let errors escape to it)")
+                    .isNotSameAs(before);
+            com.rabbitmq.client.ConnectionFactory rabbit = new com.rabbitmq.client.ConnectionFactory();
+            context.getBean("lensAmqpOutOfMemoryHalt", ConnectionFactoryCustomizer.class)
+                    .customize(rabbit);
+            assertThat(rabbit.getExceptionHandler())
+                    .as("what the AMQP client's threads catch")
+                    .isInstanceOf(HaltingExceptionHandler.class);
+            Object errorHandler = getField(container(context), "javaLangErrorHandler");
+            assertThat(errorHandler).isNotNull();
+            assertThat(errorHandler.getClass().getName())
+                    .as(
+                            "what handles an error that leaves the listener (Spring's own exits with 99 after a graceful stop)")
+                    .startsWith(LensConsumerAutoConfiguration.class.getName());
+        });
+        assertThat(Thread.getDefaultUncaughtExceptionHandler())
+                .as("put back when the context closes")
+                .isSameAs(before);
     }
 
     @Test
@@ -164,6 +219,9 @@ class LensConsumerAutoConfigurationTests {
     @ValueSource(
             strings = {
                 "lens.consumer.prefetch=0",
+                "lens.consumer.prefetch=20",
+                "lens.consumer.max-in-flight-bytes=16MB",
+                "lens.consumer.max-in-flight-bytes=lots",
                 "lens.consumer.concurrency=0",
                 "lens.consumer.max-message-size=lots",
                 "lens.consumer.shutdown-timeout=soon",

@@ -62,7 +62,11 @@ class BrokerRestartIT {
     void survivesABrokerRestartWithNothingLost() throws Exception {
         handled.clear();
         topology = TestTopology.unique("restart");
-        consumer = RunningConsumer.start(topology, Map.of("lens.consumer.prefetch", "10"), SlowHandler.class);
+        // prefetch 10 fits the default body budget only with a lower max-message-size (the messages are small)
+        consumer = RunningConsumer.start(
+                topology,
+                Map.of("lens.consumer.prefetch", "10", "lens.consumer.max-message-size", "1MB"),
+                SlowHandler.class);
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
         await().atMost(Duration.ofSeconds(20)).until(() -> status(http, health) == 200);

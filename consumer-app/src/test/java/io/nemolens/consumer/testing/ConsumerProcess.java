@@ -108,6 +108,11 @@ public final class ConsumerProcess implements AutoCloseable {
         }
     }
 
+    /** The process itself, for its exit: {@code waitFor}, {@code exitValue}. */
+    public Process process() {
+        return process;
+    }
+
     /** The process id (of the JVM itself when the launcher execs it, as {@code unshare} and {@code sh -c exec} do). */
     public long pid() {
         return process.pid();

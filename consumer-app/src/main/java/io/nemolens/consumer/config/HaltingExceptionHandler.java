@@ -1,0 +1,73 @@
+package io.nemolens.consumer.config;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.ExceptionHandler;
+import com.rabbitmq.client.TopologyRecoveryException;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
+
+/**
+ * The AMQP client's exception handler, with one change: an {@link OutOfMemoryError} halts the process
+ * ({@link OutOfMemoryHalt}). The client catches every {@code Throwable} of its connection thread (where it
+ * assembles message bodies) and of its consumer callbacks, reports it here, closes the connection and lets
+ * the application reconnect: after an out-of-memory error that is a loop of reconnects and redeliveries
+ * while health stays UP. Everything else goes to the handler the client had.
+ */
+final class HaltingExceptionHandler implements ExceptionHandler {
+
+    private final ExceptionHandler delegate;
+
+    HaltingExceptionHandler(ExceptionHandler delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public void handleUnexpectedConnectionDriverException(Connection conn, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "the AMQP connection thread");
+        delegate.handleUnexpectedConnectionDriverException(conn, exception);
+    }
+
+    @Override
+    public void handleReturnListenerException(Channel channel, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP return listener");
+        delegate.handleReturnListenerException(channel, exception);
+    }
+
+    @Override
+    public void handleConfirmListenerException(Channel channel, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP confirm listener");
+        delegate.handleConfirmListenerException(channel, exception);
+    }
+
+    @Override
+    public void handleBlockedListenerException(Connection connection, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP blocked listener");
+        delegate.handleBlockedListenerException(connection, exception);
+    }
+
+    @Override
+    public void handleConsumerException(
+            Channel channel, Throwable exception, Consumer consumer, String consumerTag, String methodName) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP consumer callback");
+        delegate.handleConsumerException(channel, exception, consumer, consumerTag, methodName);
+    }
+
+    @Override
+    public void handleConnectionRecoveryException(Connection conn, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP connection recovery");
+        delegate.handleConnectionRecoveryException(conn, exception);
+    }
+
+    @Override
+    public void handleChannelRecoveryException(Channel ch, Throwable exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP channel recovery");
+        delegate.handleChannelRecoveryException(ch, exception);
+    }
+
+    @Override
+    public void handleTopologyRecoveryException(Connection conn, Channel ch, TopologyRecoveryException exception) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP topology recovery");
+        delegate.handleTopologyRecoveryException(conn, ch, exception);
+    }
+}
