@@ -5,6 +5,7 @@ import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.dispatch.RetryPolicy;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
+import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.poison.PoisonIndexWriter;
@@ -187,6 +188,8 @@ public final class LensConsumerAutoConfiguration {
         container.setMissingQueuesFatal(false);
         container.setRecoveryInterval(2000);
         container.setDeBatchingEnabled(false);
+        // no application/octet-stream where the publisher set no content type (poisoned copies keep it unset)
+        container.setMessagePropertiesConverter(new DeliveredPropertiesConverter());
         container.setErrorHandler(t -> log.warn("listener error (the message is redelivered): {}", t.toString()));
         return container;
     }
