@@ -29,6 +29,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -37,6 +38,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
@@ -184,7 +186,7 @@ public class ConsoleController {
             Model model) {
         Set<String> selected = selection(keys);
         Disposition d = disposition(disposition);
-        ReplaySummary summary = console.preview(selected, d, rate);
+        ReplaySummary summary = console.preview(selected, d, rate(rate));
         model.addAttribute("summary", summary);
         model.addAttribute("entries", console.selected(selected));
         model.addAttribute("disposition", d.name().toLowerCase(Locale.ROOT));
@@ -208,10 +210,7 @@ public class ConsoleController {
             throw new ResponseStatusException(
                     HttpStatus.BAD_REQUEST, "discarding deletes messages for good: confirm it on the preview page");
         }
-        if (rate < 0) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "the rate must be 0 (no limit) or positive");
-        }
-        ReplaySummary summary = console.act(selected, d, rate, principal.getName());
+        ReplaySummary summary = console.act(selected, d, rate(rate), principal.getName());
         redirect.addFlashAttribute("done", summary.line());
         return "redirect:" + LensConsoleProperties.PATH + "/poison";
     }
@@ -268,6 +267,33 @@ public class ConsoleController {
         model.addAttribute("reason", e.getReason() == null ? "" : e.getReason());
         model.addAttribute("page", "");
         return VIEWS + "refused";
+    }
+
+    /** A parameter that is missing or not of its type: 400 with the parameter's name, on the same page. */
+    @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
+    public String badParameter(Exception e, Model model, HttpServletResponse response) {
+        String reason;
+        if (e instanceof MissingServletRequestParameterException missing) {
+            reason = "the request lacks '" + missing.getParameterName() + "'";
+        } else {
+            MethodArgumentTypeMismatchException mismatch = (MethodArgumentTypeMismatchException) e;
+            Class<?> type = mismatch.getRequiredType();
+            reason = "'" + mismatch.getName() + "' must be "
+                    + (type == boolean.class || type == Boolean.class
+                            ? "true or false"
+                            : type == double.class || type == Double.class ? "a number" : "a " + type)
+                    + ", got '" + mismatch.getValue() + "'";
+        }
+        return refused(new ResponseStatusException(HttpStatus.BAD_REQUEST, reason), model, response);
+    }
+
+    private static double rate(double rate) {
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new ResponseStatusException(
+                    HttpStatus.BAD_REQUEST,
+                    "the rate must be 0 (no limit) or a positive number of messages per second, got " + rate);
+        }
+        return rate;
     }
 
     private static Set<String> selection(@Nullable List<String> keys) {

@@ -27,6 +27,30 @@ import org.jspecify.annotations.Nullable;
  */
 public final class OtlpDecoder {
 
+    /**
+     * How deep arrays and key-value lists may nest in one attribute value or log body, in either encoding:
+     * checked on the decoded request, so protobuf and OTLP/JSON of the same data decode alike or fail alike
+     * (a {@link DecodeException}: the message is poisoned). Both parsers allow more structural nesting
+     * ({@link #MAX_PARSE_DEPTH}) than values this deep need anywhere in a request.
+     */
+    public static final int MAX_VALUE_NESTING = 100;
+
+    /**
+     * The nesting both parsers accept: the OTLP/JSON reader's JSON nesting depth (Jackson's default,
+     * {@code StreamReadConstraints.DEFAULT_MAX_DEPTH}) and, the same number, protobuf's message recursion
+     * limit (whose own default of 100 refused what the JSON reader accepts). A value nested
+     * {@link #MAX_VALUE_NESTING} deep needs at most four JSON levels, and three protobuf levels, per array or
+     * key-value list, plus 15 for the deepest place a value can sit (an exemplar's filtered attributes).
+     */
+    public static final int MAX_PARSE_DEPTH = tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_DEPTH;
+
+    static {
+        if (MAX_PARSE_DEPTH < 15 + 4 * MAX_VALUE_NESTING) {
+            throw new IllegalStateException("MAX_PARSE_DEPTH " + MAX_PARSE_DEPTH + " is too small for values nested "
+                    + MAX_VALUE_NESTING + " deep");
+        }
+    }
+
     private final InfraClassifier classifier;
 
     /** Creates a decoder that classifies GPU and node samples by the default rules ({@link InfraClassifier#DEFAULT}). */

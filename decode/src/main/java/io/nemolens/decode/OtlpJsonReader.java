@@ -9,6 +9,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -27,7 +28,12 @@ import tools.jackson.core.json.JsonFactory;
  */
 public final class OtlpJsonReader {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
+    /** Jackson's defaults, with the nesting depth stated: the same limit as protobuf's ({@link OtlpDecoder#MAX_PARSE_DEPTH}). */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(OtlpDecoder.MAX_PARSE_DEPTH)
+                    .build())
+            .build();
 
     private OtlpJsonReader() {}
 

@@ -505,6 +505,11 @@ public final class ProtoRecordMapper {
 
     /** The attributes of a proto key-value list, in order. */
     static Attributes attributes(List<KeyValue> list) {
+        return attributes(list, 0);
+    }
+
+    /** The attributes of a key-value list that {@code depth} arrays and key-value lists enclose. */
+    private static Attributes attributes(List<KeyValue> list, int depth) {
         int n = list.size();
         if (n == 0) {
             return Attributes.empty();
@@ -512,7 +517,7 @@ public final class ProtoRecordMapper {
         Attributes.Builder b = Attributes.builder(n);
         for (int i = 0; i < n; i++) {
             KeyValue kv = list.get(i);
-            b.put(kv.getKey(), anyValue(kv.getValue()));
+            b.put(kv.getKey(), anyValue(kv.getValue(), depth));
         }
         return b.build();
     }
@@ -520,8 +525,16 @@ public final class ProtoRecordMapper {
     /**
      * The record form of a proto {@code AnyValue}. A {@code stringValueStrindex} (an index into a
      * profiles string table, meaningless without it) maps to {@link AnyValue#EMPTY}; the raw proto keeps it.
+     *
+     * @throws IllegalArgumentException when arrays and key-value lists nest deeper than
+     *     {@link OtlpDecoder#MAX_VALUE_NESTING}
      */
     static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
+        return anyValue(v, 0);
+    }
+
+    /** {@link #anyValue(io.opentelemetry.proto.common.v1.AnyValue)} of a value {@code depth} containers enclose. */
+    private static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v, int depth) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
             case BOOL_VALUE -> v.getBoolValue() ? TRUE : FALSE;
@@ -532,17 +545,27 @@ public final class ProtoRecordMapper {
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {
+                int inner = nested(depth);
                 List<io.opentelemetry.proto.common.v1.AnyValue> values =
                         v.getArrayValue().getValuesList();
                 AnyValue[] out = new AnyValue[values.size()];
                 for (int i = 0; i < out.length; i++) {
-                    out[i] = anyValue(values.get(i));
+                    out[i] = anyValue(values.get(i), inner);
                 }
                 yield new AnyValue.ArrayValue(List.of(out));
             }
             case KVLIST_VALUE ->
-                new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList()));
+                new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList(), nested(depth)));
             case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
         };
+    }
+
+    /** The depth inside one more array or key-value list, refused past {@link OtlpDecoder#MAX_VALUE_NESTING}. */
+    private static int nested(int depth) {
+        if (depth >= OtlpDecoder.MAX_VALUE_NESTING) {
+            throw new IllegalArgumentException("an attribute value or log body nests arrays and key-value lists deeper "
+                    + "than " + OtlpDecoder.MAX_VALUE_NESTING + " levels, the limit of both encodings");
+        }
+        return depth + 1;
     }
 }

@@ -28,6 +28,8 @@ public final class ProtobufRequests {
             CodedInputStream in =
                     UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
             in.enableAliasing(true);
+            // protobuf's own limit (100 nested messages) refused values the OTLP/JSON reader accepts
+            in.setRecursionLimit(OtlpDecoder.MAX_PARSE_DEPTH);
             return switch (signal) {
                 case SPANS -> ExportTraceServiceRequest.parser().parseFrom(in);
                 case METRICS -> ExportMetricsServiceRequest.parser().parseFrom(in);
@@ -36,7 +38,9 @@ public final class ProtobufRequests {
         } catch (InvalidProtocolBufferException e) {
             String what = e.getMessage() != null && e.getMessage().contains("truncated")
                     ? "truncated protobuf: "
-                    : "invalid protobuf: ";
+                    : e.getMessage() != null && e.getMessage().contains("too many levels of nesting")
+                            ? "protobuf nested deeper than " + OtlpDecoder.MAX_PARSE_DEPTH + " messages: "
+                            : "invalid protobuf: ";
             throw new DecodeException(
                     what + e.getMessage() + " (" + length + " bytes parsed as " + requestType(signal) + ")",
                     Encoding.PROTOBUF,

@@ -49,7 +49,8 @@ public final class GenerateCommand {
      *
      * @param args the options ({@link GenerateOptions#USAGE}); Spring properties ({@code --name.with.dots=value}) are skipped
      * @param out where to print what a person reads
-     * @return the exit code: 0 all sent and confirmed, 1 something was refused or returned, 2 a usage error
+     * @return the exit code: 0 all sent and confirmed, 1 something was refused or returned or the broker stayed
+     *     away longer than {@code --retry-for}, 2 a usage error
      */
     public int run(List<String> args, PrintStream out) throws Exception {
         if (args.contains("--help") || args.contains("-h")) {
@@ -60,7 +61,7 @@ public final class GenerateCommand {
         GenerateOptions options;
         TelemetryGenerator generator;
         try {
-            options = GenerateOptions.parse(args, "lens-generate-" + RUN_ID_TIME.format(start));
+            options = GenerateOptions.parse(args, defaultRunId(start));
             generator = new TelemetryGenerator(new TelemetryGenerator.Settings(
                     options.kinds(),
                     options.runId(),
@@ -87,21 +88,13 @@ public final class GenerateCommand {
                     options.encoding() == Encoding.JSON ? "OTLP/JSON" : "OTLP protobuf",
                     sink.describe());
             long began = System.nanoTime();
-            long nextProgress = began + PROGRESS_INTERVAL_NANOS;
-            for (long i = 0; options.count() == 0 || i < options.count(); i++) {
-                Batch batch = generator.next();
-                byte[] body = options.encoding() == Encoding.JSON
-                        ? CollectorJsonWriter.write(batch.request())
-                        : batch.request().toByteArray();
-                pace(began, i, options.rate());
-                sink.send(batch.signal(), body);
-                tally.add(batch.kind(), batch.records(), body.length);
-                if (System.nanoTime() >= nextProgress) {
-                    out.println("  ... " + tally.line(System.nanoTime() - began));
-                    nextProgress += PROGRESS_INTERVAL_NANOS;
-                }
+            try {
+                send(options, generator, sink, tally, began, out);
+            } catch (AmqpTelemetrySink.GaveUpException e) {
+                out.println("generate: " + e.getMessage());
+                out.println("generate: " + sink.confirmation() + "; the unconfirmed ones may or may not have arrived");
+                return 1;
             }
-            sink.flush();
             long elapsed = System.nanoTime() - began;
             out.println("sent " + tally.line(elapsed));
             for (Kind kind : options.kinds()) {
@@ -113,6 +106,7 @@ public final class GenerateCommand {
                         tally.records[kind.ordinal()],
                         size(tally.bytes[kind.ordinal()]));
             }
+            out.println(sink.confirmation());
             String problems = sink.problems();
             if (!problems.isEmpty()) {
                 out.println("generate: " + problems);
@@ -122,12 +116,43 @@ public final class GenerateCommand {
         }
     }
 
+    /** Sends every batch, then waits until the target confirmed them all. */
+    private static void send(
+            GenerateOptions options,
+            TelemetryGenerator generator,
+            TelemetrySink sink,
+            Tally tally,
+            long began,
+            PrintStream out)
+            throws Exception {
+        long nextProgress = began + PROGRESS_INTERVAL_NANOS;
+        for (long i = 0; options.count() == 0 || i < options.count(); i++) {
+            Batch batch = generator.next();
+            byte[] body = options.encoding() == Encoding.JSON
+                    ? CollectorJsonWriter.write(batch.request())
+                    : batch.request().toByteArray();
+            pace(began, i, options.rate());
+            sink.send(batch.signal(), body);
+            tally.add(batch.kind(), batch.records(), body.length);
+            if (System.nanoTime() >= nextProgress) {
+                out.println("  ... " + tally.line(System.nanoTime() - began));
+                nextProgress += PROGRESS_INTERVAL_NANOS;
+            }
+        }
+        sink.flush();
+    }
+
+    /** The run id when {@code --run-id} is not given: {@code lens-generate-<UTC start time>}. */
+    static String defaultRunId(Instant start) {
+        return "lens-generate-" + RUN_ID_TIME.format(start);
+    }
+
     private TelemetrySink open(GenerateOptions options) throws Exception {
         if (options.target() == Target.OTLP_HTTP) {
             return new OtlpHttpTelemetrySink(options.otlpEndpoint(), options.encoding());
         }
         String exchange = options.exchange() != null ? options.exchange() : defaultExchange;
-        return new AmqpTelemetrySink(connections.get(), exchange, options.inFlight());
+        return new AmqpTelemetrySink(connections.get(), exchange, options.inFlight(), options.retryFor());
     }
 
     /** Waits until message {@code i} is due at {@code rate} messages per second from {@code began}. */

@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param exchange the exchange for {@code amqp}, or {@code null} for {@code lens.topology.exchange}
  * @param otlpEndpoint the collector's OTLP/HTTP base URL for {@code otlp-http}
  * @param inFlight unconfirmed AMQP messages at most (the collector's sending queue has 10 consumers)
+ * @param retryFor how long the broker may stay away (after a lost connection) before the generator gives up
  */
 public record GenerateOptions(
         Target target,
@@ -45,7 +46,8 @@ public record GenerateOptions(
         long seed,
         @Nullable String exchange,
         URI otlpEndpoint,
-        int inFlight) {
+        int inFlight,
+        java.time.Duration retryFor) {
 
     /** Where the generator sends. */
     public enum Target {
@@ -73,6 +75,8 @@ public record GenerateOptions(
               --exchange NAME                exchange for amqp (default lens.topology.exchange)
               --otlp-endpoint URL            collector OTLP/HTTP base URL (default http://localhost:4318)
               --in-flight N                  unconfirmed AMQP messages at most (default 10)
+              --retry-for SECONDS            after a lost broker connection, publish again (at-least-once) until
+                                             confirmed, giving up when the broker stays away this long (default 60)
             Spring properties work as for the consumer, as --name=value or environment variables:
             the broker from spring.rabbitmq.* (e.g. --spring.rabbitmq.host=rabbit or SPRING_RABBITMQ_HOST),
             the topology from lens.topology.* (e.g. --lens.topology.exchange=NAME).""";
@@ -91,7 +95,8 @@ public record GenerateOptions(
             "seed",
             "exchange",
             "otlp-endpoint",
-            "in-flight");
+            "in-flight",
+            "retry-for");
 
     /**
      * Parses the arguments.
@@ -123,7 +128,8 @@ public record GenerateOptions(
                 throw new IllegalArgumentException("--" + name + " needs a value");
             }
             if (!NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown option --" + name);
+                throw new IllegalArgumentException("unknown option --" + name
+                        + (name.indexOf('.') > 0 ? " (a Spring property takes the form --name=value)" : ""));
             }
             if (values.put(name, value) != null) {
                 throw new IllegalArgumentException("--" + name + " given twice");
@@ -179,7 +185,8 @@ public record GenerateOptions(
                 longValue(values, "seed", 42, Long.MIN_VALUE),
                 exchange,
                 endpoint,
-                (int) longValue(values, "in-flight", 10, 1));
+                (int) longValue(values, "in-flight", 10, 1),
+                java.time.Duration.ofSeconds(longValue(values, "retry-for", 60, 0)));
     }
 
     private static List<Kind> kinds(String list) {

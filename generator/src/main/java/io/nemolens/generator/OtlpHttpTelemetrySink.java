@@ -22,6 +22,8 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
     private final HttpClient client;
     private final URI base;
     private final String contentType;
+    private long sent;
+    private long accepted;
 
     OtlpHttpTelemetrySink(URI endpoint, Encoding encoding) {
         this.client =
@@ -42,6 +44,7 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
 
     @Override
     public void send(Signal signal, byte[] body) throws Exception {
+        sent++;
         URI uri = URI.create(base + path(signal));
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(TIMEOUT)
@@ -58,6 +61,7 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
                                     + text.substring(0, Math.min(200, text.length()))
                                             .strip()));
         }
+        accepted++;
     }
 
     @Override
@@ -68,6 +72,11 @@ final class OtlpHttpTelemetrySink implements TelemetrySink {
     @Override
     public String problems() {
         return "";
+    }
+
+    @Override
+    public String confirmation() {
+        return "accepted " + accepted + " of " + sent + " messages by the collector";
     }
 
     @Override

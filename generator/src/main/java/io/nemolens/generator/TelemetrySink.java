@@ -15,6 +15,9 @@ interface TelemetrySink extends AutoCloseable {
     /** Messages the target did not take (returned or refused), for the summary; empty when none. */
     String problems();
 
+    /** How many of the messages sent the target confirmed (and what it took), one line for the summary. */
+    String confirmation();
+
     /** Where this sends, for the summary. */
     String describe();
 

@@ -12,11 +12,21 @@ import io.nemolens.topology.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,8 +59,12 @@ class GenerateCommandIT {
     private record Run(int exit, String output) {}
 
     private static Run run(String... options) {
+        return run(topology, options);
+    }
+
+    private static Run run(TestTopology target, String... options) {
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
-        props.putAll(topology.properties());
+        props.putAll(target.properties());
         List<String> args = new ArrayList<>(List.of(options));
         props.forEach((k, v) -> args.add("--" + k + "=" + v));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -171,6 +185,125 @@ class GenerateCommandIT {
                             + "'");
         } finally {
             client.channel().exchangeDelete(unbound);
+        }
+    }
+
+    @Test
+    void reconnectsWhenTheBrokerClosesItsConnectionAndSaysWhatWasConfirmed() throws Exception {
+        TestTopology own = TestTopology.unique("generate-reconnect");
+        try {
+            reconnects(own);
+        } finally {
+            own.delete();
+        }
+    }
+
+    private void reconnects(TestTopology own) throws Exception {
+        // a first short run declares the topology, so the queue is there to be read from the start
+        assertThat(run(own, "--count", "1", "--signals", "logs").exit()).isZero();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> client.drain(own.queue()).size() == 1);
+        String runId = "it-reconnect-" + Long.toHexString(System.nanoTime());
+        int count = 600;
+        CompletableFuture<Run> generating = CompletableFuture.supplyAsync(() -> run(
+                own,
+                "--signals",
+                "logs",
+                "--logs-per-message",
+                "2",
+                "--count",
+                Integer.toString(count),
+                "--rate",
+                "30",
+                "--run-id",
+                runId));
+        List<GetResponse> messages = new ArrayList<>();
+        // part of the run is in the queue: the broker drops the generator's connection (CONNECTION_FORCED)
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            messages.addAll(client.drain(own.queue()));
+            return messages.size() >= 60;
+        });
+        assertThat(messages).as("the run is still going").hasSizeLessThan(count);
+        assertThat(TestBroker.get()
+                        .closeConnection(GeneratorApplication.CONNECTION_NAME_PREFIX + runId, "closed by the test"))
+                .isEqualTo(1);
+
+        Run run = generating.get(180, TimeUnit.SECONDS);
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        Matcher report = Pattern.compile("confirmed " + count + " of " + count
+                        + " messages by the broker \\((\\d+) connection loss(?:es)?, (\\d+) sent again: delivery is "
+                        + "at-least-once")
+                .matcher(run.output());
+        assertThat(report.find()).as(run.output()).isTrue();
+        assertThat(Integer.parseInt(report.group(1))).isPositive();
+        int sentAgain = Integer.parseInt(report.group(2));
+        // every message arrives at least once; at most those sent again arrive twice
+        Map<String, Integer> copies = new HashMap<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            messages.addAll(client.drain(own.queue()));
+            copies.clear();
+            for (GetResponse m : messages) {
+                copies.merge(sha256(m.getBody()), 1, Integer::sum);
+            }
+            return copies.size() == count;
+        });
+        messages.addAll(client.drain(own.queue()));
+        assertThat(messages.size() - count).isBetween(0, sentAgain);
+        assertThat(messages)
+                .allSatisfy(m -> assertThat(m.getEnvelope().getRoutingKey()).isEqualTo("otlp_logs"));
+    }
+
+    @Test
+    void theExecJarTakesSpringPropertiesAsTheServiceDoesAndWritesNoFiles() throws Exception {
+        Path jar = Path.of("target", "lens-generator-0.1.0-SNAPSHOT-exec.jar").toAbsolutePath();
+        assertThat(jar)
+                .as("the exec jar is built by 'package', before the integration tests")
+                .exists();
+        Path workingDir = Files.createTempDirectory("lens-generate-cwd");
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--count",
+                "3",
+                "--signals",
+                "spans"));
+        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
+        props.putAll(topology.properties());
+        props.forEach((k, v) -> command.add("--" + k + "=" + v));
+        Path log = Files.createTempFile("lens-command", ".log"); // outside the working folder
+        Process process = new ProcessBuilder(command)
+                .directory(workingDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
+        if (!exited) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String out = Files.readString(log);
+        Files.delete(log);
+        assertThat(exited).as("the command ends by itself: " + out).isTrue();
+
+        assertThat(process.exitValue()).as(out).isZero();
+        assertThat(out)
+                .contains("to exchange '" + topology.exchange() + "'")
+                .contains("confirmed 3 of 3 messages by the broker");
+        drain(3);
+        try (Stream<Path> files = Files.list(workingDir)) {
+            assertThat(files)
+                    .as("files the generator left in its working folder")
+                    .isEmpty();
+        }
+        Files.delete(workingDir);
+    }
+
+    private static String sha256(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -163,7 +163,8 @@ public final class PoisonCommand implements LensCommand {
                     value = arg.substring(eq + 1);
                 }
                 if (!OPTIONS.contains(name)) {
-                    throw new IllegalArgumentException("unknown option: " + arg);
+                    throw new IllegalArgumentException("unknown option: " + arg
+                            + (name.indexOf('.') > 0 ? " (a Spring property takes the form --name=value)" : ""));
                 }
                 boolean flag = name.equals("--dry-run") || name.equals("--include-input-failures");
                 if (!flag && value == null) {

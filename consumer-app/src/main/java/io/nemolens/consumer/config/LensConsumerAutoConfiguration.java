@@ -6,6 +6,7 @@ import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.dispatch.RetryPolicy;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
+import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.poison.PoisonIndexWriter;
@@ -217,6 +218,8 @@ public final class LensConsumerAutoConfiguration {
         container.setMissingQueuesFatal(false);
         container.setRecoveryInterval(2000);
         container.setDeBatchingEnabled(false);
+        // no application/octet-stream where the publisher set no content type (poisoned copies keep it unset)
+        container.setMessagePropertiesConverter(new DeliveredPropertiesConverter());
         container.setErrorHandler(t -> log.warn("listener error (the message is redelivered): {}", t.toString()));
         // an Error leaves the listener: out of memory halts at once; others keep Spring's way (log, exit 99)
         container.setJavaLangErrorHandler(error -> {

@@ -6,6 +6,7 @@ import io.nemolens.consumer.health.PoisonQueueHealthIndicator;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.QueueDepthMonitor;
 import io.nemolens.consumer.poison.PoisonEndpoint;
+import io.nemolens.consumer.poison.PoisonEndpointRequests;
 import io.nemolens.consumer.poison.PoisonIndex;
 import io.nemolens.consumer.poison.PoisonIndexWriter;
 import io.nemolens.consumer.poison.PoisonInspector;
@@ -74,6 +75,14 @@ public final class LensPoisonAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     PoisonEndpoint poisonEndpoint(PoisonInspector inspector, PoisonReplayer replayer) {
         return new PoisonEndpoint(inspector, replayer);
+    }
+
+    /** Bad requests to the {@code poison} endpoint answer 400 with the reason. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(PoisonEndpoint.class)
+    PoisonEndpointRequests poisonEndpointRequests() {
+        return new PoisonEndpointRequests();
     }
 
     /** Polls only where the consumer runs: the jar's commands need no gauges. */

@@ -31,6 +31,16 @@ public final class PoisonHeaders {
     public static final String CONSUMER_HOST = "x-lens-consumer-host";
     /** How many times handlers were tried on the message in its last delivery. */
     public static final String ATTEMPTS = "x-lens-attempts";
+    /**
+     * The message's own {@code expiration}, which its copy in the poison queue does not keep (the copy would
+     * expire there), as the broker's dead-lettering does.
+     */
+    public static final String ORIGINAL_EXPIRATION = "x-lens-original-expiration";
+    /**
+     * The message's own {@code user_id}, which its copy does not keep: the broker accepts a {@code user_id} only
+     * from that user's own connections, and the consumer may publish as another.
+     */
+    public static final String ORIGINAL_USER_ID = "x-lens-original-user-id";
     /** How many times the message has been replayed from the poison queue. */
     public static final String REPLAY_COUNT = "x-lens-replay-count";
     /** When the message was moved to the parking-lot queue (ISO-8601 instant). */

@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
-import org.springframework.amqp.rabbit.support.DefaultMessagePropertiesConverter;
-import org.springframework.amqp.rabbit.support.MessagePropertiesConverter;
 
 /**
  * Republishes a failed message to the poison queue with headers that say why, and waits for the
@@ -27,8 +25,6 @@ import org.springframework.amqp.rabbit.support.MessagePropertiesConverter;
  * broker user with write permission on its own exchanges only can poison.
  */
 public final class PoisonPublisher implements AutoCloseable {
-
-    private static final MessagePropertiesConverter CONVERTER = new DefaultMessagePropertiesConverter();
 
     private final ConfirmedPublisher publisher;
     private final String deadLetterExchange;
@@ -101,7 +97,7 @@ public final class PoisonPublisher implements AutoCloseable {
     }
 
     AMQP.BasicProperties deadLetterProperties(MessageProperties received, DeadLetter deadLetter) {
-        AMQP.BasicProperties original = CONVERTER.fromMessageProperties(received, "UTF-8");
+        AMQP.BasicProperties original = OriginalProperties.forCopy(received);
         Map<String, Object> headers = new HashMap<>();
         if (original.getHeaders() != null) {
             headers.putAll(original.getHeaders());
@@ -132,7 +128,7 @@ public final class PoisonPublisher implements AutoCloseable {
         } else {
             headers.remove(PoisonHeaders.ENCODING);
         }
-        return original.builder().headers(headers).deliveryMode(2).build();
+        return original.builder().headers(headers).build();
     }
 
     private static String nullToEmpty(@Nullable String s) {

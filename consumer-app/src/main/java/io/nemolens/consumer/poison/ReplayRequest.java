@@ -35,8 +35,9 @@ public record ReplayRequest(
         if (max < 0) {
             throw new IllegalArgumentException("max must be 0 (all) or positive, got " + max);
         }
-        if (ratePerSecond < 0) {
-            throw new IllegalArgumentException("rate must be 0 (no limit) or positive, got " + ratePerSecond);
+        if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException(
+                    "rate must be 0 (no limit) or a positive number of messages per second, got " + ratePerSecond);
         }
         routingKey = blankToNull(routingKey);
         category = blankToNull(category);

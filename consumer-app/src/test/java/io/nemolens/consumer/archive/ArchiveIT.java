@@ -56,7 +56,8 @@ class ArchiveIT {
 
     private RunningConsumer start(String name) {
         topology = TestTopology.unique(name);
-        consumer = RunningConsumer.start(topology, Map.of("lens.archive.path", archive.toString()));
+        consumer = RunningConsumer.start(
+                topology, RunningConsumer.withOperator(Map.of("lens.archive.path", archive.toString())));
         return consumer;
     }
 
@@ -171,8 +172,11 @@ class ArchiveIT {
             client.publish(topology.exchange(), "otlp_spans", first);
             await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-                HttpResponse<String> r =
-                        http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(health)
+                                .header("Authorization", RunningConsumer.operatorAuthorization())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(503);
                 assertThat(r.body()).contains("\"archive\"").contains("archive cannot be written: spans");
             });

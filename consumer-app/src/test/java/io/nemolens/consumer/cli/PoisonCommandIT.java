@@ -13,6 +13,7 @@ import io.nemolens.topology.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,49 @@ class PoisonCommandIT {
                 .contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
                 .contains("(2 more not listed; --max N lists more)");
         assertThat(out).doesNotContain("Tomcat").doesNotContain("password");
+    }
+
+    @Test
+    void theExecJarTakesSpringPropertiesAsTheServiceDoesAndWritesNoFiles() throws Exception {
+        Path jar =
+                Path.of("target", "lens-consumer-app-0.1.0-SNAPSHOT-exec.jar").toAbsolutePath();
+        assertThat(jar).exists();
+        Path workingDir = Files.createTempDirectory("lens-poison-cwd");
+        List<String> properties = new ArrayList<>();
+        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
+        props.putAll(topology.properties());
+        props.forEach((k, v) -> properties.add("--" + k + "=" + v));
+        // the Spring form, as for the service: before the command's name and among its options
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
+        command.add(properties.get(0));
+        command.addAll(List.of("poison", "replay", "--dry-run"));
+        command.addAll(properties.subList(1, properties.size()));
+        command.addAll(List.of("--routing-key", "otlp_spans"));
+        Path log = Files.createTempFile("lens-command", ".log"); // outside the working folder
+        Process process = new ProcessBuilder(command)
+                .directory(workingDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
+        if (!exited) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String out = Files.readString(log);
+        Files.delete(log);
+        assertThat(exited).as("the command ends by itself: " + out).isTrue();
+
+        assertThat(process.exitValue()).as(out).isZero();
+        assertThat(out)
+                .contains("dry run, nothing moved: would replay 2, skipped 2, would park 0, failed 0 (of 4 examined)");
+        try (Stream<Path> files = Files.list(workingDir)) {
+            assertThat(files).as("files the command left in its working folder").isEmpty();
+        }
+        Files.delete(workingDir);
+
+        Result spaced = run("poison", "list", "--lens.topology.poison-queue", topology.poisonQueue());
+        assertThat(spaced.code).isEqualTo(2);
+        assertThat(spaced.out).contains("a Spring property takes the form --name=value");
     }
 
     private void pointCommandsAtTheTestBroker() {

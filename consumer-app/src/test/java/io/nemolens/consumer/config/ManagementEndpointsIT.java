@@ -147,6 +147,100 @@ class ManagementEndpointsIT {
     }
 
     @Test
+    void badRequestsToThePoisonEndpointAnswer400WithTheReason() throws Exception {
+        Map<String, Object> props = credentials();
+        props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
+        props.put("management.endpoint.poison.access", "unrestricted");
+        consumer = RunningConsumer.start(topology, props);
+        poisonOne();
+
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("{\"max\":-1}", "max must be 0 (all) or positive, got -1");
+        refused.put("{\"rate\":-2.5}", "rate must be 0 (no limit) or a positive number");
+        refused.put("{\"rate\":\"NaN\"}", "rate must be 0 (no limit) or a positive number");
+        refused.put("{\"max\":\"all\"}", "max must be a whole number, got 'all'");
+        refused.put("{\"max\":1.5}", "max must be a whole number, got '1.5'");
+        refused.put("{\"dryRun\":\"perhaps\"}", "dryRun must be true or false, got 'perhaps'");
+        // a misspelled flag must not turn a dry run into a replay
+        refused.put("{\"dryrun\":true}", "unknown field(s) dryrun; this operation takes");
+        for (Map.Entry<String, String> bad : refused.entrySet()) {
+            HttpResponse<String> response = post("/actuator/poison", bad.getKey(), ADMIN_PASSWORD);
+            assertThat(response.statusCode())
+                    .as(bad.getKey() + ": " + response.body())
+                    .isEqualTo(400);
+            JsonNode body = json(response);
+            assertThat(body.path("status").asInt()).isEqualTo(400);
+            assertThat(body.path("message").asString()).as(bad.getKey()).contains(bad.getValue());
+        }
+        HttpResponse<String> notJson = post("/actuator/poison", "{\"max\": 5", ADMIN_PASSWORD);
+        assertThat(notJson.statusCode()).as(notJson.body()).isEqualTo(400);
+        assertThat(notJson.body()).contains("Bad Request");
+
+        HttpResponse<String> list = get("/actuator/poison?max=-3", ADMIN_PASSWORD);
+        assertThat(list.statusCode()).as(list.body()).isEqualTo(400);
+        assertThat(json(list).path("message").asString()).contains("max must be 0 or positive, got -3");
+        HttpResponse<String> listTyped = get("/actuator/poison?max=many", ADMIN_PASSWORD);
+        assertThat(listTyped.statusCode()).isEqualTo(400);
+        assertThat(json(listTyped).path("message").asString()).contains("max must be a whole number, got 'many'");
+
+        // nothing was replayed by any of them, and a good request still works
+        assertThat(consumer.bean(PoisonInspector.class).inspect(5).depth()).isEqualTo(1);
+        HttpResponse<String> dry = post("/actuator/poison", "{\"max\":5,\"dryRun\":true}", ADMIN_PASSWORD);
+        assertThat(dry.statusCode()).as(dry.body()).isEqualTo(200);
+        assertThat(json(dry).path("dryRun").asBoolean()).isTrue();
+    }
+
+    @Test
+    void healthDetailsOnlyForAnAuthenticatedCallerWhileProbesStayAnonymous() throws Exception {
+        consumer = RunningConsumer.start(topology, credentials());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> get("/actuator/health", null).statusCode() == 200);
+
+        HttpResponse<String> anonymous = get("/actuator/health", null);
+        // the status (and the names of the probe groups), nothing else
+        assertThat(iterate(json(anonymous).propertyNames().iterator()))
+                .as(anonymous.body())
+                .contains("status")
+                .isSubsetOf("status", "groups");
+        assertThat(anonymous.body())
+                .doesNotContain(topology.queue())
+                .doesNotContain("lens-archive")
+                .doesNotContain("version");
+        for (String probe : List.of("/actuator/health/liveness", "/actuator/health/readiness")) {
+            HttpResponse<String> response = get(probe, null);
+            assertThat(response.statusCode()).as(probe).isEqualTo(200);
+            assertThat(json(response).path("status").asString()).isEqualTo("UP");
+        }
+
+        HttpResponse<String> authenticated = get("/actuator/health", ADMIN_PASSWORD);
+        assertThat(authenticated.statusCode()).isEqualTo(200);
+        JsonNode components = json(authenticated).path("components");
+        assertThat(components.path("rabbit").path("details").path("version").asString())
+                .isNotBlank();
+        assertThat(components.path("lensListener").path("details").isEmpty()).isFalse();
+        assertThat(authenticated.body()).contains(topology.queue());
+        assertThat(get("/actuator/health", "wrong").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void healthDetailsOpenToEveryoneWhenConfigured() throws Exception {
+        Map<String, Object> props = new HashMap<>();
+        props.put("management.endpoint.health.show-details", "always");
+        consumer = RunningConsumer.start(topology, props);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> get("/actuator/health", null).statusCode() == 200);
+
+        HttpResponse<String> anonymous = get("/actuator/health", null);
+        assertThat(json(anonymous)
+                        .path("components")
+                        .path("rabbit")
+                        .path("details")
+                        .path("version")
+                        .asString())
+                .isNotBlank();
+    }
+
+    @Test
     void aWritablePoisonEndpointWithoutAPasswordDoesNotStart() {
         Map<String, Object> props = new HashMap<>();
         props.put("management.endpoints.web.exposure.include", "health,poison");

@@ -57,7 +57,7 @@ class HealthIT {
 
     @Test
     void aStoppedListenerIsDownAndNotReadyButAlive() throws Exception {
-        consumer = RunningConsumer.start(topology, Map.of());
+        consumer = RunningConsumer.start(topology, RunningConsumer.withOperator(Map.of()));
         awaitStatus("/actuator/health", 200);
         SimpleMessageListenerContainer container =
                 consumer.context().getBean("lensListenerContainer", SimpleMessageListenerContainer.class);
@@ -84,13 +84,13 @@ class HealthIT {
                 .start();
         consumer = RunningConsumer.start(
                 topology,
-                Map.of(
+                RunningConsumer.withOperator(Map.of(
                         "spring.rabbitmq.host",
                         "127.0.0.1",
                         "spring.rabbitmq.port",
                         proxy.port(),
                         "spring.rabbitmq.connection-timeout",
-                        "2s"),
+                        "2s")),
                 BreakableHandlers.class);
         awaitStatus("/actuator/health", 200);
 
@@ -116,7 +116,7 @@ class HealthIT {
         Map<String, Object> props = new HashMap<>();
         props.put("lens.poison.health.max-depth", "2");
         props.put("lens.poison.depth-poll-interval", "200ms");
-        consumer = RunningConsumer.start(topology, props);
+        consumer = RunningConsumer.start(topology, RunningConsumer.withOperator(props));
         awaitStatus("/actuator/health", 200);
 
         try (BrokerClient client = new BrokerClient()) {
@@ -144,7 +144,7 @@ class HealthIT {
 
     @Test
     void metricsReportLagBytesAndLatencyWithLowCardinalityTags() throws Exception {
-        consumer = RunningConsumer.start(topology, Map.of(), BreakableHandlers.class);
+        consumer = RunningConsumer.start(topology, RunningConsumer.withOperator(Map.of()), BreakableHandlers.class);
         try (BrokerClient client = new BrokerClient()) {
             client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-h", "step"));
         }
@@ -202,6 +202,8 @@ class HealthIT {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + path))
                         .timeout(Duration.ofSeconds(15))
+                        // health details only for an authenticated caller
+                        .header("Authorization", RunningConsumer.operatorAuthorization())
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
     }

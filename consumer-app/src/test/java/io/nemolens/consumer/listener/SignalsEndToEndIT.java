@@ -48,7 +48,7 @@ class SignalsEndToEndIT {
     @BeforeAll
     static void start() throws Exception {
         topology = TestTopology.unique("signals");
-        consumer = RunningConsumer.start(topology, Map.of(), RecordingHandlers.class);
+        consumer = RunningConsumer.start(topology, RunningConsumer.withOperator(Map.of()), RecordingHandlers.class);
         client = new BrokerClient();
         recorded = consumer.bean(Recorded.class);
     }
@@ -180,6 +180,7 @@ class SignalsEndToEndIT {
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> health = http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health"))
+                        .header("Authorization", RunningConsumer.operatorAuthorization())
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);

@@ -10,6 +10,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** The consumer application started in this JVM against the test broker, with a test's own topology. */
 public final class RunningConsumer implements AutoCloseable {
 
+    /** A management user for tests that read health details, which only an authenticated caller sees. */
+    public static final String OPERATOR = "operator";
+
+    public static final String OPERATOR_PASSWORD = "it-"
+            + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+
     private final ConfigurableApplicationContext context;
 
     private RunningConsumer(ConfigurableApplicationContext context) {
@@ -84,5 +90,21 @@ public final class RunningConsumer implements AutoCloseable {
     @Override
     public void close() {
         context.close();
+    }
+
+    /** {@code properties} with the {@link #OPERATOR} user added ({@code spring.security.user.*}). */
+    public static Map<String, Object> withOperator(Map<String, Object> properties) {
+        Map<String, Object> props = new LinkedHashMap<>(properties);
+        props.put("spring.security.user.name", OPERATOR);
+        props.put("spring.security.user.password", OPERATOR_PASSWORD);
+        return props;
+    }
+
+    /** The {@code Authorization} header value of the {@link #OPERATOR} user (HTTP Basic). */
+    public static String operatorAuthorization() {
+        return "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString(
+                                (OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 }

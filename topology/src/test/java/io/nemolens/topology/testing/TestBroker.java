@@ -194,6 +194,33 @@ public final class TestBroker {
      * Testcontainers; {@code LENS_TEST_RABBITMQCTL} for a remote broker), e.g. to add a user.
      */
     public void rabbitmqctl(String... command) throws Exception {
+        rabbitmqctlOutput(command);
+    }
+
+    /**
+     * Closes every connection whose client-provided name is {@code connectionName}, as
+     * {@code rabbitmqctl close_connection} does (the client sees {@code CONNECTION_FORCED}); the broker
+     * keeps running. Only ever for a connection the test itself opened.
+     *
+     * @return how many connections were closed
+     */
+    public int closeConnection(String connectionName, String reason) throws Exception {
+        // client_properties holds {"connection_name","..."} (3.10 has no user_provided_name column)
+        String property = "{\"connection_name\",\"" + connectionName + "\"}";
+        int closed = 0;
+        for (String line : rabbitmqctlOutput("-q", "list_connections", "pid", "client_properties")
+                .split("\\R")) {
+            int tab = line.indexOf('\t');
+            if (tab > 0 && line.contains(property)) {
+                rabbitmqctlOutput("close_connection", line.substring(0, tab).strip(), reason);
+                closed++;
+            }
+        }
+        return closed;
+    }
+
+    /** Runs {@code rabbitmqctl} as {@link #rabbitmqctl} does and returns what it printed. */
+    public String rabbitmqctlOutput(String... command) throws Exception {
         if (container != null) {
             String[] full = new String[command.length + 1];
             full[0] = "rabbitmqctl";
@@ -203,7 +230,7 @@ public final class TestBroker {
                 throw new IllegalStateException(
                         "rabbitmqctl " + String.join(" ", command) + " failed: " + result.getStderr());
             }
-            return;
+            return result.getStdout();
         }
         String ctl = System.getenv().getOrDefault("LENS_TEST_RABBITMQCTL", "rabbitmqctl");
         List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
@@ -214,5 +241,6 @@ public final class TestBroker {
             throw new IllegalStateException(
                     "'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);
         }
+        return out;
     }
 }
