@@ -331,6 +331,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         // runs on a thread of its own, so that a slow broker never holds up the next group commit
         CompletionStage<?> acknowledgement = appended.durable().whenCompleteAsync((ok, failure) -> {}, acknowledger);
         notYetDurable.put(id, acknowledgement);
+        // forgotten once the acknowledgement itself is complete (not merely the append): until then a
+        // redelivery shares it, so it is never acknowledged before the first delivery
+        acknowledgement.whenComplete((ok, failure) -> notYetDurable.remove(id, acknowledgement));
         long seq = appended.seq();
         entries.begin(seq, id);
         // a hold until the append is durable: the entry is never released before (a message without
@@ -343,7 +346,6 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             } else {
                 entries.drop(seq);
             }
-            notYetDurable.remove(id, acknowledgement);
         });
         try {
             converter.convert(seq, id, records, key -> true);
