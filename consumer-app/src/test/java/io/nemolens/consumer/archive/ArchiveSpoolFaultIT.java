@@ -75,7 +75,9 @@ class ArchiveSpoolFaultIT {
                         "lens.archive.spool.segment-size", "64KB",
                         "lens.archive.spool.commit-threshold", "1.0",
                         "lens.archive.max-age", "15s",
-                        "lens.consumer.transient-retry.max-backoff", "1s"));
+                        "lens.consumer.transient-retry.max-backoff", "1s",
+                        // the test reads the reason in the health details, which are hidden from anonymous callers
+                        "management.endpoint.health.show-details", "always"));
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
 

@@ -83,6 +83,9 @@ public final class ConsumerProcess implements AutoCloseable {
         topology.properties().forEach((k, v) -> cmd.add("--" + k + "=" + v));
         cmd.add("--server.port=" + port);
         cmd.add("--spring.main.banner-mode=off");
+        // the tests read health details (reasons, spool and open-file figures), which by default only an
+        // authenticated caller sees; a test's own properties can say otherwise
+        cmd.add("--management.endpoint.health.show-details=always");
         properties.forEach((k, v) -> cmd.add("--" + k + "=" + v));
         Files.createDirectories(log.toAbsolutePath().getParent());
         Process p = new ProcessBuilder(cmd)
