@@ -7,6 +7,7 @@ import com.google.protobuf.Message;
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.JarRun;
 import io.nemolens.topology.testing.TestBroker;
 import io.nemolens.topology.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
@@ -262,32 +263,15 @@ class GenerateCommandIT {
                 .as("the exec jar is built by 'package', before the integration tests")
                 .exists();
         Path workingDir = Files.createTempDirectory("lens-generate-cwd");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString(),
-                "--count",
-                "3",
-                "--signals",
-                "spans"));
+        List<String> args = new ArrayList<>(List.of("--count", "3", "--signals", "spans"));
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
         props.putAll(topology.properties());
-        props.forEach((k, v) -> command.add("--" + k + "=" + v));
-        Path log = Files.createTempFile("lens-command", ".log"); // outside the working folder
-        Process process = new ProcessBuilder(command)
-                .directory(workingDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
-        if (!exited) {
-            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String out = Files.readString(log);
-        Files.delete(log);
-        assertThat(exited).as("the command ends by itself: " + out).isTrue();
+        props.forEach((k, v) -> args.add("--" + k + "=" + v));
+        JarRun.Outcome run = JarRun.run(jar, args, workingDir, Duration.ofSeconds(120));
+        String out = run.output();
+        assertThat(run.exited()).as("the command ends by itself: " + out).isTrue();
 
-        assertThat(process.exitValue()).as(out).isZero();
+        assertThat(run.exitCode()).as(out).isZero();
         assertThat(out)
                 .contains("to exchange '" + topology.exchange() + "'")
                 .contains("confirmed 3 of 3 messages by the broker");

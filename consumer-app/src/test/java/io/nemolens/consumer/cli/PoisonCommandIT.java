@@ -8,6 +8,7 @@ import io.nemolens.consumer.poison.BreakableHandlers;
 import io.nemolens.consumer.testing.RunningConsumer;
 import io.nemolens.consumer.testing.SmallRequests;
 import io.nemolens.topology.testing.BrokerClient;
+import io.nemolens.topology.testing.JarRun;
 import io.nemolens.topology.testing.TestBroker;
 import io.nemolens.topology.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
@@ -114,7 +115,7 @@ class PoisonCommandIT {
                 .as("the exec jar is built by 'package', before the integration tests")
                 .exists();
         List<String> command =
-                new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString(), "poison", "list", "--max", "2"));
+                new ArrayList<>(List.of(JarRun.javaBinary(), "-jar", jar.toString(), "poison", "list", "--max", "2"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         environment().forEach((k, v) -> pb.environment().put(k, v));
         Process process = pb.start();
@@ -138,26 +139,16 @@ class PoisonCommandIT {
         props.putAll(topology.properties());
         props.forEach((k, v) -> properties.add("--" + k + "=" + v));
         // the Spring form, as for the service: before the command's name and among its options
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
-        command.add(properties.get(0));
-        command.addAll(List.of("poison", "replay", "--dry-run"));
-        command.addAll(properties.subList(1, properties.size()));
-        command.addAll(List.of("--routing-key", "otlp_spans"));
-        Path log = Files.createTempFile("lens-command", ".log"); // outside the working folder
-        Process process = new ProcessBuilder(command)
-                .directory(workingDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
-        if (!exited) {
-            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String out = Files.readString(log);
-        Files.delete(log);
-        assertThat(exited).as("the command ends by itself: " + out).isTrue();
+        List<String> args = new ArrayList<>();
+        args.add(properties.get(0));
+        args.addAll(List.of("poison", "replay", "--dry-run"));
+        args.addAll(properties.subList(1, properties.size()));
+        args.addAll(List.of("--routing-key", "otlp_spans"));
+        JarRun.Outcome run = JarRun.run(jar, args, workingDir, Duration.ofSeconds(120));
+        String out = run.output();
+        assertThat(run.exited()).as("the command ends by itself: " + out).isTrue();
 
-        assertThat(process.exitValue()).as(out).isZero();
+        assertThat(run.exitCode()).as(out).isZero();
         assertThat(out)
                 .contains("dry run, nothing moved: would replay 2, skipped 2, would park 0, failed 0 (of 4 examined)");
         try (Stream<Path> files = Files.list(workingDir)) {
@@ -186,10 +177,6 @@ class PoisonCommandIT {
         props.forEach(
                 (k, v) -> env.put(k.toUpperCase(Locale.ROOT).replace('.', '_').replace("-", ""), String.valueOf(v)));
         return env;
-    }
-
-    private static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private static Result run(String... args) {
