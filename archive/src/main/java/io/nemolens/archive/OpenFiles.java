@@ -199,10 +199,16 @@ final class OpenFiles {
             if (largest == null || largest.buffered == 0) {
                 return;
             }
+            long seen = largest.buffered;
             synchronized (largest) {
                 ParquetFile<?> file = largest.file;
-                if (file == null) {
+                // another listener thread relieving memory at the same time may have cut this file since it was
+                // chosen: cutting it again would write a row group of the few rows added since; choose again
+                if (file == null || largest.buffered < seen) {
                     continue;
+                }
+                if (buffered.get() <= limits.bufferBudgetBytes()) {
+                    return;
                 }
                 try {
                     file.flushRowGroup();
