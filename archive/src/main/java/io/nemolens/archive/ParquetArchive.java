@@ -322,7 +322,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         }
         Appended appended;
         try {
-            appended = spool.append(SpooledMessage.encode(message));
+            appended = spool.append(SpooledMessage.head(message), message.body());
         } catch (SpoolFullException | SpoolUnavailableException e) {
             entries.unclaim(id);
             throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);

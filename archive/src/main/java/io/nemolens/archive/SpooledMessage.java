@@ -34,11 +34,15 @@ record SpooledMessage(
     private static final byte VERSION = 1;
     private static final HexFormat HEX = HexFormat.of();
 
-    static byte[] encode(ReceivedMessage m) {
+    /**
+     * The payload's head: everything before the body, which follows it as received ({@code Spool.append(head,
+     * body)}: the body is not copied).
+     */
+    static byte[] head(ReceivedMessage m) {
         byte[] exchange = m.info().exchange().getBytes(StandardCharsets.UTF_8);
         byte[] routingKey = m.info().routingKey().getBytes(StandardCharsets.UTF_8);
         byte[] body = m.body();
-        ByteBuffer b = ByteBuffer.allocate(4 + 8 + 16 + 2 + exchange.length + 2 + routingKey.length + 4 + body.length);
+        ByteBuffer b = ByteBuffer.allocate(4 + 8 + 16 + 2 + exchange.length + 2 + routingKey.length + 4);
         b.put(VERSION)
                 .put((byte) m.info().signal().ordinal())
                 .put((byte) m.info().encoding().ordinal())
@@ -47,7 +51,7 @@ record SpooledMessage(
         b.put(HEX.parseHex(m.info().messageId()));
         b.putShort((short) exchange.length).put(exchange);
         b.putShort((short) routingKey.length).put(routingKey);
-        b.putInt(body.length).put(body);
+        b.putInt(body.length);
         return b.array();
     }
 

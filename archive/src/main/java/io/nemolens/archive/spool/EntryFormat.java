@@ -25,19 +25,27 @@ final class EntryFormat {
 
     /** The CRC32C of seq, appendedAtMillis and payload, as stored. */
     static int crc(long seq, long appendedAtMillis, byte[] payload) {
+        return crc(seq, appendedAtMillis, payload, EMPTY);
+    }
+
+    /** The CRC32C of seq, appendedAtMillis and a payload of two parts, {@code head} then {@code tail}. */
+    static int crc(long seq, long appendedAtMillis, byte[] head, byte[] tail) {
         CRC32C crc = new CRC32C();
         ByteBuffer fields =
                 ByteBuffer.allocate(16).putLong(seq).putLong(appendedAtMillis).flip();
         crc.update(fields);
-        crc.update(payload);
+        crc.update(head);
+        crc.update(tail);
         return (int) crc.getValue();
     }
 
-    /** Puts the header of an entry (it needs {@link #HEADER_BYTES} free). */
-    static void putHeader(ByteBuffer buffer, long seq, long appendedAtMillis, byte[] payload) {
-        buffer.putInt(payload.length)
-                .putInt(crc(seq, appendedAtMillis, payload))
+    /** Puts the header of an entry whose payload is {@code head} then {@code tail} (it needs {@link #HEADER_BYTES} free). */
+    static void putHeader(ByteBuffer buffer, long seq, long appendedAtMillis, byte[] head, byte[] tail) {
+        buffer.putInt(head.length + tail.length)
+                .putInt(crc(seq, appendedAtMillis, head, tail))
                 .putLong(seq)
                 .putLong(appendedAtMillis);
     }
+
+    private static final byte[] EMPTY = new byte[0];
 }

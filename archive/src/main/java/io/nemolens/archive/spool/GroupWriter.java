@@ -131,8 +131,12 @@ final class GroupWriter implements Runnable {
         if (buffer.remaining() < EntryFormat.HEADER_BYTES) {
             flush(out);
         }
-        EntryFormat.putHeader(buffer, pending.seq(), pending.appendedAtMillis(), pending.payload());
-        byte[] payload = pending.payload();
+        EntryFormat.putHeader(buffer, pending.seq(), pending.appendedAtMillis(), pending.head(), pending.tail());
+        putBytes(out, pending.head());
+        putBytes(out, pending.tail());
+    }
+
+    private void putBytes(FileChannel out, byte[] payload) throws IOException {
         for (int done = 0; done < payload.length; ) {
             if (!buffer.hasRemaining()) {
                 flush(out);

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Spool implements AutoCloseable {
 
+    private static final byte[] EMPTY = new byte[0];
+
     private static final Logger log = LoggerFactory.getLogger(Spool.class);
 
     private final SpoolOptions options;
@@ -93,14 +95,24 @@ public final class Spool implements AutoCloseable {
      * @throws IllegalArgumentException when the payload could never fit, not even into an empty spool
      */
     public Appended append(byte[] payload) {
-        Objects.requireNonNull(payload, "payload");
-        if (payload.length > EntryFormat.MAX_PAYLOAD_BYTES
-                || EntryFormat.entryBytes(payload.length) > options.maxBytes()) {
+        return append(payload, EMPTY);
+    }
+
+    /**
+     * Queues one payload made of two parts, {@code head} then {@code tail}, as {@link #append(byte[])} does
+     * with their concatenation (which a reader gets back as one array), without concatenating them here: a
+     * message's own fields, then its body as received.
+     */
+    public Appended append(byte[] head, byte[] tail) {
+        Objects.requireNonNull(head, "head");
+        Objects.requireNonNull(tail, "tail");
+        long length = (long) head.length + tail.length;
+        if (length > EntryFormat.MAX_PAYLOAD_BYTES || EntryFormat.entryBytes((int) length) > options.maxBytes()) {
             throw new IllegalArgumentException(
-                    "a payload of " + payload.length + " bytes never fits a spool of " + options.maxBytes() + " bytes");
+                    "a payload of " + length + " bytes never fits a spool of " + options.maxBytes() + " bytes");
         }
         probe.tryRecover();
-        Pending pending = state.enqueue(payload, clock.millis());
+        Pending pending = state.enqueue(head, tail, clock.millis());
         return new Appended(pending.seq(), pending.durable());
     }
 

@@ -55,8 +55,8 @@ final class SpoolState {
      * @throws SpoolUnavailableException while the spool cannot write, or once it is closed
      * @throws SpoolFullException when the entry would not fit into {@code maxBytes}
      */
-    Pending enqueue(byte[] payload, long nowMillis) {
-        long bytes = EntryFormat.entryBytes(payload.length);
+    Pending enqueue(byte[] head, byte[] tail, long nowMillis) {
+        long bytes = EntryFormat.entryBytes(head.length + tail.length);
         lock.lock();
         try {
             if (closed) {
@@ -73,7 +73,7 @@ final class SpoolState {
                         + " entry of " + bytes + " bytes fits once entries are released");
             }
             full = false;
-            Pending pending = new Pending(nextSeq++, nowMillis, payload, new CompletableFuture<>());
+            Pending pending = new Pending(nextSeq++, nowMillis, head, tail, new CompletableFuture<>());
             queue.add(pending);
             queuedBytes += bytes;
             work.signal();
