@@ -51,8 +51,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * first, then OTLP/JSON. Run it with {@code -Xmx512m -XX:+UseParallelGC} (see BENCHMARKS.md).
  *
  * <p>Before the measured run the consumer is warmed up in rounds of {@code --warmup N} messages (100),
- * not measured, at least three, until a round in which the JIT compiler worked less than a tenth of
- * the round's time (at most {@code --warmup-rounds N}, 10): a consumer runs for days, so the steady state is
+ * not measured, each ending with every file committed (as a running consumer commits files every few
+ * minutes), at least three, until two rounds in a row in which the JIT compiler worked less than 5 % of
+ * the round's time (at most {@code --warmup-rounds N}, 30): a consumer runs for days, so the steady state is
  * what counts. Then the archive commits what the warm-up left open, so that the measured run starts with no
  * open file. The measured time ends when the queue is drained and the archive, asked to commit what is open
  * at the end of the stream ({@link ParquetArchive#commitNow()}), has every row in a committed file: the
@@ -85,7 +86,7 @@ public final class EndToEndBenchmark {
                 Integer.parseInt(opts.getOrDefault("messages", "300")),
                 Integer.parseInt(opts.getOrDefault("runs", "16")),
                 Integer.parseInt(opts.getOrDefault("warmup", "100")),
-                Integer.parseInt(opts.getOrDefault("warmup-rounds", "10")),
+                Integer.parseInt(opts.getOrDefault("warmup-rounds", "30")),
                 Integer.parseInt(opts.getOrDefault("spans", "1024")),
                 Integer.parseInt(opts.getOrDefault("prefetch", "20")),
                 Integer.parseInt(opts.getOrDefault("concurrency", "2")),
@@ -178,7 +179,7 @@ public final class EndToEndBenchmark {
                 ParquetArchive archive = app.getBean(ParquetArchive.class);
                 LensArchiveProperties archiveProperties = app.getBean(LensArchiveProperties.class);
                 container.start();
-                int warmedUp = warmUp(ch, topology, encoding, settings, meters);
+                int warmedUp = warmUp(ch, topology, encoding, settings, meters, archive);
                 // what the warm-up left open is committed now: the measured run starts with no open file
                 archive.commitNow();
                 awaitCommitted(archive, System.nanoTime());
@@ -192,6 +193,7 @@ public final class EndToEndBenchmark {
                 double decode0 = timerSeconds(meters, "lens.decode.duration");
                 double handle0 = timerSeconds(meters, "lens.handle.duration");
                 long cpu0 = processCpuNanos();
+                long broker0 = BrokerCpu.nanos();
                 ThreadCpu threads0 = ThreadCpu.now();
                 long gc0 = gcMillis();
                 long t0 = System.nanoTime();
@@ -218,6 +220,7 @@ public final class EndToEndBenchmark {
                         ch.messageCount(topology.queueName()),
                         ch.messageCount(topology.poisonQueueName()));
                 double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+                long broker1 = BrokerCpu.nanos();
                 ThreadCpu threads1 = ThreadCpu.now();
                 double gcSeconds = (gcMillis() - gc0) / 1e3;
                 AckLatency.Snapshot latency = AckLatency.take(meters).since(latency0);
@@ -295,6 +298,15 @@ public final class EndToEndBenchmark {
                         cpuSeconds,
                         gcSeconds,
                         warmedUp);
+                if (broker0 >= 0 && broker1 >= 0) {
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-8s broker (beam.smp on this machine) used %.1f of %d cores meanwhile (%.1f CPU-s)%n",
+                            tag,
+                            (broker1 - broker0) / 1e9 / m.seconds(),
+                            Runtime.getRuntime().availableProcessors(),
+                            (broker1 - broker0) / 1e9);
+                }
                 Map<String, Double> byName = threads1.byName(threads0);
                 double attributed = byName.values().stream()
                         .mapToDouble(Double::doubleValue)
@@ -333,15 +345,21 @@ public final class EndToEndBenchmark {
                             listenerWait,
                             settings.concurrency() * m.seconds() - listenerCpu - listenerWait);
                 }
-                Raw raw = rawParquetRate(encoding, settings);
+                // the reference moves from pass to pass on a shared machine: the faster of two passes
+                Raw first = rawParquetRate(encoding, settings);
+                Raw second = rawParquetRate(encoding, settings);
+                Raw raw = first.rowsPerSecond() >= second.rowsPerSecond() ? first : second;
                 System.out.printf(
                         Locale.ROOT,
                         "%-8s raw Parquet, same rows (%d runs), DirectWriter on 1 thread, no broker, no spool: %,.0f"
-                                + " rows/s into %d files; end to end / raw = %.2f (issue 10: at least %.1f); decoding"
-                                + " alone (not in the raw rate) %.2f us per span%n",
+                                + " rows/s (the faster of two passes: %,.0f and %,.0f) into %d files; end to end / raw"
+                                + " = %.2f (issue 10: at least %.1f); decoding alone (not in the raw rate) %.2f us per"
+                                + " span%n",
                         tag,
                         settings.runs(),
                         raw.rowsPerSecond(),
+                        first.rowsPerSecond(),
+                        second.rowsPerSecond(),
                         raw.files(),
                         m.spansPerSecond() / raw.rowsPerSecond(),
                         encoding == Encoding.JSON ? 0.7 : 0.9,
@@ -390,15 +408,21 @@ public final class EndToEndBenchmark {
 
     /**
      * Runs rounds of warm-up messages (seeds after the measured ones, the same runs) through the running
-     * consumer, at least three, until the JIT compiler works less than a tenth of a round's time, or the
+     * consumer, at least three, until the JIT compiler works less than 5 % of two rounds in a row, or the
      * rounds run out. Returns how many messages it took.
      */
     private static int warmUp(
-            Channel ch, LensTopology topology, Encoding encoding, Settings settings, MeterRegistry meters)
+            Channel ch,
+            LensTopology topology,
+            Encoding encoding,
+            Settings settings,
+            MeterRegistry meters,
+            ParquetArchive archive)
             throws Exception {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         int perRound = settings.warmup();
         int sent = 0;
+        int quietRounds = 0;
         for (int round = 0; round < settings.warmupRounds(); round++) {
             long jit0 = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
@@ -411,6 +435,9 @@ public final class EndToEndBenchmark {
                 }
                 Thread.sleep(5);
             }
+            // a running consumer commits files every few minutes: the commit's code is part of the steady state
+            archive.commitNow();
+            awaitCommitted(archive, t0);
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
             System.out.printf(
                     Locale.ROOT,
@@ -420,7 +447,9 @@ public final class EndToEndBenchmark {
                     perRound,
                     roundMillis,
                     jit.getTotalCompilationTime() - jit0);
-            if (round >= 2 && jit.getTotalCompilationTime() - jit0 < roundMillis / 10) {
+            // steady: two rounds in a row in which the JIT compiler worked less than 5 % of the round's time
+            quietRounds = jit.getTotalCompilationTime() - jit0 < roundMillis / 20 ? quietRounds + 1 : 0;
+            if (round >= 2 && quietRounds >= 2) {
                 break;
             }
         }
