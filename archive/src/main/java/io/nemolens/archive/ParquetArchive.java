@@ -20,11 +20,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -160,7 +157,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 writability,
                 options.spoolPath().resolve("rejected"));
         spool.setRemovalListener(this::forgetSegment);
-        recover();
+        new StartupRecovery(options.path(), options.spoolPath(), spool, manifest, entries, repairer).run();
         repairer.start();
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -200,81 +197,6 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             case SNAPPY -> CompressionCodecName.SNAPPY;
             case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
         };
-    }
-
-    /**
-     * Takes the spool's entries as they were left: each is held until its rows are written again for the
-     * partitions no committed file (per the manifest) already has.
-     */
-    private void recover() {
-        Map<Long, Set<String>> committed = committedPartitions();
-        long[] range = {Long.MAX_VALUE, -1};
-        try {
-            spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
-                entries.begin(seq, SpooledMessage.decode(payload).messageId());
-                range[0] = Math.min(range[0], seq);
-                range[1] = Math.max(range[1], seq);
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the archive's spool at " + options.spoolPath() + ": " + e, e);
-        }
-        if (range[1] < 0) {
-            compactManifest(Long.MAX_VALUE); // an empty spool needs no record
-            return;
-        }
-        compactManifest(range[0]);
-        int partial = 0;
-        for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
-            if (e.getKey() >= range[0]) {
-                partial++;
-            }
-        }
-        log.info(
-                "archive spool holds {} entries ({} to {}) not yet released; {} of them already have rows in committed"
-                        + " files; writing the rest again",
-                range[1] - range[0] + 1,
-                range[0],
-                range[1],
-                partial);
-        repairer.submit(new Repairer.Job(
-                range[0],
-                range[1],
-                null,
-                (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
-                "recovery at start"));
-    }
-
-    /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */
-    private Map<Long, Set<String>> committedPartitions() {
-        Map<Long, Set<String>> committed = new HashMap<>();
-        for (Manifest.Entry e : manifest.entriesAtOpen()) {
-            Path file = options.path().resolve(e.file());
-            if (!Files.exists(file)) {
-                continue; // the crash came before the rename: never committed
-            }
-            String partition = e.file().substring(0, e.file().lastIndexOf('/'));
-            for (long seq : e.seqs()) {
-                committed.computeIfAbsent(seq, s -> new HashSet<>()).add(partition);
-            }
-        }
-        return committed;
-    }
-
-    private void compactManifest(long oldestLiveSeq) {
-        List<Manifest.Entry> keep = new ArrayList<>();
-        for (Manifest.Entry e : manifest.entriesAtOpen()) {
-            long[] seqs = e.seqs();
-            if (seqs.length > 0
-                    && seqs[seqs.length - 1] >= oldestLiveSeq
-                    && Files.exists(options.path().resolve(e.file()))) {
-                keep.add(e);
-            }
-        }
-        try {
-            manifest.rewrite(keep);
-        } catch (IOException e) {
-            log.warn("compacting the archive manifest failed (it stays as it is): {}", e.toString());
-        }
     }
 
     /** A spool segment is going: its message ids go to the de-duplication index first. */

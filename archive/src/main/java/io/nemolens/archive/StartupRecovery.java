@@ -1,0 +1,114 @@
+package io.nemolens.archive;
+
+import io.nemolens.archive.spool.Spool;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the archive does once at start with what a stop or a crash left: every spool entry is held again,
+ * and its rows are written again for the partitions that no committed file (per the manifest, and present
+ * under its final name) already has; the manifest keeps only the records of entries still in the spool.
+ */
+final class StartupRecovery {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupRecovery.class);
+
+    private final Path root;
+    private final Path spoolPath;
+    private final Spool spool;
+    private final Manifest manifest;
+    private final Entries entries;
+    private final Repairer repairer;
+
+    StartupRecovery(Path root, Path spoolPath, Spool spool, Manifest manifest, Entries entries, Repairer repairer) {
+        this.root = root;
+        this.spoolPath = spoolPath;
+        this.spool = spool;
+        this.manifest = manifest;
+        this.entries = entries;
+        this.repairer = repairer;
+    }
+
+    /**
+     * Takes the spool's entries as they were left: each is held until its rows are written again for the
+     * partitions no committed file (per the manifest) already has.
+     */
+    void run() {
+        Map<Long, Set<String>> committed = committedPartitions();
+        long[] range = {Long.MAX_VALUE, -1};
+        try {
+            spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
+                entries.begin(seq, SpooledMessage.decode(payload).messageId());
+                range[0] = Math.min(range[0], seq);
+                range[1] = Math.max(range[1], seq);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the archive's spool at " + spoolPath + ": " + e, e);
+        }
+        if (range[1] < 0) {
+            compactManifest(Long.MAX_VALUE); // an empty spool needs no record
+            return;
+        }
+        compactManifest(range[0]);
+        int partial = 0;
+        for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
+            if (e.getKey() >= range[0]) {
+                partial++;
+            }
+        }
+        log.info(
+                "archive spool holds {} entries ({} to {}) not yet released; {} of them already have rows in committed"
+                        + " files; writing the rest again",
+                range[1] - range[0] + 1,
+                range[0],
+                range[1],
+                partial);
+        repairer.submit(new Repairer.Job(
+                range[0],
+                range[1],
+                null,
+                (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
+                "recovery at start"));
+    }
+
+    /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */
+    private Map<Long, Set<String>> committedPartitions() {
+        Map<Long, Set<String>> committed = new HashMap<>();
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            Path file = root.resolve(e.file());
+            if (!Files.exists(file)) {
+                continue; // the crash came before the rename: never committed
+            }
+            String partition = e.file().substring(0, e.file().lastIndexOf('/'));
+            for (long seq : e.seqs()) {
+                committed.computeIfAbsent(seq, s -> new HashSet<>()).add(partition);
+            }
+        }
+        return committed;
+    }
+
+    private void compactManifest(long oldestLiveSeq) {
+        List<Manifest.Entry> keep = new ArrayList<>();
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            long[] seqs = e.seqs();
+            if (seqs.length > 0 && seqs[seqs.length - 1] >= oldestLiveSeq && Files.exists(root.resolve(e.file()))) {
+                keep.add(e);
+            }
+        }
+        try {
+            manifest.rewrite(keep);
+        } catch (IOException e) {
+            log.warn("compacting the archive manifest failed (it stays as it is): {}", e.toString());
+        }
+    }
+}
