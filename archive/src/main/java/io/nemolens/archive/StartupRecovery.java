@@ -44,7 +44,14 @@ final class StartupRecovery {
      * partitions no committed file (per the manifest) already has.
      */
     void run() {
-        Map<Long, Set<String>> committed = committedPartitions();
+        // the manifest's files that were renamed before the stop: a record without its file was never committed
+        List<Manifest.Entry> present = new ArrayList<>();
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            if (Files.exists(root.resolve(e.file()))) {
+                present.add(e);
+            }
+        }
+        Map<Long, Set<String>> committed = committedPartitions(present);
         long[] range = {Long.MAX_VALUE, -1};
         try {
             spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
@@ -56,10 +63,10 @@ final class StartupRecovery {
             throw new UncheckedIOException("cannot read the archive's spool at " + spoolPath + ": " + e, e);
         }
         if (range[1] < 0) {
-            compactManifest(Long.MAX_VALUE); // an empty spool needs no record
+            compactManifest(present, Long.MAX_VALUE); // an empty spool needs no record
             return;
         }
-        compactManifest(range[0]);
+        compactManifest(present, range[0]);
         int partial = 0;
         for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
             if (e.getKey() >= range[0]) {
@@ -82,13 +89,9 @@ final class StartupRecovery {
     }
 
     /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */
-    private Map<Long, Set<String>> committedPartitions() {
+    private static Map<Long, Set<String>> committedPartitions(List<Manifest.Entry> present) {
         Map<Long, Set<String>> committed = new HashMap<>();
-        for (Manifest.Entry e : manifest.entriesAtOpen()) {
-            Path file = root.resolve(e.file());
-            if (!Files.exists(file)) {
-                continue; // the crash came before the rename: never committed
-            }
+        for (Manifest.Entry e : present) {
             String partition = e.file().substring(0, e.file().lastIndexOf('/'));
             for (long seq : e.seqs()) {
                 committed.computeIfAbsent(seq, s -> new HashSet<>()).add(partition);
@@ -97,11 +100,12 @@ final class StartupRecovery {
         return committed;
     }
 
-    private void compactManifest(long oldestLiveSeq) {
+    /** Keeps the records of committed files that still have entries in the spool (from {@code oldestLiveSeq} on). */
+    private void compactManifest(List<Manifest.Entry> present, long oldestLiveSeq) {
         List<Manifest.Entry> keep = new ArrayList<>();
-        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+        for (Manifest.Entry e : present) {
             long[] seqs = e.seqs();
-            if (seqs.length > 0 && seqs[seqs.length - 1] >= oldestLiveSeq && Files.exists(root.resolve(e.file()))) {
+            if (seqs.length > 0 && seqs[seqs.length - 1] >= oldestLiveSeq) {
                 keep.add(e);
             }
         }

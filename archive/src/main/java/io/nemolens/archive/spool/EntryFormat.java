@@ -13,6 +13,9 @@ final class EntryFormat {
     /** Bytes before the payload. */
     static final int HEADER_BYTES = 24;
 
+    /** No bytes: the second part of a payload given in one piece. */
+    static final byte[] NO_BYTES = new byte[0];
+
     /** The largest payload an entry can hold (the length is an int, and so is a Java array's). */
     static final int MAX_PAYLOAD_BYTES = Integer.MAX_VALUE - 64;
 
@@ -25,7 +28,7 @@ final class EntryFormat {
 
     /** The CRC32C of seq, appendedAtMillis and payload, as stored. */
     static int crc(long seq, long appendedAtMillis, byte[] payload) {
-        return crc(seq, appendedAtMillis, payload, EMPTY);
+        return crc(seq, appendedAtMillis, payload, NO_BYTES);
     }
 
     /** The CRC32C of seq, appendedAtMillis and a payload of two parts, {@code head} then {@code tail}. */
@@ -46,6 +49,4 @@ final class EntryFormat {
                 .putLong(seq)
                 .putLong(appendedAtMillis);
     }
-
-    private static final byte[] EMPTY = new byte[0];
 }

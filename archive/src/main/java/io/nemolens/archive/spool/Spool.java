@@ -27,8 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Spool implements AutoCloseable {
 
-    private static final byte[] EMPTY = new byte[0];
-
     private static final Logger log = LoggerFactory.getLogger(Spool.class);
 
     private final SpoolOptions options;
@@ -95,7 +93,7 @@ public final class Spool implements AutoCloseable {
      * @throws IllegalArgumentException when the payload could never fit, not even into an empty spool
      */
     public Appended append(byte[] payload) {
-        return append(payload, EMPTY);
+        return append(payload, EntryFormat.NO_BYTES);
     }
 
     /**
