@@ -3,6 +3,7 @@ package io.nemolens.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,5 +67,17 @@ final class ArchiveFiles {
             out.merge(run, 1, Integer::sum);
         }
         return out;
+    }
+
+    /** Deletes an archive's folder (a bench's temporary one) with everything in it; nothing when it is gone. */
+    static void delete(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 }

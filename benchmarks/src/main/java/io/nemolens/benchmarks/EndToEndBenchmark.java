@@ -5,38 +5,28 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.DirectWriter;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
 import io.nemolens.consumer.LensConsumerApplication;
-import io.nemolens.decode.DecodedMessage;
-import io.nemolens.decode.MessageIds;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.handlers.MessageInfo;
-import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.LensTopology;
-import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -190,10 +180,8 @@ public final class EndToEndBenchmark {
                 ParquetArchive archive = app.getBean(ParquetArchive.class);
                 LensArchiveProperties archiveProperties = app.getBean(LensArchiveProperties.class);
                 container.start();
+                // every warm-up round ends with its files committed: the first measured run starts with none open
                 int warmedUp = warmUp(ch, topology, encoding, settings, meters, archive);
-                // what the warm-up left open is committed now: the measured run starts with no open file
-                archive.commitNow();
-                awaitCommitted(archive, System.nanoTime());
                 double bestEndToEnd = 0;
                 double bestRaw = 0;
                 List<String> passes = new ArrayList<>();
@@ -369,7 +357,8 @@ public final class EndToEndBenchmark {
                                 settings.concurrency() * m.seconds() - listenerCpu - listenerWait);
                     }
                     // the raw reference right after each end-to-end run: the machine's speed moves within minutes
-                    Raw raw = rawParquetRate(encoding, settings, first);
+                    RawReference raw =
+                            RawReference.measure(i -> body(encoding, settings, i), first, settings.messages());
                     double ratio = m.spansPerSecond() / raw.rowsPerSecond();
                     System.out.printf(
                             Locale.ROOT,
@@ -410,7 +399,7 @@ public final class EndToEndBenchmark {
                 ch.exchangeDelete(topology.exchangeName());
                 ch.exchangeDelete(topology.deadLetterExchangeName());
             }
-            deleteRecursively(archiveDir);
+            ArchiveFiles.delete(archiveDir);
         }
     }
 
@@ -474,6 +463,7 @@ public final class EndToEndBenchmark {
             archive.commitNow();
             awaitCommitted(archive, t0);
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
+            long jitMillis = jit.getTotalCompilationTime() - jit0;
             System.out.printf(
                     Locale.ROOT,
                     "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n",
@@ -481,9 +471,9 @@ public final class EndToEndBenchmark {
                     round + 1,
                     perRound,
                     roundMillis,
-                    jit.getTotalCompilationTime() - jit0);
+                    jitMillis);
             // steady: two rounds in a row in which the JIT compiler worked less than 5 % of the round's time
-            quietRounds = jit.getTotalCompilationTime() - jit0 < roundMillis / 20 ? quietRounds + 1 : 0;
+            quietRounds = jitMillis < roundMillis / 20 ? quietRounds + 1 : 0;
             if (round >= 2 && quietRounds >= 2) {
                 break;
             }
@@ -507,67 +497,6 @@ public final class EndToEndBenchmark {
         }
         ch.waitForConfirmsOrDie(60_000);
         return bytes;
-    }
-
-    /**
-     * The raw one-writer rate.
-     *
-     * @param rowsPerSecond rows written per second of writing
-     * @param files files written
-     * @param decodeNanosPerRow decoding time per row, measured apart (not in the rate)
-     */
-    private record Raw(double rowsPerSecond, int files, double decodeNanosPerRow) {}
-
-    /**
-     * Writes the same rows (same messages, same runs) with the archive's Parquet writing alone on this thread
-     * ({@link DirectWriter}), timing only the writing: each message is generated and decoded first, untimed
-     * (decoding is timed apart and reported). Files are cut as the archive cuts them and committed at the
-     * end, so that all of the Parquet work (encoding, compression, close, fsync, rename) is timed.
-     */
-    private static Raw rawParquetRate(Encoding encoding, Settings settings, int first) throws IOException {
-        Path dir = Files.createTempDirectory("lens-bench-raw");
-        OtlpDecoder decoder = new OtlpDecoder();
-        long writeNanos = 0;
-        long decodeNanos = 0;
-        long rows = 0;
-        long closeStarted;
-        try {
-            try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir))) {
-                for (int i = first; i < first + settings.messages(); i++) {
-                    byte[] body = body(encoding, settings, i);
-                    long d = System.nanoTime();
-                    DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-                    decodeNanos += System.nanoTime() - d;
-                    MessageInfo info = new MessageInfo(
-                            MessageIds.of(body),
-                            Signal.SPANS,
-                            decoded.encoding(),
-                            "",
-                            "otlp_spans",
-                            body.length,
-                            false,
-                            decoded.request());
-                    ReceivedMessage message = new ReceivedMessage(
-                            info,
-                            body,
-                            Instant.now(),
-                            decoded.spans(),
-                            decoded.metricPoints(),
-                            decoded.logs(),
-                            decoded.gpuSamples(),
-                            decoded.nodeSamples());
-                    long t = System.nanoTime();
-                    writer.write(message);
-                    writeNanos += System.nanoTime() - t;
-                    rows += decoded.spans().size();
-                }
-                closeStarted = System.nanoTime();
-            } // closing commits every open file: timed too
-            writeNanos += System.nanoTime() - closeStarted;
-            return new Raw(rows / (writeNanos / 1e9), ArchiveFiles.under(dir).count(), (double) decodeNanos / rows);
-        } finally {
-            deleteRecursively(dir);
-        }
     }
 
     private static long processCpuNanos() {
@@ -608,16 +537,5 @@ public final class EndToEndBenchmark {
             opts.put(args[i].substring(2), args[++i]);
         }
         return opts;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
