@@ -7,8 +7,8 @@ FROM eclipse-temurin:17.0.17_10-jdk AS build
 WORKDIR /src
 # the whole reactor (every module's pom must be there); .dockerignore keeps build output and .git out
 COPY . .
-RUN ./mvnw -B -q -DskipTests -pl app,generator -am package \
- && cp app/target/lens-consumer-*-exec.jar /src/lens-consumer.jar \
+RUN ./mvnw -B -q -DskipTests -pl consumer-app,generator -am package \
+ && cp consumer-app/target/lens-consumer-app-*-exec.jar /src/lens-consumer.jar \
  && cp generator/target/lens-generator-*-exec.jar /src/lens-generator.jar
 
 FROM eclipse-temurin:17.0.17_10-jre

@@ -3,12 +3,12 @@ package io.nemolens.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.nemolens.archive.testing.ArchiveReader;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
+import io.nemolens.testing.ArchiveReader;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.IOException;
 import java.nio.file.Files;

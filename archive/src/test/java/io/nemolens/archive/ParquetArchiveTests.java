@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
-import io.nemolens.archive.testing.ArchiveReader;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
@@ -20,6 +19,7 @@ import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.testing.ArchiveReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;

@@ -2,11 +2,11 @@ package io.nemolens.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.archive.testing.ArchiveReader;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
+import io.nemolens.testing.ArchiveReader;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

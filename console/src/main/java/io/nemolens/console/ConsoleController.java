@@ -1,9 +1,9 @@
 package io.nemolens.console;
 
-import io.nemolens.consumer.poison.Disposition;
-import io.nemolens.consumer.poison.PoisonIndex;
-import io.nemolens.consumer.poison.PoisonReindexer;
-import io.nemolens.consumer.poison.ReplaySummary;
+import io.nemolens.poison.Disposition;
+import io.nemolens.poison.PoisonIndex;
+import io.nemolens.poison.PoisonReindexer;
+import io.nemolens.poison.ReplaySummary;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,11 +2,11 @@ package io.nemolens.console;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.config.LensManagementSecurityAutoConfiguration;
-import io.nemolens.consumer.config.LensPoisonAutoConfiguration;
-import io.nemolens.consumer.poison.PoisonIndex;
-import io.nemolens.consumer.poison.PoisonReindexer;
-import io.nemolens.consumer.poison.PoisonReplayer;
 import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.poison.PoisonIndex;
+import io.nemolens.poison.PoisonReindexer;
+import io.nemolens.poison.PoisonReplayer;
+import io.nemolens.poison.autoconfigure.LensPoisonAutoConfiguration;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,7 +1,7 @@
 package io.nemolens.console;
 
-import io.nemolens.consumer.poison.PoisonIndex;
-import io.nemolens.consumer.poison.PoisonInspector;
+import io.nemolens.poison.PoisonIndex;
+import io.nemolens.poison.PoisonInspector;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

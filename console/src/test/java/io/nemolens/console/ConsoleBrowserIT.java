@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
-import io.nemolens.archive.testing.ArchiveReader;
-import io.nemolens.consumer.LensConsumerApplication;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
-import io.nemolens.topology.testing.BrokerClient;
-import io.nemolens.topology.testing.TestTopology;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.TestTopology;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -103,7 +102,7 @@ class ConsoleBrowserIT {
         props.put("lens.console.sample-interval", "1s");
         props.put("lens.consumer.handler-retry.max-attempts", "1");
         props.put("lens.poison.depth-poll-interval", "300ms");
-        app = new SpringApplicationBuilder(LensConsumerApplication.class, Handlers.class)
+        app = new SpringApplicationBuilder(ConsoleApplication.class, Handlers.class)
                 .run(topology.applicationArguments(props));
         publicPort = Integer.parseInt(app.getEnvironment().getProperty("local.server.port", "-1"));
         int managementPort = Integer.parseInt(app.getEnvironment().getProperty("local.management.port", "-1"));

@@ -2,8 +2,7 @@ package io.nemolens.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.consumer.LensConsumerApplication;
-import io.nemolens.topology.testing.TestTopology;
+import io.nemolens.testing.TestTopology;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -56,7 +55,7 @@ class ConsoleRequestsIT {
                 "lens.archive.path",
                 Path.of("target", "console-archive", topology.queue()).toString());
         props.put("lens.poison.depth-poll-interval", "300ms");
-        app = new SpringApplicationBuilder(LensConsumerApplication.class).run(topology.applicationArguments(props));
+        app = new SpringApplicationBuilder(ConsoleApplication.class).run(topology.applicationArguments(props));
         int managementPort = Integer.parseInt(app.getEnvironment().getProperty("local.management.port", "-1"));
         console = "http://127.0.0.1:" + managementPort + "/console";
         http = HttpClient.newBuilder()

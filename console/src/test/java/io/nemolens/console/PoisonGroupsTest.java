@@ -2,8 +2,8 @@ package io.nemolens.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.consumer.poison.PoisonIndex;
-import io.nemolens.consumer.poison.PoisonMessage;
+import io.nemolens.poison.PoisonIndex;
+import io.nemolens.poison.PoisonMessage;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

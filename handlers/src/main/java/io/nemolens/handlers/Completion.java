@@ -16,4 +16,22 @@ public interface Completion {
 
     /** The batch's work could not be made durable; the message is redelivered. */
     void fail(Throwable cause);
+
+    /**
+     * Completes this completion as {@code stage} completes: normally, or failed with its failure (unwrapped
+     * from a {@link java.util.concurrent.CompletionException}). The one adapter between the two ways Java says
+     * "done later": a {@link MessageSink}'s stage, a handler's completion.
+     */
+    default void completeWhen(java.util.concurrent.CompletionStage<?> stage) {
+        stage.whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                complete();
+            } else {
+                fail(
+                        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure);
+            }
+        });
+    }
 }

@@ -169,7 +169,7 @@ class ComposeStackTest {
                 .contains("\"-XX:+ExitOnOutOfMemoryError\"", "/app/lens-consumer.jar");
         List<String> runCommands = Files.readAllLines(ROOT.resolve("README.md")).stream()
                 .filter(l -> l.contains("java ")
-                        && l.contains("lens-consumer-0.1.0-SNAPSHOT-exec.jar")
+                        && l.contains("lens-consumer-app-0.1.0-SNAPSHOT-exec.jar")
                         && !l.contains(" poison "))
                 .toList();
         assertThat(runCommands).as("README: commands that run the consumer").isNotEmpty();

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.MessageProperties;
-import io.nemolens.topology.testing.TestBroker;
+import io.nemolens.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

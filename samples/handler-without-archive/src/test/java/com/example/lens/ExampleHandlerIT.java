@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.topology.testing.BrokerClient;
-import io.nemolens.topology.testing.TestTopology;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.TestTopology;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -25,7 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The README's handler example as a user runs it: their own application, which depends on
- * {@code lens-handlers} and {@code lens-consumer-app} and nothing else, against a real broker. It starts,
+ * {@code lens-handlers} and {@code lens-consumer} and nothing else, against a real broker. It starts,
  * hands the spans to the handler and acknowledges the message; no archive is on its class path, and none
  * is written.
  */

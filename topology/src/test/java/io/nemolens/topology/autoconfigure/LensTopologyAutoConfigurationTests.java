@@ -2,9 +2,9 @@ package io.nemolens.topology.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.testing.Wiring;
+import io.nemolens.testing.Wiring.Replaceable;
 import io.nemolens.topology.LensTopology;
-import io.nemolens.topology.testing.Wiring;
-import io.nemolens.topology.testing.Wiring.Replaceable;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

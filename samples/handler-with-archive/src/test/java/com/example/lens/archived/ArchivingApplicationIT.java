@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.archive.testing.ArchiveReader;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.topology.testing.BrokerClient;
-import io.nemolens.topology.testing.TestTopology;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.TestTopology;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,0 +1,243 @@
+package io.nemolens.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.jspecify.annotations.NullMarked;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The rules that keep the modules apart, checked on the main classes of every module with main code
+ * ({@code handlers}, {@code decode}, {@code topology}, {@code archive}, {@code generator}, {@code consumer},
+ * {@code poison}, {@code console}, {@code consumer-app}, {@code test-support}, {@code benchmarks} and both
+ * {@code samples}): it lives in {@code architecture}, the one module downstream of all of them. Each rule
+ * fails the build when broken, with the offending dependency named.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        // the other modules come as folders (an IDE, mvn test) or as jars (mvn verify): both are main
+        // classes, but not their test classes or test-jars
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                // what JMH's annotation processor generates into the benchmarks is not ours to rule
+                .withImportOption(location -> !location.contains("/jmh_generated/"))
+                .importPackages("io.nemolens", "com.example.lens");
+    }
+
+    /** Every module's main classes were found (a rule over no classes would pass for nothing). */
+    @Test
+    void everyModuleIsChecked() {
+        for (String pkg : new String[] {
+            "io.nemolens.handlers",
+            "io.nemolens.decode",
+            "io.nemolens.topology",
+            "io.nemolens.archive",
+            "io.nemolens.generator",
+            "io.nemolens.consumer",
+            "io.nemolens.poison",
+            "io.nemolens.console",
+            "io.nemolens.app",
+            "io.nemolens.testing",
+            "io.nemolens.benchmarks",
+            "com.example.lens",
+            "com.example.lens.archived"
+        }) {
+            org.assertj.core.api.Assertions.assertThat(main.containPackage(pkg))
+                    .as("main classes of %s imported", pkg)
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.nemolens.(**)").should().beFreeOfCycles().check(main);
+    }
+
+    /** A handler author's classpath stays small: the SPI uses the JDK, protobuf, the OTLP messages and JSpecify. */
+    @Test
+    void theSpiDependsOnNoFramework() {
+        classes()
+                .that()
+                .resideInAPackage("io.nemolens.handlers..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.nemolens.handlers..",
+                        "java..",
+                        "com.google.protobuf..",
+                        "io.opentelemetry.proto..",
+                        "org.jspecify.annotations..")
+                .because("the SPI is what handler authors compile against: no Spring, Parquet, Hadoop or codecs")
+                .check(main);
+    }
+
+    @Test
+    void decodingKnowsNothingOfAmqpOrSpring() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.decode..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("com.rabbitmq..", "org.springframework..", "io.nemolens.consumer..")
+                .because("decoding is bytes to records, used by the consumer and the archive alike")
+                .check(main);
+    }
+
+    @Test
+    void theLibrariesReachTheArchiveOnlyThroughTheSpi() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.nemolens.handlers..",
+                        "io.nemolens.decode..",
+                        "io.nemolens.topology..",
+                        "io.nemolens.consumer..",
+                        "io.nemolens.poison..",
+                        "io.nemolens.console..",
+                        "io.nemolens.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.archive..")
+                .because("an application can leave the archive out or replace it")
+                .check(main);
+    }
+
+    /** The archive's public face is its root package and its auto-configuration; the rest is its inside. */
+    @Test
+    void nothingOutsideTheArchiveReachesIntoIt() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.nemolens.archive..")
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.nemolens.archive..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage(
+                                "io.nemolens.archive", "io.nemolens.archive.autoconfigure"))))
+                .because("the archive's packages below its root (spool, de-duplication, Parquet writing, commit)"
+                        + " are its inside: benchmarks and samples use its public face")
+                .check(main);
+    }
+
+    @Test
+    void theConsumerLibraryDoesNotReachTheToolsOrTheApplication() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.consumer..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nemolens.poison..", "io.nemolens.console..", "io.nemolens.app..")
+                .because("the library is what a user's application depends on: tools and the application build on it")
+                .check(main);
+    }
+
+    @Test
+    void theArchiveDoesNotReachIntoTheConsumer() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.archive..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nemolens.consumer..", "io.nemolens.generator..", "com.rabbitmq..")
+                .check(main);
+    }
+
+    @Test
+    void theConsumerDoesNotShipTheGenerator() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nemolens.generator..", "io.nemolens.benchmarks..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.generator..")
+                .because("the generator is a runnable and test data (the benchmarks' too), not part of the consumer")
+                .check(main);
+    }
+
+    @Test
+    void nothingReachesIntoTheConsole() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.nemolens.console..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.console..")
+                .because("the console is a leaf: an application can leave it out")
+                .check(main);
+    }
+
+    @Test
+    void theConsoleReachesTheArchiveOnlyThroughItsMeters() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.console..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nemolens.archive..", "io.nemolens.generator..")
+                .because("the console shows what /actuator/prometheus and /actuator/health show: one source of truth")
+                .check(main);
+    }
+
+    @Test
+    void autoConfigurationsAreFinal() {
+        classes()
+                .that()
+                .areAnnotatedWith(AutoConfiguration.class)
+                .should()
+                .haveModifier(JavaModifier.FINAL)
+                .check(main);
+    }
+
+    /** An application replaces any of our beans by defining its own (by type, or by name where the type is common). */
+    @Test
+    void everyAutoConfiguredBeanBacksOff() {
+        methods()
+                .that()
+                .areAnnotatedWith(Bean.class)
+                .and()
+                .areDeclaredInClassesThat()
+                .resideInAPackage("io.nemolens..")
+                .should()
+                .beAnnotatedWith(ConditionalOnMissingBean.class)
+                .check(main);
+    }
+
+    @Test
+    void everyPackageStatesNullness() {
+        ArchRule rule = classes().that().resideInAPackage("io.nemolens..").should(beInANullMarkedPackage());
+        rule.check(main);
+    }
+
+    private static ArchCondition<JavaClass> beInANullMarkedPackage() {
+        return new ArchCondition<>("be in a package annotated @NullMarked (package-info.java)") {
+            @Override
+            public void check(JavaClass item, ConditionEvents events) {
+                boolean marked = item.getPackage().isAnnotatedWith(NullMarked.class);
+                if (!marked) {
+                    events.add(SimpleConditionEvent.violated(
+                            item,
+                            "package " + item.getPackageName() + " of " + item.getName() + " is not @NullMarked"));
+                }
+            }
+        };
+    }
+}

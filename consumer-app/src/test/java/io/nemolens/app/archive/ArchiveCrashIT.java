@@ -1,0 +1,202 @@
+package io.nemolens.app.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.decode.MessageIds;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerProcess;
+import io.nemolens.testing.TestTopology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Consumers in child JVMs (the runnable jar, as deployed) are killed with SIGKILL, one after the other, while
+ * a publisher streams thousands of messages and files are being written; a last consumer finishes the queue.
+ * The archive then holds exactly the published records, counted without {@code DISTINCT}, and DuckDB sees no
+ * partial or temporary file.
+ */
+class ArchiveCrashIT {
+
+    /** The publisher sends at least this many messages, and goes on until the last kill. */
+    private static final int MIN_MESSAGES = 4000;
+
+    private static final int MAX_MESSAGES = 30_000;
+    /** The publisher waits while the queue holds this many ready messages: a stream, not a backlog. */
+    private static final int MAX_READY = 800;
+
+    private static final int SPANS_PER_MESSAGE = 8;
+    private static final int KILLS = 3;
+
+    @TempDir
+    Path archive;
+
+    private TestTopology topology;
+    private final List<ConsumerProcess> consumers = new ArrayList<>();
+    private final ExecutorService publisher = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void cleanUp() {
+        publisher.shutdownNow();
+        consumers.forEach(ConsumerProcess::close);
+        topology.delete();
+    }
+
+    @Test
+    void consumersKilledSeveralTimesMidStreamLoseNothingDuplicateNothingAndLeaveNothingHalfWritten() throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        topology = TestTopology.unique("crash");
+        Path logs = Files.createDirectories(Path.of("target", "crash-it", topology.queue()));
+
+        ConsumerProcess consumer = startConsumer(logs, 0);
+        Set<String> publishedIds = ConcurrentHashMap.newKeySet();
+        AtomicInteger published = new AtomicInteger();
+        AtomicBoolean killsDone = new AtomicBoolean();
+        try (BrokerClient client = new BrokerClient()) {
+            await().atMost(Duration.ofSeconds(120)).until(() -> client.consumerCount(topology.queue()) > 0);
+            Future<?> publishing = publisher.submit(() -> {
+                try (BrokerClient own = new BrokerClient()) {
+                    for (int i = 0; i < MAX_MESSAGES && !(killsDone.get() && i >= MIN_MESSAGES); i++) {
+                        while (own.messageCount(topology.queue()) > MAX_READY) {
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                        }
+                        byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run-" + (i % 4), i % 8, i)
+                                .toByteArray();
+                        publishedIds.add(MessageIds.of(body));
+                        own.publish(topology.exchange(), "otlp_spans", body);
+                        published.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+
+            List<String> kills = new ArrayList<>();
+            for (int kill = 1; kill <= KILLS; kill++) {
+                // a random-ish moment: after this consumer acknowledged some hundreds of messages, while a file
+                // is being written (a temporary file exists) and the publisher is still sending
+                int ackedBeforeKill = 100 + random.nextInt(400);
+                ConsumerProcess victim = consumer;
+                await().atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> victim.messages("acked") >= ackedBeforeKill && temporaryFileExists());
+                kills.add("kill " + kill + " after " + ackedBeforeKill + " acks, " + published.get() + " published");
+                victim.kill();
+                consumer = startConsumer(logs, kill);
+            }
+            killsDone.set(true);
+            publishing.get(5, TimeUnit.MINUTES);
+            assertThat(published.get())
+                    .as("the publisher was still sending at the last kill (seed %d, %s)", seed, kills)
+                    .isLessThan(MAX_MESSAGES);
+            assertThat(publishedIds).hasSize(published.get());
+
+            long expected = (long) published.get() * SPANS_PER_MESSAGE;
+            ConsumerProcess last = consumer;
+            await().atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> client.messageCount(topology.queue()) == 0 && rows() >= expected);
+            assertThat(last.stop()).as("the last consumer stopped").isNotNegative();
+            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+
+            try (ArchiveReader reader = new ArchiveReader(archive)) {
+                String about = "seed " + seed + ", " + kills;
+                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                        .as("rows, counted without DISTINCT (%s)", about)
+                        .isEqualTo(expected);
+                assertThat(reader.scalar(
+                                "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
+                                        + " HAVING count(*) > 1)",
+                                "spans"))
+                        .as("(_message_id, _row) pairs archived more than once (%s)", about)
+                        .isEqualTo(0L);
+                Set<String> archivedIds = new HashSet<>();
+                reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                        .forEach(r -> archivedIds.add((String) r.get("_message_id")));
+                assertThat(archivedIds).isEqualTo(publishedIds);
+                // what DuckDB's glob over the archive matches: committed files only
+                assertThat(reader.query("SELECT file FROM glob('" + archive.toAbsolutePath() + "/spans/**/*.parquet')"))
+                        .extracting(r ->
+                                Path.of((String) r.get("file")).getFileName().toString())
+                        .isNotEmpty()
+                        .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
+            }
+        }
+        try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(p -> p.getFileName().toString()))
+                    .as("nothing but committed Parquet files (temporary files of killed consumers are gone)")
+                    .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
+        }
+        List<String> recovered = new ArrayList<>();
+        for (int i = 1; i <= KILLS; i++) {
+            String output = Files.readString(logs.resolve("consumer-" + i + ".log"));
+            if (output.contains("not yet released")) {
+                recovered.add("consumer-" + i);
+            }
+        }
+        assertThat(recovered)
+                .as("consumers started after a kill found spooled entries to write again (the kills hit mid-stream)")
+                .isNotEmpty();
+    }
+
+    private ConsumerProcess startConsumer(Path logs, int index) throws IOException {
+        ConsumerProcess p = ConsumerProcess.start(
+                topology,
+                logs.resolve("consumer-" + index + ".log"),
+                List.of(),
+                List.of("-Xmx256m"),
+                Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", "500ms"));
+        consumers.add(p);
+        return p;
+    }
+
+    /** Whether a file is being written: a hidden temporary file exists in a partition folder. */
+    private boolean temporaryFileExists() {
+        Path spans = archive.resolve("spans");
+        if (!Files.isDirectory(spans)) {
+            return false;
+        }
+        try (Stream<Path> s = Files.walk(spans)) {
+            return s.anyMatch(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith(".part-") && name.endsWith(".parquet.tmp");
+            });
+        } catch (IOException | UncheckedIOException e) {
+            return false; // a file renamed or removed under the walk: look again
+        }
+    }
+
+    /** Rows in committed files; -1 while DuckDB cannot read them (none yet, or one renamed under the glob). */
+    private long rows() {
+        try (ArchiveReader reader = new ArchiveReader(archive)) {
+            return (Long) reader.scalar("SELECT count(*) FROM %s", "spans");
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package io.nemolens.app.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.app.testing.Service;
+import io.nemolens.decode.MessageIds;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerProcess;
+import io.nemolens.testing.RunningConsumer;
+import io.nemolens.testing.TestTopology;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The archive's spool failing under a running consumer: full ({@code lens.archive.spool.max-size}), and on a
+ * disk that is really full (ENOSPC from a small tmpfs). Each time: nothing more is acknowledged, nothing goes
+ * to the poison queue, the {@code archive} health indicator is DOWN with the reason, and once there is room
+ * again everything resumes by itself and every record is archived exactly once. (The archive's own folder
+ * failing is {@code ArchiveIT.aBlockedArchive...}.)
+ */
+class ArchiveSpoolFaultIT {
+
+    private static final int SPANS_PER_MESSAGE = 64;
+
+    @TempDir
+    Path tmp;
+
+    private TestTopology topology;
+    private RunningConsumer consumer;
+    private ConsumerProcess child;
+
+    @AfterEach
+    void stop() {
+        if (consumer != null) {
+            consumer.close();
+        }
+        if (child != null) {
+            child.close();
+        }
+        topology.delete();
+    }
+
+    @Test
+    void aFullSpoolHoldsMessagesUnacknowledgedUnpoisonedAndHealthDownUntilCommittedFilesFreeIt() throws Exception {
+        topology = TestTopology.unique("spool-full");
+        Path archive = tmp.resolve("archive");
+        // a spool of 384 KB that only committed files free: with commit-threshold 1.0 none is committed early,
+        // so the spool stays full until the open file is max-age (15 s) old
+        consumer = Service.start(
+                topology,
+                Map.of(
+                        "lens.archive.path", archive.toString(),
+                        "lens.archive.spool.max-size", "384KB",
+                        "lens.archive.spool.segment-size", "64KB",
+                        "lens.archive.spool.commit-threshold", "1.0",
+                        "lens.archive.max-age", "15s",
+                        "lens.consumer.transient-retry.max-backoff", "1s",
+                        // the test reads the reason in the health details, which are hidden from anonymous callers
+                        "management.endpoint.health.show-details", "always"));
+        HttpClient http = HttpClient.newHttpClient();
+        URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
+
+        int messages = 30; // about 23 KB each: nearly twice what the spool holds
+        Set<String> ids = new HashSet<>();
+        try (BrokerClient client = new BrokerClient()) {
+            for (int i = 0; i < messages; i++) {
+                byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "spool-full-run", i % 8, i)
+                        .toByteArray();
+                ids.add(MessageIds.of(body));
+                client.publish(topology.exchange(), "otlp_spans", body);
+            }
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                HttpResponse<String> r =
+                        http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).isEqualTo(503);
+                assertThat(r.body()).contains("spool full");
+            });
+            double ackedWhileFull = consumer.messages("acked");
+            assertThat(ackedWhileFull)
+                    .as("messages acknowledged before the spool was full")
+                    .isBetween(1.0, messages - 1.0);
+            // while it is full: nothing more acknowledged, nothing poisoned, the listeners retrying
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> consumer.messages("acked") == ackedWhileFull);
+            assertThat(consumer.bean(MeterRegistry.class)
+                            .find("lens.retries")
+                            .tag("type", "transient")
+                            .counters())
+                    .as("transient retries")
+                    .isNotEmpty();
+            assertThat(consumer.messages("poisoned")).isZero();
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+
+            // committed files free the spool: the rest goes through by itself
+            await().atMost(Duration.ofMinutes(2)).until(() -> consumer.messages("acked") == messages);
+            consumer.awaitArchived(Duration.ofMinutes(1));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200);
+            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        }
+        assertExactlyOnce(archive, ids);
+    }
+
+    @Test
+    void aSpoolOnAFullDiskHoldsMessagesUnacknowledgedUnpoisonedAndHealthDownUntilThereIsRoomAgain() throws Exception {
+        topology = TestTopology.unique("spool-enospc");
+        Path archive = tmp.resolve("archive");
+        Path disk = Files.createDirectories(tmp.resolve("spool-disk"));
+        // a real full disk needs a tmpfs of our own: the test fails (never skips) where it cannot have one
+        assertThat(new ProcessBuilder(inSmallTmpfs(disk, List.of("true")))
+                        .redirectErrorStream(true)
+                        .start()
+                        .waitFor())
+                .as("this test needs `unshare --user --map-root-user --mount` and a tmpfs mount inside it"
+                        + " (util-linux, unprivileged user namespaces enabled)")
+                .isZero();
+
+        // the spool on a 16 MB tmpfs that only the child sees; the test reaches it through /proc/<pid>/root
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("lens.archive.path", archive.toString());
+        properties.put("lens.archive.spool.path", disk.resolve("spool").toString());
+        properties.put("lens.archive.spool.segment-size", "1MB");
+        properties.put("lens.archive.min-free-space", "1KB");
+        properties.put("lens.archive.max-age", "1s");
+        properties.put("lens.consumer.transient-retry.max-backoff", "1s");
+        child = ConsumerProcess.start(
+                topology,
+                Path.of("target", "spool-fault-it", topology.queue() + ".log"),
+                inSmallTmpfs(disk, List.of()),
+                List.of("-Xmx256m"),
+                properties);
+        Path seenByChild = Path.of("/proc/" + child.pid() + "/root" + disk.toAbsolutePath());
+
+        Set<String> ids = new HashSet<>();
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "spool-enospc-run", i % 8, i)
+                    .toByteArray();
+            ids.add(MessageIds.of(body));
+            bodies.add(body);
+        }
+        try (BrokerClient client = new BrokerClient()) {
+            await().atMost(Duration.ofMinutes(2)).until(() -> client.consumerCount(topology.queue()) > 0);
+            for (byte[] body : bodies.subList(0, 10)) {
+                client.publish(topology.exchange(), "otlp_spans", body);
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> child.messages("acked") == 10);
+            await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
+
+            Path filler = seenByChild.resolve("filler");
+            long filled = fill(filler);
+            assertThat(filled).as("bytes written until the disk was full").isPositive();
+            for (byte[] body : bodies.subList(10, bodies.size())) {
+                client.publish(topology.exchange(), "otlp_spans", body);
+            }
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                ConsumerProcess.Health h = child.health();
+                assertThat(h.status()).isEqualTo(503);
+                assertThat(h.body()).contains("spool cannot be written").contains("No space left on device");
+            });
+            // what a failed append gave back (it is cut off again) is taken too: the disk stays full
+            fill(filler);
+            double ackedWhileFull = child.messages("acked");
+            assertThat(ackedWhileFull).isBetween(10.0, bodies.size() - 1.0);
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> child.messages("acked") == ackedWhileFull
+                            && !child.health().up());
+            assertThat(child.meter("lens_retries_total", "type=\"transient\"")).isPositive();
+            assertThat(child.messages("poisoned")).isZero();
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+
+            Files.delete(filler);
+            await().atMost(Duration.ofMinutes(2)).until(() -> child.messages("acked") == bodies.size());
+            await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
+            assertThat(child.messages("poisoned")).isZero();
+            assertThat(child.stop()).as("stopped gracefully").isNotNegative();
+            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        }
+        assertThat(child.output()).contains("No space left on device");
+        assertExactlyOnce(archive, ids);
+    }
+
+    /** Appends zeros to {@code file} until the disk is full; returns how many bytes went in. */
+    private static long fill(Path file) throws IOException {
+        byte[] chunk = new byte[64 * 1024];
+        long written = 0;
+        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            while (true) {
+                out.write(chunk);
+                written += chunk.length;
+            }
+        } catch (IOException e) {
+            if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
+                throw e;
+            }
+        }
+        return written;
+    }
+
+    /** The command run with a 16 MB tmpfs on {@code dir}, seen by it alone (it execs the command: same pid). */
+    private static List<String> inSmallTmpfs(Path dir, List<String> command) {
+        List<String> line = new ArrayList<>(List.of(
+                "unshare",
+                "--user",
+                "--map-root-user",
+                "--mount",
+                "sh",
+                "-c",
+                "mount -t tmpfs -o size=16m tmpfs \"$0\" && exec \"$@\""));
+        line.add(dir.toAbsolutePath().toString());
+        line.addAll(command);
+        return line;
+    }
+
+    private static void assertExactlyOnce(Path archive, Set<String> ids) throws Exception {
+        try (ArchiveReader reader = new ArchiveReader(archive)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .as("rows, counted without DISTINCT")
+                    .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
+            assertThat(reader.scalar(
+                            "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
+                                    + " HAVING count(*) > 1)",
+                            "spans"))
+                    .isEqualTo(0L);
+            Set<String> archived = new HashSet<>();
+            reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                    .forEach(r -> archived.add((String) r.get("_message_id")));
+            assertThat(archived).isEqualTo(ids);
+        }
+    }
+}

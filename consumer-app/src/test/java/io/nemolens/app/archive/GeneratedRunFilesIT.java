@@ -1,0 +1,161 @@
+package io.nemolens.app.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.app.testing.Service;
+import io.nemolens.generator.GenerateCommand;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.RunningConsumer;
+import io.nemolens.testing.TestBroker;
+import io.nemolens.testing.TestTopology;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+
+/**
+ * The README's example — {@code generate --count 500}: all five kinds, one run — against a running
+ * consumer leaves one committed file per (table, date, run) partition once {@code max-age} has passed (a
+ * handful of files, not hundreds), and DuckDB reads back exactly the records the generator reports, each
+ * once without {@code DISTINCT}.
+ *
+ * <p>{@code max-age} is 30 s here rather than the default 5 minutes, so that the test is quick; every
+ * partition still receives its records for as long as the generator runs (the kinds take turns), so the
+ * run must fit in {@code max-age} for one file per partition: it takes a few seconds.
+ */
+class GeneratedRunFilesIT {
+
+    private static final Duration MAX_AGE = Duration.ofSeconds(30);
+    private static final Pattern KIND_LINE = Pattern.compile(
+            "^\\s+(spans|metrics|logs|gpu|node)\\s+(\\d+) messages\\s+(\\d+) records", Pattern.MULTILINE);
+    private static final Pattern SENT_LINE =
+            Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
+
+    @TempDir
+    Path archive;
+
+    private TestTopology topology;
+    private RunningConsumer consumer;
+
+    @AfterEach
+    void stop() {
+        if (consumer != null) {
+            consumer.close();
+        }
+        topology.delete();
+    }
+
+    @Test
+    void generateCount500LeavesOneFilePerPartitionHoldingExactlyTheReportedRecords() throws Exception {
+        topology = TestTopology.unique("generated-files");
+        consumer = Service.start(
+                topology,
+                Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", MAX_AGE.toSeconds() + "s"));
+        String runId = "generated-files-" + Long.toHexString(System.nanoTime());
+
+        // the generator as a user runs it, in a connection of its own
+        CachingConnectionFactory connections =
+                new CachingConnectionFactory(TestBroker.get().connectionFactory());
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        long began = System.nanoTime();
+        int exit;
+        try {
+            exit = new GenerateCommand(() -> connections, topology.exchange(), Clock.systemUTC())
+                    .run(
+                            List.of("--count", "500", "--run-id", runId),
+                            new PrintStream(printed, true, StandardCharsets.UTF_8));
+        } finally {
+            connections.destroy();
+        }
+        Duration generation = Duration.ofNanos(System.nanoTime() - began);
+        String output = printed.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        Map<String, Long> reported = reportedRecords(output);
+        Matcher sent = SENT_LINE.matcher(output);
+        assertThat(sent.find()).as(output).isTrue();
+        assertThat(sent.group(1)).isEqualTo("500");
+        long reportedTotal = Long.parseLong(sent.group(2));
+        assertThat(reported.keySet()).containsExactlyInAnyOrder("spans", "metrics", "logs", "gpu", "node");
+
+        try (BrokerClient client = new BrokerClient()) {
+            await().atMost(Duration.ofSeconds(120)).until(() -> consumer.messages("acked") == 500);
+            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        }
+        // every file is committed by its age: none is open, the spool holds nothing not yet committed
+        consumer.awaitArchived(MAX_AGE.plus(Duration.ofSeconds(90)));
+
+        Map<Path, List<Path>> filesByPartition;
+        try (Stream<Path> s = Files.walk(archive)) {
+            filesByPartition = s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+                    .collect(Collectors.groupingBy(
+                            p -> archive.relativize(p.getParent()), TreeMap::new, Collectors.toList()));
+        }
+        assertThat(filesByPartition.keySet())
+                .as("partitions")
+                .allSatisfy(
+                        p -> assertThat(p.toString())
+                                .matches(
+                                        "(spans|metrics|logs|gpu_metrics|node_metrics)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+"));
+        assertThat(filesByPartition.keySet().stream().map(p -> p.getName(0).toString()))
+                .as("tables with files")
+                .contains("spans", "metrics", "logs", "gpu_metrics", "node_metrics");
+        System.out.printf(
+                "generate --count 500: %d records sent in %s; %d committed files in %d partitions%n",
+                reportedTotal,
+                generation,
+                filesByPartition.values().stream().mapToInt(List::size).sum(),
+                filesByPartition.size());
+        assertThat(filesByPartition)
+                .as("one committed file per partition (the generator ran %s, max-age is %s)", generation, MAX_AGE)
+                .allSatisfy((partition, files) ->
+                        assertThat(files).as(partition.toString()).hasSize(1));
+
+        try (ArchiveReader reader = new ArchiveReader(archive)) {
+            Map<String, Long> rows = new HashMap<>();
+            for (String table : List.of("spans", "metrics", "logs", "gpu_metrics", "node_metrics")) {
+                long count = (Long) reader.scalar("SELECT count(*) FROM %s", table);
+                assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", table))
+                        .as("rows of %s, each once", table)
+                        .isEqualTo(count);
+                rows.put(table, count);
+            }
+            assertThat(rows.get("spans")).as("spans").isEqualTo(reported.get("spans"));
+            assertThat(rows.get("logs")).as("log records").isEqualTo(reported.get("logs"));
+            // training metrics and scrapes: dcgm-exporter and node-exporter samples go to their own tables,
+            // the scrapes' own gauges (up, scrape_*) to metrics
+            assertThat(rows.get("metrics") + rows.get("gpu_metrics") + rows.get("node_metrics"))
+                    .as("metric points, GPU and node samples")
+                    .isEqualTo(reported.get("metrics") + reported.get("gpu") + reported.get("node"));
+            assertThat(rows.values().stream().mapToLong(Long::longValue).sum())
+                    .as("every record the generator reports")
+                    .isEqualTo(reportedTotal);
+        }
+    }
+
+    /** Records per kind from the generator's summary lines ({@code   spans  100 messages  9600 records ...}). */
+    private static Map<String, Long> reportedRecords(String output) {
+        Map<String, Long> records = new HashMap<>();
+        Matcher m = KIND_LINE.matcher(output);
+        while (m.find()) {
+            records.put(m.group(1), Long.parseLong(m.group(3)));
+        }
+        return records;
+    }
+}

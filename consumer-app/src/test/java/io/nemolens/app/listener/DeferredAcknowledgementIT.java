@@ -1,0 +1,154 @@
+package io.nemolens.app.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.nemolens.app.testing.Service;
+import io.nemolens.app.testing.SmallRequests;
+import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.RunningConsumer;
+import io.nemolens.testing.TestTopology;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * A buffering handler's {@code defer()} on a real broker: the message is acknowledged only when the
+ * handler completes, returned to the queue when it fails, and while it waits it holds no more than an
+ * acknowledgement needs (not the decoded request and its records).
+ */
+class DeferredAcknowledgementIT {
+
+    /** What the buffering handler saw: a weak reference to the first span, and the completion it holds. */
+    record Deferred(String name, WeakReference<Span> firstSpan, Completion completion) {}
+
+    static final BlockingQueue<Deferred> deferred = new LinkedBlockingQueue<>();
+
+    @Configuration(proxyBeanMethods = false)
+    static class BufferingHandler {
+        @Bean
+        SpanHandler bufferingSpanHandler() {
+            // keeps nothing of the batch but the completion, as a handler that copied its rows out would
+            return batch -> deferred.add(new Deferred(
+                    batch.records().get(0).name(),
+                    new WeakReference<>(batch.records().get(0)),
+                    batch.defer()));
+        }
+    }
+
+    private TestTopology topology;
+    private RunningConsumer consumer;
+    private BrokerClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        deferred.clear();
+        topology = TestTopology.unique("deferred-ack");
+        consumer = Service.start(topology, Map.of("lens.archive.enabled", "false"), BufferingHandler.class);
+        client = new BrokerClient();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        consumer.close();
+        client.close();
+        topology.delete();
+    }
+
+    @Test
+    void aMessageIsAcknowledgedOnlyWhenItsHandlerCompletes() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "buffered"));
+        Deferred held = next();
+
+        // delivered and handled, but neither acknowledged nor back in the queue
+        Thread.sleep(500);
+        assertThat(consumer.messages("acked")).isZero();
+        assertThat(client.messageCount(topology.queue())).isZero();
+        assertThat(ackLatency()).as("nothing acknowledged, no latency recorded").isNull();
+
+        held.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        // the time from receipt to the acknowledgement includes the wait for the handler's completion
+        Timer latency = ackLatency();
+        assertThat(latency).isNotNull();
+        assertThat(latency.count()).isEqualTo(1);
+        assertThat(latency.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(500);
+        consumer.close();
+        assertThat(client.messageCount(topology.queue())).isZero();
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+    }
+
+    @Test
+    void aFailedCompletionReturnsTheMessageForRedelivery() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "lost-on-flush"));
+        next().completion().fail(new java.io.IOException("disk went away"));
+
+        Deferred again = next();
+        assertThat(again.name()).isEqualTo("lost-on-flush");
+        again.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        assertThat(consumer.messages("requeued")).isEqualTo(1);
+        assertThat(ackLatency().count())
+                .as("only the acknowledged delivery is timed")
+                .isEqualTo(1);
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+    }
+
+    @Test
+    void aWaitingMessageDoesNotKeepItsDecodedRecordsAlive() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "waiting"));
+        Deferred held = next();
+
+        // only the completion is held: the decoded request and its records must be collectable while the
+        // acknowledgement waits, or every message waiting for a commit pins megabytes of heap
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    System.gc();
+                    return held.firstSpan().get() == null;
+                });
+        assertThat(consumer.messages("acked")).isZero();
+
+        held.completion().complete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+    }
+
+    @Test
+    void unfinishedMessagesGoBackToTheQueueWhenTheConsumerStops() throws Exception {
+        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "never-completed"));
+        assertThat(next().name()).isEqualTo("never-completed");
+
+        consumer.close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 1);
+        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        assertThat(deferred).as("no second delivery to the stopped consumer").isEmpty();
+    }
+
+    /** The {@code lens.ack.latency} timer of spans, or {@code null} before the first acknowledgement. */
+    private @Nullable Timer ackLatency() {
+        return consumer.bean(MeterRegistry.class)
+                .find("lens.ack.latency")
+                .tag("signal", "spans")
+                .timer();
+    }
+
+    private static Deferred next() throws InterruptedException {
+        Deferred d = deferred.poll(20, TimeUnit.SECONDS);
+        assertThat(d).as("the handler was called").isNotNull();
+        return d;
+    }
+}

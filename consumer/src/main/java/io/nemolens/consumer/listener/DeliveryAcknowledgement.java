@@ -1,0 +1,142 @@
+package io.nemolens.consumer.listener;
+
+import com.rabbitmq.client.Channel;
+import io.nemolens.handlers.Completion;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.rabbit.connection.ChannelProxy;
+
+/**
+ * The one acknowledgement decision for one delivery: ack, nack-requeue or reject happens at most once,
+ * whichever thread decides first (the listener, or the thread that completes a handler's or a sink's
+ * completion: the spool's writer, once its fsync is done). Decisions are sent on the physical channel the
+ * message arrived on; if that channel is gone, the broker redelivers the message anyway, so a late decision
+ * is dropped with a log line.
+ *
+ * <p>Completions are counted, not chained: the last one to complete runs the decision on its own thread, so
+ * between a sink's durability and {@code basicAck} there is no other hop.
+ */
+final class DeliveryAcknowledgement {
+
+    private static final Logger log = LoggerFactory.getLogger(DeliveryAcknowledgement.class);
+
+    private final Channel channel;
+    private final long deliveryTag;
+    private final AtomicBoolean decided = new AtomicBoolean();
+
+    // guarded by this
+    private int open;
+    private boolean sealed;
+    private @Nullable Throwable failure;
+    private @Nullable Consumer<@Nullable Throwable> whenDone;
+
+    DeliveryAcknowledgement(Channel channel, long deliveryTag) {
+        this.channel = channel instanceof ChannelProxy proxy ? proxy.getTargetChannel() : channel;
+        this.deliveryTag = deliveryTag;
+    }
+
+    /** A completion a handler or a sink holds until its work for this message is durable; it counts once. */
+    synchronized Completion defer() {
+        if (sealed) {
+            throw new IllegalStateException("defer() is for use inside handle(), before it returns");
+        }
+        open++;
+        AtomicBoolean done = new AtomicBoolean();
+        return new Completion() {
+            @Override
+            public void complete() {
+                if (done.compareAndSet(false, true)) {
+                    completed(null);
+                }
+            }
+
+            @Override
+            public void fail(Throwable cause) {
+                if (done.compareAndSet(false, true)) {
+                    completed(cause);
+                }
+            }
+        };
+    }
+
+    /**
+     * Once every handler and sink has been called: runs {@code then} when every completion handed out has
+     * completed, with {@code null} if all completed normally, else with the first failure. Runs it at once,
+     * on this thread, when none is open; otherwise on the thread of the last completion.
+     */
+    void whenDurable(Consumer<@Nullable Throwable> then) {
+        Throwable cause;
+        synchronized (this) {
+            sealed = true;
+            if (open > 0) {
+                whenDone = then;
+                return;
+            }
+            cause = failure;
+        }
+        then.accept(cause);
+    }
+
+    private void completed(@Nullable Throwable cause) {
+        Consumer<@Nullable Throwable> then;
+        Throwable first;
+        synchronized (this) {
+            if (cause != null && failure == null) {
+                failure = cause;
+            }
+            open--;
+            if (open > 0 || !sealed || whenDone == null) {
+                return;
+            }
+            then = whenDone;
+            whenDone = null;
+            first = failure;
+        }
+        then.accept(first);
+    }
+
+    /** Acknowledges, unless already decided. Returns whether this call decided. */
+    boolean ack() throws IOException {
+        if (!decided.compareAndSet(false, true)) {
+            return false;
+        }
+        channel.basicAck(deliveryTag, false);
+        return true;
+    }
+
+    /** Returns the message to the queue, unless already decided. */
+    boolean requeue() throws IOException {
+        if (!decided.compareAndSet(false, true)) {
+            return false;
+        }
+        channel.basicNack(deliveryTag, false, true);
+        return true;
+    }
+
+    /** Rejects without requeue (the queue dead-letters it), unless already decided. */
+    boolean reject() throws IOException {
+        if (!decided.compareAndSet(false, true)) {
+            return false;
+        }
+        channel.basicReject(deliveryTag, false);
+        return true;
+    }
+
+    /** For decisions made off the listener thread: a closed channel means the broker will redeliver. */
+    void quietly(IoAction action, String what) {
+        try {
+            action.run();
+        } catch (IOException | RuntimeException e) {
+            log.warn("could not {} delivery {} ({}); the broker redelivers it", what, deliveryTag, e.toString());
+        }
+    }
+
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
+    }
+}

@@ -1,0 +1,165 @@
+package io.nemolens.poison;
+
+import com.rabbitmq.client.Channel;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.error.OutOfMemoryHalt;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Polls the depth of the processing, poison and parking-lot queues on its own thread
+ * ({@code queue.declare} passive: no message is touched, so no delivery count grows) and keeps the
+ * last answer for the gauge {@code lens.queue.depth} (tag {@code queue}: {@code processing},
+ * {@code poison}, {@code parking-lot}) and the health indicators. A scrape or a health check never
+ * waits for the broker. Depth is -1 until the first answer and while the broker does not answer.
+ *
+ * <p>It also tracks since when the poison queue has been non-empty without a break, as the age of
+ * its oldest message: reading the head message to learn its real age would be a delivery, which
+ * quorum queues count towards the delivery limit, so it is not done on a timer.
+ */
+public final class QueueDepthMonitor implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(QueueDepthMonitor.class);
+
+    /**
+     * The last poll, for one queue.
+     *
+     * @param queue the queue's name
+     * @param depth ready messages, or -1 when unknown
+     * @param polledAt when the last poll ended, or {@code null} before the first
+     * @param nonEmptySince since when the queue has been non-empty without a break, or {@code null} when it is
+     *     empty or that is unknown
+     * @param error why the last poll failed, or {@code null} when it succeeded
+     */
+    public record Depth(
+            String queue,
+            long depth,
+            @Nullable Instant polledAt,
+            @Nullable Instant nonEmptySince,
+            @Nullable String error) {}
+
+    private final ConnectionFactory connectionFactory;
+    private final Map<String, String> queues;
+    private final Duration interval;
+    private final Clock clock;
+    private final Map<String, Depth> depths = new LinkedHashMap<>();
+    private @Nullable ScheduledExecutorService executor;
+
+    /**
+     * @param queues queue name by role ({@code processing}, {@code poison}, {@code parking-lot})
+     */
+    public QueueDepthMonitor(
+            ConnectionFactory connectionFactory,
+            Map<String, String> queues,
+            Duration interval,
+            Clock clock,
+            MeterRegistry registry) {
+        this.connectionFactory = connectionFactory;
+        this.queues = Map.copyOf(queues);
+        this.interval = interval;
+        this.clock = clock;
+        queues.forEach((role, name) -> {
+            depths.put(role, new Depth(name, -1, null, null, "not polled yet"));
+            Gauge.builder("lens.queue.depth", this, m -> m.depth(role).depth())
+                    .description("messages ready in the queue, at the last poll (-1: unknown)")
+                    .tag("queue", role)
+                    .register(registry);
+        });
+    }
+
+    /** The last poll of the queue with this role, or {@code null} for a role this monitor does not poll. */
+    public synchronized @Nullable Depth depth(String role) {
+        return depths.get(role);
+    }
+
+    /** Polls every queue now, on the caller's thread. */
+    public void poll() {
+        queues.forEach((role, name) -> {
+            long depth = -1;
+            String error = null;
+            Channel channel = null;
+            try {
+                channel = connectionFactory.createConnection().getDelegate().createChannel();
+                if (channel == null) {
+                    // amqp-client answers null, not an exception, when the connection's channels are all in use
+                    throw new IOException("the broker connection has no free channel");
+                }
+                depth = channel.queueDeclarePassive(name).getMessageCount();
+            } catch (Exception e) {
+                error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                log.debug("depth of '{}' unknown: {}", name, error);
+            } finally {
+                try {
+                    if (channel != null && channel.isOpen()) {
+                        channel.close();
+                    }
+                } catch (Exception e) {
+                    log.debug("closing a channel failed", e);
+                }
+            }
+            update(role, name, depth, error);
+        });
+    }
+
+    private synchronized void update(String role, String name, long depth, @Nullable String error) {
+        Instant now = clock.instant();
+        Depth previous = depths.get(role);
+        Instant since = null;
+        if (depth > 0) {
+            since = previous != null && previous.nonEmptySince() != null ? previous.nonEmptySince() : now;
+        } else if (depth < 0 && previous != null) {
+            since = previous.nonEmptySince(); // unknown: keep what we knew
+        }
+        depths.put(role, new Depth(name, depth, now, since, error));
+    }
+
+    @Override
+    public synchronized void start() {
+        if (executor == null) {
+            executor = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "lens-queue-depth");
+                t.setDaemon(true);
+                return t;
+            });
+            executor.scheduleWithFixedDelay(
+                    OutOfMemoryHalt.guarded(this::pollQuietly, "the queue depth poll"),
+                    0,
+                    interval.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void pollQuietly() {
+        try {
+            poll();
+        } catch (RuntimeException e) {
+            log.debug("queue depth poll failed", e);
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (executor != null) {
+            executor.shutdownNow();
+            executor = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return executor != null;
+    }
+}

@@ -1,0 +1,121 @@
+package io.nemolens.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP forwarder in front of the test broker, so that a test can make "the broker" go away for one
+ * application (cut every connection, refuse new ones) and come back on the same port, without
+ * stopping the shared broker; or make an application fall silent to the broker while deliveries still
+ * reach it ({@link #dropClientBytes()}: its acknowledgements never arrive).
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile ServerSocket server;
+    private volatile boolean dropClientBytes;
+    private int port;
+
+    public TcpProxy(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+    }
+
+    /** Starts listening (on a free port the first time, on the same port afterwards). */
+    public synchronized TcpProxy start() throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress("127.0.0.1", port));
+        port = s.getLocalPort();
+        server = s;
+        Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-" + port);
+        acceptor.setDaemon(true);
+        acceptor.start();
+        return this;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    private void accept(ServerSocket s) {
+        while (!s.isClosed()) {
+            try {
+                Socket client = s.accept();
+                Socket upstream = new Socket(targetHost, targetPort);
+                sockets.add(client);
+                sockets.add(upstream);
+                pump(client, upstream, true);
+                pump(upstream, client, false);
+            } catch (IOException e) {
+                // closed, or the broker refused: the client sees its connection drop
+            }
+        }
+    }
+
+    /**
+     * From now on, what clients send is read and thrown away, never forwarded: to the broker they fall
+     * silent (their acknowledgements never arrive), while what the broker sends still reaches them. Until
+     * {@link #stop()}, which cuts the connections: the broker then takes back what it delivered.
+     */
+    public void dropClientBytes() {
+        dropClientBytes = true;
+    }
+
+    private void pump(Socket from, Socket to, boolean fromClient) {
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (fromClient && dropClientBytes) {
+                                continue;
+                            }
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side closed
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    }
+                },
+                "tcp-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Cuts every connection and stops listening: to its clients the broker is gone. */
+    public synchronized void stop() {
+        closeQuietly(server);
+        sockets.forEach(TcpProxy::closeQuietly);
+        sockets.clear();
+        dropClientBytes = false;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (Exception e) {
+            // closing anyway
+        }
+    }
+}
