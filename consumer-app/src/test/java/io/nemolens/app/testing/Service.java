@@ -22,6 +22,6 @@ public final class Service {
         Class<?>[] sources = new Class<?>[configuration.length + 1];
         sources[0] = LensConsumerApplication.class;
         System.arraycopy(configuration, 0, sources, 1, configuration.length);
-        return Service.start(topology, properties, sources);
+        return RunningConsumer.start(topology, properties, sources);
     }
 }
