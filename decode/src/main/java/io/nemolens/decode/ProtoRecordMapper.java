@@ -88,10 +88,7 @@ public final class ProtoRecordMapper {
                     try {
                         out.add(span(ss.getSpans(i), resource, scope, ids));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(
-                                "span " + out.size() + " of the request has " + e.getMessage()
-                                        + ": is the body really a trace request?",
-                                e);
+                        throw wrongId("span " + out.size(), "trace", e);
                     }
                 }
             }
@@ -144,15 +141,18 @@ public final class ProtoRecordMapper {
                     try {
                         out.add(log(r, resource, scope));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(
-                                "log record " + out.size() + " of the request has " + e.getMessage()
-                                        + ": is the body really a logs request?",
-                                e);
+                        throw wrongId("log record " + out.size(), "logs", e);
                     }
                 }
             }
         }
         return out;
+    }
+
+    /** A wrong id in a record of a request, which suggests the body is another signal's request. */
+    private static IllegalArgumentException wrongId(String record, String signal, IllegalArgumentException e) {
+        return new IllegalArgumentException(
+                record + " of the request has " + e.getMessage() + ": is the body really a " + signal + " request?", e);
     }
 
     /** The hex of a trace id, which must be empty or 16 bytes. */
@@ -342,94 +342,28 @@ public final class ProtoRecordMapper {
         switch (m.getDataCase()) {
             case GAUGE -> {
                 MetricInfo info = info(m, MetricType.GAUGE, false, 0, metadata);
-                numberPoints(m.getGauge().getDataPointsList(), info, m, resource, scope, out);
+                numberPoints(m.getGauge().getDataPointsList(), new MetricPoints(info, m, resource, scope, out));
             }
             case SUM -> {
                 io.opentelemetry.proto.metrics.v1.Sum sum = m.getSum();
                 MetricInfo info =
                         info(m, MetricType.SUM, sum.getIsMonotonic(), sum.getAggregationTemporalityValue(), metadata);
-                numberPoints(sum.getDataPointsList(), info, m, resource, scope, out);
+                numberPoints(sum.getDataPointsList(), new MetricPoints(info, m, resource, scope, out));
             }
             case HISTOGRAM -> {
                 io.opentelemetry.proto.metrics.v1.Histogram h = m.getHistogram();
                 MetricInfo info = info(m, MetricType.HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
-                List<HistogramDataPoint> points = h.getDataPointsList();
-                for (int i = 0; i < points.size(); i++) {
-                    HistogramDataPoint p = points.get(i);
-                    PointValue value = new PointValue.Histogram(
-                            p.getCount(),
-                            optional(p.hasSum(), p.getSum()),
-                            optional(p.hasMin(), p.getMin()),
-                            optional(p.hasMax(), p.getMax()),
-                            p.getBucketCountsList(),
-                            p.getExplicitBoundsList());
-                    out.add(new MetricPoint(
-                            info,
-                            p.getStartTimeUnixNano(),
-                            p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()),
-                            p.getFlags(),
-                            value,
-                            exemplars(p.getExemplarsList()),
-                            resource,
-                            scope,
-                            m,
-                            i));
-                }
+                histogramPoints(h.getDataPointsList(), new MetricPoints(info, m, resource, scope, out));
             }
             case EXPONENTIAL_HISTOGRAM -> {
                 io.opentelemetry.proto.metrics.v1.ExponentialHistogram h = m.getExponentialHistogram();
                 MetricInfo info =
                         info(m, MetricType.EXPONENTIAL_HISTOGRAM, false, h.getAggregationTemporalityValue(), metadata);
-                List<ExponentialHistogramDataPoint> points = h.getDataPointsList();
-                for (int i = 0; i < points.size(); i++) {
-                    ExponentialHistogramDataPoint p = points.get(i);
-                    PointValue value = new PointValue.ExponentialHistogram(
-                            p.getCount(),
-                            optional(p.hasSum(), p.getSum()),
-                            p.getScale(),
-                            p.getZeroCount(),
-                            buckets(p.getPositive()),
-                            buckets(p.getNegative()),
-                            optional(p.hasMin(), p.getMin()),
-                            optional(p.hasMax(), p.getMax()),
-                            p.getZeroThreshold());
-                    out.add(new MetricPoint(
-                            info,
-                            p.getStartTimeUnixNano(),
-                            p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()),
-                            p.getFlags(),
-                            value,
-                            exemplars(p.getExemplarsList()),
-                            resource,
-                            scope,
-                            m,
-                            i));
-                }
+                exponentialHistogramPoints(h.getDataPointsList(), new MetricPoints(info, m, resource, scope, out));
             }
             case SUMMARY -> {
                 MetricInfo info = info(m, MetricType.SUMMARY, false, 0, metadata);
-                List<SummaryDataPoint> points = m.getSummary().getDataPointsList();
-                for (int i = 0; i < points.size(); i++) {
-                    SummaryDataPoint p = points.get(i);
-                    List<PointValue.Quantile> quantiles = new ArrayList<>(p.getQuantileValuesCount());
-                    for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
-                        quantiles.add(new PointValue.Quantile(q.getQuantile(), q.getValue()));
-                    }
-                    out.add(new MetricPoint(
-                            info,
-                            p.getStartTimeUnixNano(),
-                            p.getTimeUnixNano(),
-                            attributes(p.getAttributesList()),
-                            p.getFlags(),
-                            new PointValue.Summary(p.getCount(), p.getSum(), quantiles),
-                            List.of(),
-                            resource,
-                            scope,
-                            m,
-                            i));
-                }
+                summaryPoints(m.getSummary().getDataPointsList(), new MetricPoints(info, m, resource, scope, out));
             }
             case DATA_NOT_SET -> {
                 // a metric without data has no points, so no records
@@ -441,32 +375,121 @@ public final class ProtoRecordMapper {
         return new MetricInfo(m.getName(), m.getDescription(), m.getUnit(), type, monotonic, temporality, metadata);
     }
 
-    private static void numberPoints(
-            List<NumberDataPoint> points,
-            MetricInfo info,
-            Metric m,
-            ResourceInfo resource,
-            ScopeInfo scope,
-            List<MetricPoint> out) {
-        for (int i = 0; i < points.size(); i++) {
-            NumberDataPoint p = points.get(i);
+    private static void numberPoints(List<NumberDataPoint> dataPoints, MetricPoints points) {
+        for (NumberDataPoint p : dataPoints) {
             NumberValue value = switch (p.getValueCase()) {
                 case AS_DOUBLE -> NumberValue.ofDouble(p.getAsDouble());
                 case AS_INT -> NumberValue.ofLong(p.getAsInt());
                 case VALUE_NOT_SET -> NumberValue.NONE;
             };
-            out.add(new MetricPoint(
-                    info,
+            points.add(
                     p.getStartTimeUnixNano(),
                     p.getTimeUnixNano(),
-                    attributes(p.getAttributesList()),
+                    p.getAttributesList(),
                     p.getFlags(),
                     new PointValue.Number(value),
-                    exemplars(p.getExemplarsList()),
+                    p.getExemplarsList());
+        }
+    }
+
+    private static void histogramPoints(List<HistogramDataPoint> dataPoints, MetricPoints points) {
+        for (HistogramDataPoint p : dataPoints) {
+            PointValue value = new PointValue.Histogram(
+                    p.getCount(),
+                    optional(p.hasSum(), p.getSum()),
+                    optional(p.hasMin(), p.getMin()),
+                    optional(p.hasMax(), p.getMax()),
+                    p.getBucketCountsList(),
+                    p.getExplicitBoundsList());
+            points.add(
+                    p.getStartTimeUnixNano(),
+                    p.getTimeUnixNano(),
+                    p.getAttributesList(),
+                    p.getFlags(),
+                    value,
+                    p.getExemplarsList());
+        }
+    }
+
+    private static void exponentialHistogramPoints(
+            List<ExponentialHistogramDataPoint> dataPoints, MetricPoints points) {
+        for (ExponentialHistogramDataPoint p : dataPoints) {
+            PointValue value = new PointValue.ExponentialHistogram(
+                    p.getCount(),
+                    optional(p.hasSum(), p.getSum()),
+                    p.getScale(),
+                    p.getZeroCount(),
+                    buckets(p.getPositive()),
+                    buckets(p.getNegative()),
+                    optional(p.hasMin(), p.getMin()),
+                    optional(p.hasMax(), p.getMax()),
+                    p.getZeroThreshold());
+            points.add(
+                    p.getStartTimeUnixNano(),
+                    p.getTimeUnixNano(),
+                    p.getAttributesList(),
+                    p.getFlags(),
+                    value,
+                    p.getExemplarsList());
+        }
+    }
+
+    private static void summaryPoints(List<SummaryDataPoint> dataPoints, MetricPoints points) {
+        for (SummaryDataPoint p : dataPoints) {
+            List<PointValue.Quantile> quantiles = new ArrayList<>(p.getQuantileValuesCount());
+            for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
+                quantiles.add(new PointValue.Quantile(q.getQuantile(), q.getValue()));
+            }
+            PointValue value = new PointValue.Summary(p.getCount(), p.getSum(), quantiles);
+            points.add(
+                    p.getStartTimeUnixNano(),
+                    p.getTimeUnixNano(),
+                    p.getAttributesList(),
+                    p.getFlags(),
+                    value,
+                    List.of());
+        }
+    }
+
+    /**
+     * The points of one metric, made here alone: what they share (one {@link MetricInfo}, the raw metric, the
+     * resource and scope) is given once, each point adds what differs, and its index counts up.
+     */
+    private static final class MetricPoints {
+        private final MetricInfo info;
+        private final Metric metric;
+        private final ResourceInfo resource;
+        private final ScopeInfo scope;
+        private final List<MetricPoint> out;
+        private int index;
+
+        MetricPoints(MetricInfo info, Metric metric, ResourceInfo resource, ScopeInfo scope, List<MetricPoint> out) {
+            this.info = info;
+            this.metric = metric;
+            this.resource = resource;
+            this.scope = scope;
+            this.out = out;
+        }
+
+        void add(
+                long startTimeUnixNano,
+                long timeUnixNano,
+                List<KeyValue> attributes,
+                int flags,
+                PointValue value,
+                List<io.opentelemetry.proto.metrics.v1.Exemplar> exemplars) {
+            out.add(new MetricPoint(
+                    info,
+                    startTimeUnixNano,
+                    timeUnixNano,
+                    attributes(attributes),
+                    flags,
+                    value,
+                    exemplars(exemplars),
                     resource,
                     scope,
-                    m,
-                    i));
+                    metric,
+                    index++));
         }
     }
 

@@ -11,6 +11,7 @@ import io.nemolens.generator.TelemetryGenerator.Kind;
 import io.nemolens.generator.TelemetryGenerator.Settings;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.TelemetryRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,26 +44,23 @@ class GeneratedTelemetryDecodeTests {
         assertThat(batches)
                 .extracting(Batch::kind)
                 .startsWith(Kind.SPANS, Kind.METRICS, Kind.LOGS, Kind.GPU, Kind.NODE, Kind.SPANS);
-        List<String> spanInstances = batches.stream()
-                .filter(b -> b.kind() == Kind.SPANS)
-                .map(b -> decoder.decode(b.signal(), b.request().toByteArray(), null)
-                        .spans()
+        assertThat(instances(batches, Kind.SPANS, DecodedMessage::spans))
+                .containsExactly("run-1-rank0", "run-1-rank1", "run-1-rank2");
+        assertThat(instances(batches, Kind.GPU, DecodedMessage::metricPoints))
+                .containsExactly("dgx-a100-000:9400", "dgx-a100-001:9400", "dgx-a100-000:9400");
+    }
+
+    /** The {@code service.instance.id} of the first record of each batch of {@code kind}. */
+    private List<String> instances(
+            List<Batch> batches, Kind kind, Function<DecodedMessage, List<? extends TelemetryRecord>> records) {
+        return batches.stream()
+                .filter(b -> b.kind() == kind)
+                .map(b -> records.apply(decoder.decode(b.signal(), b.request().toByteArray(), null))
                         .get(0)
                         .resource()
                         .attributes()
                         .getText("service.instance.id", ""))
                 .toList();
-        assertThat(spanInstances).containsExactly("run-1-rank0", "run-1-rank1", "run-1-rank2");
-        List<String> gpuHosts = batches.stream()
-                .filter(b -> b.kind() == Kind.GPU)
-                .map(b -> decoder.decode(b.signal(), b.request().toByteArray(), null)
-                        .metricPoints()
-                        .get(0)
-                        .resource()
-                        .attributes()
-                        .getText("service.instance.id", ""))
-                .toList();
-        assertThat(gpuHosts).containsExactly("dgx-a100-000:9400", "dgx-a100-001:9400", "dgx-a100-000:9400");
     }
 
     @Test

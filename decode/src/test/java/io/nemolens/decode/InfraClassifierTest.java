@@ -21,6 +21,8 @@ import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** How receiver-shaped dcgm-exporter and node-exporter batches become GPU samples, node samples and generic points. */
@@ -266,17 +268,15 @@ class InfraClassifierTest {
     }
 
     private static GpuSample sample(DecodedMessage decoded, DcgmField field, int gpu) {
-        return decoded.gpuSamples().stream()
-                .filter(s -> s.field() == field && s.gpu() == gpu)
-                .findFirst()
-                .orElseThrow();
+        return first(decoded.gpuSamples(), s -> s.field() == field && s.gpu() == gpu);
     }
 
     private static NodeSample node(DecodedMessage decoded, String name, String device) {
-        return decoded.nodeSamples().stream()
-                .filter(s -> s.metricName().equals(name) && java.util.Objects.equals(s.device(), device))
-                .findFirst()
-                .orElseThrow();
+        return first(decoded.nodeSamples(), s -> s.metricName().equals(name) && Objects.equals(s.device(), device));
+    }
+
+    private static <T> T first(List<T> samples, Predicate<T> wanted) {
+        return samples.stream().filter(wanted).findFirst().orElseThrow();
     }
 
     private static NumberDataPoint point(double value, io.opentelemetry.proto.common.v1.KeyValue... labels) {

@@ -39,6 +39,14 @@ class OtlpJsonDecodeTests {
         return spans.get(0);
     }
 
+    private MetricPoint onlyPoint(String metricJson) {
+        String json = "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[" + metricJson + "]}]}]}";
+        List<MetricPoint> points =
+                decoder.decode(Signal.METRICS, utf8(json), null).metricPoints();
+        assertThat(points).hasSize(1);
+        return points.get(0);
+    }
+
     @Test
     void uppercaseHexIdsDecodeToLowercase() {
         Span span = onlySpan("{\"traceId\":\"" + TRACE.toUpperCase() + "\",\"spanId\":\"" + SPAN.toUpperCase()
@@ -81,12 +89,9 @@ class OtlpJsonDecodeTests {
         assertThat(byName.statusCode()).isEqualTo(2);
         assertThat(byName).isEqualTo(byNumber).isEqualTo(byNumberString);
 
-        String metrics = "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"c\",\"sum\":{"
+        MetricPoint point = onlyPoint("{\"name\":\"c\",\"sum\":{"
                 + "\"aggregationTemporality\":\"AGGREGATION_TEMPORALITY_DELTA\",\"isMonotonic\":true,"
-                + "\"dataPoints\":[{\"asInt\":5}]}}]}]}]}";
-        MetricPoint point = decoder.decode(Signal.METRICS, utf8(metrics), null)
-                .metricPoints()
-                .get(0);
+                + "\"dataPoints\":[{\"asInt\":5}]}}");
         assertThat(point.metric().aggregationTemporality()).isEqualTo(1);
 
         String logs =
@@ -117,12 +122,10 @@ class OtlpJsonDecodeTests {
         assertThat(numbers.durationNanos()).isEqualTo(1_000_000_000L);
         assertThat(numbers.attributes().get("i")).isEqualTo(AnyValue.of(Long.MIN_VALUE));
 
-        String metrics = "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"h\",\"histogram\":{"
-                + "\"dataPoints\":[{\"count\":3,\"bucketCounts\":[1,\"2\",0],\"explicitBounds\":[1,\"Infinity\"],"
-                + "\"sum\":\"NaN\",\"min\":\"-Infinity\",\"max\":\"2.5\",\"timeUnixNano\":\"18446744073709551615\"}]}}]}]}]}";
-        MetricPoint point = decoder.decode(Signal.METRICS, utf8(metrics), null)
-                .metricPoints()
-                .get(0);
+        MetricPoint point = onlyPoint(
+                "{\"name\":\"h\",\"histogram\":{"
+                        + "\"dataPoints\":[{\"count\":3,\"bucketCounts\":[1,\"2\",0],\"explicitBounds\":[1,\"Infinity\"],"
+                        + "\"sum\":\"NaN\",\"min\":\"-Infinity\",\"max\":\"2.5\",\"timeUnixNano\":\"18446744073709551615\"}]}}");
         PointValue.Histogram h = (PointValue.Histogram) point.value();
         assertThat(h.count()).isEqualTo(3);
         assertThat(h.bucketCounts()).containsExactly(1L, 2L, 0L);
@@ -213,12 +216,8 @@ class OtlpJsonDecodeTests {
 
     @Test
     void metricMetadataAndLogEventName() {
-        String metrics =
-                "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"g\",\"metadata\":[{\"key\":\"m\","
-                        + "\"value\":{\"stringValue\":\"v\"}}],\"gauge\":{\"dataPoints\":[{\"asDouble\":\"Infinity\"}]}}]}]}]}";
-        MetricPoint point = decoder.decode(Signal.METRICS, utf8(metrics), null)
-                .metricPoints()
-                .get(0);
+        MetricPoint point = onlyPoint("{\"name\":\"g\",\"metadata\":[{\"key\":\"m\","
+                + "\"value\":{\"stringValue\":\"v\"}}],\"gauge\":{\"dataPoints\":[{\"asDouble\":\"Infinity\"}]}}");
         assertThat(point.metric().metadata().get("m")).isEqualTo(AnyValue.of("v"));
         assertThat(point.value()).isEqualTo(new PointValue.Number(NumberValue.ofDouble(Double.POSITIVE_INFINITY)));
 

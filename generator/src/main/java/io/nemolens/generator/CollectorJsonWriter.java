@@ -1,6 +1,7 @@
 package io.nemolens.generator;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -67,43 +68,64 @@ public final class CollectorJsonWriter {
      */
     public static String toJson(Message request) {
         CollectorJsonWriter w = new CollectorJsonWriter(Math.max(64, request.getSerializedSize() * 3));
-        if (request instanceof ExportTraceServiceRequest r) {
-            w.traces(r);
-        } else if (request instanceof ExportMetricsServiceRequest r) {
-            w.metrics(r);
-        } else if (request instanceof ExportLogsServiceRequest r) {
-            w.logs(r);
+        Consumer<Message> item;
+        if (request instanceof ExportTraceServiceRequest) {
+            item = span -> w.span((Span) span);
+        } else if (request instanceof ExportMetricsServiceRequest) {
+            item = metric -> w.metric((Metric) metric);
+        } else if (request instanceof ExportLogsServiceRequest) {
+            item = log -> w.logRecord((LogRecord) log);
         } else {
             throw new IllegalArgumentException("not an OTLP export request: "
                     + request.getDescriptorForType().getFullName());
         }
+        w.request(request, item);
         return w.sb.toString();
+    }
+
+    // ---------------------------------------------------------------- the envelope the three signals share
+
+    /**
+     * The whole request, its items written by {@code item}. The three requests nest alike, with the same
+     * field numbers: the request's field 1 lists the resource groups ({@code resourceSpans},
+     * {@code resourceMetrics}, {@code resourceLogs}); a resource group holds its resource (1), its scope
+     * groups (2) and its schema URL (3); a scope group its scope (1), its items (2: spans, metrics or log
+     * records) and its schema URL (3). So one walk over the descriptors writes that envelope for all three,
+     * the keys being the fields' JSON names.
+     */
+    private void request(Message request, Consumer<Message> item) {
+        sb.append('{');
+        messages(
+                request,
+                1,
+                resourceGroup -> group(
+                        resourceGroup,
+                        resource -> resource((Resource) resource),
+                        scopeGroup -> group(scopeGroup, scope -> scope((InstrumentationScope) scope), item)));
+        sb.append('}');
+    }
+
+    /** A resource or scope group's fields: its head (always written, as the collector does), its items, its schema URL. */
+    private void group(Message group, Consumer<Message> head, Consumer<Message> item) {
+        FieldDescriptor headField = field(group, 1);
+        object(headField.getJsonName(), () -> head.accept((Message) group.getField(headField)));
+        messages(group, 2, item);
+        string("schemaUrl", (String) group.getField(field(group, 3)));
+    }
+
+    /** The repeated message field {@code number} of {@code message}, one object per element. */
+    private void messages(Message message, int number, Consumer<Message> fields) {
+        FieldDescriptor field = field(message, number);
+        objects(field.getJsonName(), (List<?>) message.getField(field), element -> fields.accept((Message) element));
+    }
+
+    private static FieldDescriptor field(Message message, int number) {
+        return message.getDescriptorForType().findFieldByNumber(number);
     }
 
     // ---------------------------------------------------------------- traces
 
-    private void traces(ExportTraceServiceRequest r) {
-        sb.append('{');
-        array(
-                "resourceSpans",
-                r.getResourceSpansList(),
-                rs -> block(
-                        "resource",
-                        () -> resource(rs.getResource()),
-                        () -> array(
-                                "scopeSpans",
-                                rs.getScopeSpansList(),
-                                ss -> block(
-                                        "scope",
-                                        () -> scope(ss.getScope()),
-                                        () -> array("spans", ss.getSpansList(), this::span),
-                                        ss.getSchemaUrl())),
-                        rs.getSchemaUrl()));
-        sb.append('}');
-    }
-
     private void span(Span s) {
-        sb.append('{');
         id("traceId", s.getTraceId());
         id("spanId", s.getSpanId());
         string("traceState", s.getTraceState());
@@ -113,365 +135,215 @@ public final class CollectorJsonWriter {
         uint32("kind", s.getKindValue());
         uint64("startTimeUnixNano", s.getStartTimeUnixNano());
         uint64("endTimeUnixNano", s.getEndTimeUnixNano());
-        attributes("attributes", s.getAttributesList());
-        uint32("droppedAttributesCount", s.getDroppedAttributesCount());
-        array("events", s.getEventsList(), e -> {
-            sb.append('{');
+        attributes(s.getAttributesList(), s.getDroppedAttributesCount());
+        objects("events", s.getEventsList(), e -> {
             uint64("timeUnixNano", e.getTimeUnixNano());
             string("name", e.getName());
-            attributes("attributes", e.getAttributesList());
-            uint32("droppedAttributesCount", e.getDroppedAttributesCount());
-            sb.append('}');
+            attributes(e.getAttributesList(), e.getDroppedAttributesCount());
         });
         uint32("droppedEventsCount", s.getDroppedEventsCount());
-        array("links", s.getLinksList(), l -> {
-            sb.append('{');
+        objects("links", s.getLinksList(), l -> {
             id("traceId", l.getTraceId());
             id("spanId", l.getSpanId());
             string("traceState", l.getTraceState());
-            attributes("attributes", l.getAttributesList());
-            uint32("droppedAttributesCount", l.getDroppedAttributesCount());
+            attributes(l.getAttributesList(), l.getDroppedAttributesCount());
             uint32("flags", l.getFlags());
-            sb.append('}');
         });
         uint32("droppedLinksCount", s.getDroppedLinksCount());
         Status status = s.getStatus();
-        name("status").append('{');
-        string("message", status.getMessage());
-        uint32("code", status.getCodeValue());
-        sb.append('}');
-        sb.append('}');
+        object("status", () -> {
+            string("message", status.getMessage());
+            uint32("code", status.getCodeValue());
+        });
     }
 
     // ---------------------------------------------------------------- metrics
 
-    private void metrics(ExportMetricsServiceRequest r) {
-        sb.append('{');
-        array(
-                "resourceMetrics",
-                r.getResourceMetricsList(),
-                rm -> block(
-                        "resource",
-                        () -> resource(rm.getResource()),
-                        () -> array(
-                                "scopeMetrics",
-                                rm.getScopeMetricsList(),
-                                sm -> block(
-                                        "scope",
-                                        () -> scope(sm.getScope()),
-                                        () -> array("metrics", sm.getMetricsList(), this::metric),
-                                        sm.getSchemaUrl())),
-                        rm.getSchemaUrl()));
-        sb.append('}');
-    }
-
     private void metric(Metric m) {
-        sb.append('{');
         string("name", m.getName());
         string("description", m.getDescription());
         string("unit", m.getUnit());
         switch (m.getDataCase()) {
-            case GAUGE -> {
-                name("gauge").append('{');
-                numberPoints(m.getGauge().getDataPointsList());
-                sb.append('}');
-            }
-            case SUM -> {
-                name("sum").append('{');
-                numberPoints(m.getSum().getDataPointsList());
-                uint32("aggregationTemporality", m.getSum().getAggregationTemporalityValue());
-                if (m.getSum().getIsMonotonic()) {
-                    name("isMonotonic").append("true");
-                }
-                sb.append('}');
-            }
-            case HISTOGRAM -> {
-                name("histogram").append('{');
-                array("dataPoints", m.getHistogram().getDataPointsList(), this::histogramPoint);
-                uint32("aggregationTemporality", m.getHistogram().getAggregationTemporalityValue());
-                sb.append('}');
-            }
-            case EXPONENTIAL_HISTOGRAM -> {
-                name("exponentialHistogram").append('{');
-                array("dataPoints", m.getExponentialHistogram().getDataPointsList(), this::exponentialHistogramPoint);
-                uint32("aggregationTemporality", m.getExponentialHistogram().getAggregationTemporalityValue());
-                sb.append('}');
-            }
-            case SUMMARY -> {
-                name("summary").append('{');
-                array("dataPoints", m.getSummary().getDataPointsList(), this::summaryPoint);
-                sb.append('}');
-            }
+            case GAUGE -> data("gauge", m.getGauge().getDataPointsList(), this::numberPoint, 0, false);
+            case SUM ->
+                data(
+                        "sum",
+                        m.getSum().getDataPointsList(),
+                        this::numberPoint,
+                        m.getSum().getAggregationTemporalityValue(),
+                        m.getSum().getIsMonotonic());
+            case HISTOGRAM ->
+                data(
+                        "histogram",
+                        m.getHistogram().getDataPointsList(),
+                        this::histogramPoint,
+                        m.getHistogram().getAggregationTemporalityValue(),
+                        false);
+            case EXPONENTIAL_HISTOGRAM ->
+                data(
+                        "exponentialHistogram",
+                        m.getExponentialHistogram().getDataPointsList(),
+                        this::exponentialHistogramPoint,
+                        m.getExponentialHistogram().getAggregationTemporalityValue(),
+                        false);
+            case SUMMARY -> data("summary", m.getSummary().getDataPointsList(), this::summaryPoint, 0, false);
             case DATA_NOT_SET -> {
                 // nothing to write
             }
         }
-        attributes("metadata", m.getMetadataList());
-        sb.append('}');
+        keyValues("metadata", m.getMetadataList());
     }
 
-    private void numberPoints(List<NumberDataPoint> points) {
-        array("dataPoints", points, p -> {
-            sb.append('{');
-            attributes("attributes", p.getAttributesList());
-            uint64("startTimeUnixNano", p.getStartTimeUnixNano());
-            uint64("timeUnixNano", p.getTimeUnixNano());
-            switch (p.getValueCase()) {
-                case AS_DOUBLE -> name("asDouble").append(doubleText(p.getAsDouble()));
-                case AS_INT -> int64Always("asInt", p.getAsInt());
-                case VALUE_NOT_SET -> {
-                    // a staleness marker: no value at all
-                }
+    /**
+     * A metric's data, {@code "sum":{"dataPoints":[...],"aggregationTemporality":2,"isMonotonic":true}}: the
+     * temporality when not 0, {@code isMonotonic} when true.
+     */
+    private <P> void data(String key, List<P> points, Consumer<P> point, int temporality, boolean monotonic) {
+        object(key, () -> {
+            objects("dataPoints", points, point);
+            uint32("aggregationTemporality", temporality);
+            if (monotonic) {
+                name("isMonotonic").append("true");
             }
-            exemplars(p.getExemplarsList());
-            uint32("flags", p.getFlags());
-            sb.append('}');
         });
+    }
+
+    /** The fields every kind of data point starts with. */
+    private void pointStart(List<KeyValue> attributes, long startTimeUnixNano, long timeUnixNano) {
+        keyValues("attributes", attributes);
+        uint64("startTimeUnixNano", startTimeUnixNano);
+        uint64("timeUnixNano", timeUnixNano);
+    }
+
+    private void numberPoint(NumberDataPoint p) {
+        pointStart(p.getAttributesList(), p.getStartTimeUnixNano(), p.getTimeUnixNano());
+        number(p.hasAsDouble(), p.getAsDouble(), p.hasAsInt(), p.getAsInt());
+        exemplars(p.getExemplarsList());
+        uint32("flags", p.getFlags());
     }
 
     private void histogramPoint(HistogramDataPoint p) {
-        sb.append('{');
-        attributes("attributes", p.getAttributesList());
-        uint64("startTimeUnixNano", p.getStartTimeUnixNano());
-        uint64("timeUnixNano", p.getTimeUnixNano());
+        pointStart(p.getAttributesList(), p.getStartTimeUnixNano(), p.getTimeUnixNano());
         uint64("count", p.getCount());
-        if (p.hasSum()) {
-            name("sum").append(doubleText(p.getSum()));
-        }
-        if (p.getBucketCountsCount() > 0) {
-            name("bucketCounts").append('[');
-            for (int i = 0; i < p.getBucketCountsCount(); i++) {
-                element();
-                sb.append('"')
-                        .append(Long.toUnsignedString(p.getBucketCounts(i)))
-                        .append('"');
-            }
-            sb.append(']');
-        }
-        if (p.getExplicitBoundsCount() > 0) {
-            name("explicitBounds").append('[');
-            for (int i = 0; i < p.getExplicitBoundsCount(); i++) {
-                element();
-                sb.append(doubleText(p.getExplicitBounds(i)));
-            }
-            sb.append(']');
-        }
+        optionalDouble("sum", p.hasSum(), p.getSum());
+        array("bucketCounts", p.getBucketCountsList(), this::uint64Value);
+        array("explicitBounds", p.getExplicitBoundsList(), bound -> sb.append(doubleText(bound)));
         exemplars(p.getExemplarsList());
         uint32("flags", p.getFlags());
-        if (p.hasMin()) {
-            name("min").append(doubleText(p.getMin()));
-        }
-        if (p.hasMax()) {
-            name("max").append(doubleText(p.getMax()));
-        }
-        sb.append('}');
+        optionalDouble("min", p.hasMin(), p.getMin());
+        optionalDouble("max", p.hasMax(), p.getMax());
     }
 
     private void exponentialHistogramPoint(ExponentialHistogramDataPoint p) {
-        sb.append('{');
-        attributes("attributes", p.getAttributesList());
-        uint64("startTimeUnixNano", p.getStartTimeUnixNano());
-        uint64("timeUnixNano", p.getTimeUnixNano());
+        pointStart(p.getAttributesList(), p.getStartTimeUnixNano(), p.getTimeUnixNano());
         uint64("count", p.getCount());
-        if (p.hasSum()) {
-            name("sum").append(doubleText(p.getSum()));
-        }
-        if (p.getScale() != 0) {
-            name("scale").append(p.getScale());
-        }
+        optionalDouble("sum", p.hasSum(), p.getSum());
+        int32("scale", p.getScale());
         uint64("zeroCount", p.getZeroCount());
-        buckets("positive", p.getPositive());
-        buckets("negative", p.getNegative());
+        object("positive", () -> buckets(p.getPositive()));
+        object("negative", () -> buckets(p.getNegative()));
         uint32("flags", p.getFlags());
         exemplars(p.getExemplarsList());
-        if (p.hasMin()) {
-            name("min").append(doubleText(p.getMin()));
-        }
-        if (p.hasMax()) {
-            name("max").append(doubleText(p.getMax()));
-        }
-        if (Double.doubleToRawLongBits(p.getZeroThreshold()) != 0) {
-            name("zeroThreshold").append(doubleText(p.getZeroThreshold()));
-        }
-        sb.append('}');
+        optionalDouble("min", p.hasMin(), p.getMin());
+        optionalDouble("max", p.hasMax(), p.getMax());
+        float64("zeroThreshold", p.getZeroThreshold());
     }
 
-    private void buckets(String field, ExponentialHistogramDataPoint.Buckets b) {
-        name(field).append('{');
-        if (b.getOffset() != 0) {
-            name("offset").append(b.getOffset());
-        }
-        if (b.getBucketCountsCount() > 0) {
-            name("bucketCounts").append('[');
-            for (int i = 0; i < b.getBucketCountsCount(); i++) {
-                element();
-                sb.append('"')
-                        .append(Long.toUnsignedString(b.getBucketCounts(i)))
-                        .append('"');
-            }
-            sb.append(']');
-        }
-        sb.append('}');
+    private void buckets(ExponentialHistogramDataPoint.Buckets b) {
+        int32("offset", b.getOffset());
+        array("bucketCounts", b.getBucketCountsList(), this::uint64Value);
     }
 
     private void summaryPoint(SummaryDataPoint p) {
-        sb.append('{');
-        attributes("attributes", p.getAttributesList());
-        uint64("startTimeUnixNano", p.getStartTimeUnixNano());
-        uint64("timeUnixNano", p.getTimeUnixNano());
+        pointStart(p.getAttributesList(), p.getStartTimeUnixNano(), p.getTimeUnixNano());
         uint64("count", p.getCount());
         float64("sum", p.getSum());
-        array("quantileValues", p.getQuantileValuesList(), q -> {
-            sb.append('{');
+        objects("quantileValues", p.getQuantileValuesList(), q -> {
             float64("quantile", q.getQuantile());
             float64("value", q.getValue());
-            sb.append('}');
         });
         uint32("flags", p.getFlags());
-        sb.append('}');
     }
 
     private void exemplars(List<Exemplar> exemplars) {
-        array("exemplars", exemplars, e -> {
-            sb.append('{');
-            attributes("filteredAttributes", e.getFilteredAttributesList());
+        objects("exemplars", exemplars, e -> {
+            keyValues("filteredAttributes", e.getFilteredAttributesList());
             uint64("timeUnixNano", e.getTimeUnixNano());
-            switch (e.getValueCase()) {
-                case AS_DOUBLE -> name("asDouble").append(doubleText(e.getAsDouble()));
-                case AS_INT -> int64Always("asInt", e.getAsInt());
-                case VALUE_NOT_SET -> {
-                    // no value
-                }
-            }
+            number(e.hasAsDouble(), e.getAsDouble(), e.hasAsInt(), e.getAsInt());
             id("spanId", e.getSpanId());
             id("traceId", e.getTraceId());
-            sb.append('}');
         });
+    }
+
+    /** The one-of value of a number point or exemplar, written even when zero; nothing when unset (a staleness marker). */
+    private void number(boolean isDouble, double asDouble, boolean isInt, long asInt) {
+        if (isDouble) {
+            float64Always("asDouble", asDouble);
+        } else if (isInt) {
+            int64Always("asInt", asInt);
+        }
     }
 
     // ---------------------------------------------------------------- logs
 
-    private void logs(ExportLogsServiceRequest r) {
-        sb.append('{');
-        array(
-                "resourceLogs",
-                r.getResourceLogsList(),
-                rl -> block(
-                        "resource",
-                        () -> resource(rl.getResource()),
-                        () -> array(
-                                "scopeLogs",
-                                rl.getScopeLogsList(),
-                                sl -> block(
-                                        "scope",
-                                        () -> scope(sl.getScope()),
-                                        () -> array("logRecords", sl.getLogRecordsList(), this::logRecord),
-                                        sl.getSchemaUrl())),
-                        rl.getSchemaUrl()));
-        sb.append('}');
-    }
-
-    /**
-     * A resource or scope block: {@code {"resource":{...},"scopeSpans":[...],"schemaUrl":"..."}}; the
-     * resource or scope is always written, as the collector does.
-     */
-    private void block(String key, Runnable head, Runnable items, String schemaUrl) {
-        sb.append('{');
-        name(key);
-        head.run();
-        items.run();
-        string("schemaUrl", schemaUrl);
-        sb.append('}');
-    }
-
-    /** {@code "key":[...]}, each element written by {@code write}; nothing for an empty list. */
-    private <T> void array(String key, List<T> items, Consumer<T> write) {
-        if (items.isEmpty()) {
-            return;
-        }
-        name(key).append('[');
-        for (T item : items) {
-            element();
-            write.accept(item);
-        }
-        sb.append(']');
-    }
-
     private void logRecord(LogRecord l) {
-        sb.append('{');
         uint64("timeUnixNano", l.getTimeUnixNano());
         uint64("observedTimeUnixNano", l.getObservedTimeUnixNano());
         uint32("severityNumber", l.getSeverityNumberValue());
         string("severityText", l.getSeverityText());
-        name("body");
-        anyValue(l.getBody());
-        attributes("attributes", l.getAttributesList());
-        uint32("droppedAttributesCount", l.getDroppedAttributesCount());
+        object("body", () -> anyValue(l.getBody()));
+        attributes(l.getAttributesList(), l.getDroppedAttributesCount());
         uint32("flags", l.getFlags());
         id("traceId", l.getTraceId());
         id("spanId", l.getSpanId());
         string("eventName", l.getEventName());
-        sb.append('}');
     }
 
     // ---------------------------------------------------------------- common, resource
 
     private void resource(Resource r) {
-        sb.append('{');
-        attributes("attributes", r.getAttributesList());
-        uint32("droppedAttributesCount", r.getDroppedAttributesCount());
-        array("entityRefs", r.getEntityRefsList(), e -> {
-            sb.append('{');
+        attributes(r.getAttributesList(), r.getDroppedAttributesCount());
+        objects("entityRefs", r.getEntityRefsList(), e -> {
             string("schemaUrl", e.getSchemaUrl());
             string("type", e.getType());
             array("idKeys", e.getIdKeysList(), key -> quoted(sb, key));
             array("descriptionKeys", e.getDescriptionKeysList(), key -> quoted(sb, key));
-            sb.append('}');
         });
-        sb.append('}');
     }
 
     private void scope(InstrumentationScope s) {
-        sb.append('{');
         string("name", s.getName());
         string("version", s.getVersion());
-        attributes("attributes", s.getAttributesList());
-        uint32("droppedAttributesCount", s.getDroppedAttributesCount());
-        sb.append('}');
+        attributes(s.getAttributesList(), s.getDroppedAttributesCount());
     }
 
-    private void attributes(String field, List<KeyValue> attributes) {
-        array(field, attributes, this::keyValue);
+    /** {@code "attributes":[...]} and {@code "droppedAttributesCount"}, as spans, events, links, log records, resources and scopes have them. */
+    private void attributes(List<KeyValue> attributes, int droppedAttributesCount) {
+        keyValues("attributes", attributes);
+        uint32("droppedAttributesCount", droppedAttributesCount);
     }
 
-    private void keyValue(KeyValue kv) {
-        sb.append('{');
-        string("key", kv.getKey());
-        name("value");
-        anyValue(kv.getValue());
-        if (kv.getKeyStrindex() != 0) {
-            name("keyStrindex").append(kv.getKeyStrindex());
-        }
-        sb.append('}');
+    private void keyValues(String key, List<KeyValue> keyValues) {
+        objects(key, keyValues, kv -> {
+            string("key", kv.getKey());
+            object("value", () -> anyValue(kv.getValue()));
+            int32("keyStrindex", kv.getKeyStrindex());
+        });
     }
 
+    /** The fields of an {@code AnyValue}: its one-of value, none for the empty value. */
     private void anyValue(AnyValue v) {
-        sb.append('{');
         switch (v.getValueCase()) {
             case STRING_VALUE -> quoted(name("stringValue"), v.getStringValue());
             case BOOL_VALUE -> name("boolValue").append(v.getBoolValue());
             case INT_VALUE -> int64Always("intValue", v.getIntValue());
-            case DOUBLE_VALUE -> name("doubleValue").append(doubleText(v.getDoubleValue()));
-            case ARRAY_VALUE -> {
-                name("arrayValue").append('{');
-                array("values", v.getArrayValue().getValuesList(), this::anyValue);
-                sb.append('}');
-            }
-            case KVLIST_VALUE -> {
-                name("kvlistValue").append('{');
-                attributes("values", v.getKvlistValue().getValuesList());
-                sb.append('}');
-            }
+            case DOUBLE_VALUE -> float64Always("doubleValue", v.getDoubleValue());
+            case ARRAY_VALUE ->
+                object("arrayValue", () -> objects("values", v.getArrayValue().getValuesList(), this::anyValue));
+            case KVLIST_VALUE ->
+                object(
+                        "kvlistValue",
+                        () -> keyValues("values", v.getKvlistValue().getValuesList()));
             case BYTES_VALUE ->
                 quoted(
                         name("bytesValue"),
@@ -481,10 +353,40 @@ public final class CollectorJsonWriter {
                 // the empty value: {}
             }
         }
+    }
+
+    // ---------------------------------------------------------------- structure
+
+    /** {@code "key":{...}}, written even when empty, with the fields {@code fields} writes. */
+    private void object(String key, Runnable fields) {
+        name(key).append('{');
+        fields.run();
         sb.append('}');
     }
 
-    // ---------------------------------------------------------------- scalars
+    /** {@code "key":[{...},...]}, one object per item with the fields {@code fields} writes; nothing for an empty list. */
+    private <T> void objects(String key, List<T> items, Consumer<? super T> fields) {
+        array(key, items, item -> {
+            sb.append('{');
+            fields.accept(item);
+            sb.append('}');
+        });
+    }
+
+    /** {@code "key":[...]}, each element written by {@code write}; nothing for an empty list. */
+    private <T> void array(String key, List<T> items, Consumer<? super T> write) {
+        if (items.isEmpty()) {
+            return;
+        }
+        name(key).append('[');
+        for (T item : items) {
+            if (sb.charAt(sb.length() - 1) != '[') {
+                sb.append(',');
+            }
+            write.accept(item);
+        }
+        sb.append(']');
+    }
 
     /** Writes a comma when needed and the quoted key with its colon. */
     private StringBuilder name(String key) {
@@ -495,16 +397,17 @@ public final class CollectorJsonWriter {
         return sb.append('"').append(key).append("\":");
     }
 
-    /** Writes a comma before an array element that is not the first. */
-    private void element() {
-        if (sb.charAt(sb.length() - 1) != '[') {
-            sb.append(',');
-        }
-    }
+    // ---------------------------------------------------------------- scalars
 
     private void string(String key, String value) {
         if (!value.isEmpty()) {
             quoted(name(key), value);
+        }
+    }
+
+    private void int32(String key, int value) {
+        if (value != 0) {
+            name(key).append(value);
         }
     }
 
@@ -516,8 +419,14 @@ public final class CollectorJsonWriter {
 
     private void uint64(String key, long value) {
         if (value != 0) {
-            name(key).append('"').append(Long.toUnsignedString(value)).append('"');
+            name(key);
+            uint64Value(value);
         }
+    }
+
+    /** A 64-bit unsigned integer as a decimal string. */
+    private void uint64Value(long value) {
+        sb.append('"').append(Long.toUnsignedString(value)).append('"');
     }
 
     private void int64Always(String key, long value) {
@@ -526,8 +435,18 @@ public final class CollectorJsonWriter {
 
     private void float64(String key, double value) {
         if (Double.doubleToRawLongBits(value) != 0) {
-            name(key).append(doubleText(value));
+            float64Always(key, value);
         }
+    }
+
+    private void optionalDouble(String key, boolean present, double value) {
+        if (present) {
+            float64Always(key, value);
+        }
+    }
+
+    private void float64Always(String key, double value) {
+        name(key).append(doubleText(value));
     }
 
     private void id(String key, ByteString id) {

@@ -135,20 +135,8 @@ public record GenerateOptions(
                 throw new IllegalArgumentException("--" + name + " given twice");
             }
         }
-        Target target = switch (values.getOrDefault("target", "amqp")) {
-            case "amqp" -> Target.AMQP;
-            case "otlp-http" -> Target.OTLP_HTTP;
-            default ->
-                throw new IllegalArgumentException(
-                        "--target must be amqp or otlp-http, got '" + values.get("target") + "'");
-        };
-        Encoding encoding = switch (values.getOrDefault("encoding", "protobuf")) {
-            case "protobuf" -> Encoding.PROTOBUF;
-            case "json" -> Encoding.JSON;
-            default ->
-                throw new IllegalArgumentException(
-                        "--encoding must be protobuf or json, got '" + values.get("encoding") + "'");
-        };
+        Target target = choice(values, "target", Target.AMQP);
+        Encoding encoding = choice(values, "encoding", Encoding.PROTOBUF);
         long count = longValue(values, "count", 100, 0);
         double rate = doubleValue(values, "rate", 0);
         if (count == 0 && rate == 0) {
@@ -206,6 +194,27 @@ public record GenerateOptions(
             kinds.add(kind);
         }
         return new ArrayList<>(kinds);
+    }
+
+    /**
+     * The option {@code name} as a constant of {@code defaultValue}'s enum, written in lower case with dashes
+     * for underscores ({@code otlp-http} for {@code OTLP_HTTP}).
+     */
+    private static <E extends Enum<E>> E choice(Map<String, String> values, String name, E defaultValue) {
+        String word = values.get(name);
+        if (word == null) {
+            return defaultValue;
+        }
+        List<String> words = new ArrayList<>();
+        for (E constant : defaultValue.getDeclaringClass().getEnumConstants()) {
+            String w = constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            if (w.equals(word)) {
+                return constant;
+            }
+            words.add(w);
+        }
+        throw new IllegalArgumentException(
+                "--" + name + " must be " + String.join(" or ", words) + ", got '" + word + "'");
     }
 
     private static long longValue(Map<String, String> values, String name, long defaultValue, long min) {

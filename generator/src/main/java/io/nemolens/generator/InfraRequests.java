@@ -20,11 +20,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Metric batches as the collector's {@code prometheus} receiver makes them from one scrape of
- * dcgm-exporter or node-exporter (see FACTS.md): one resource per scrape target ({@code service.name} =
- * job, {@code service.instance.id} = {@code host:port}, {@code server.address}, {@code server.port},
+ * dcgm-exporter or node-exporter: one resource per scrape target ({@code service.name} = job,
+ * {@code service.instance.id} = {@code host:port}, {@code server.address}, {@code server.port},
  * {@code url.scheme}), every value a double, every label a string, counters as cumulative monotonic
  * sums, gauges and untyped metrics as gauges, no start times, and the scrape's own gauges ({@code up},
- * {@code scrape_duration_seconds}, ...) in the same scope.
+ * {@code scrape_duration_seconds}, ...) in the same scope. The metric and label names are those of
+ * NVIDIA/dcgm-exporter ({@code etc/default-counters.csv}) and prometheus/node_exporter
+ * ({@code collector/}); the conversion is that of opentelemetry-collector-contrib's
+ * {@code receiver/prometheusreceiver}.
  *
  * <p>A value of {@link Double#NaN} in a sample stands for a Prometheus staleness marker (which is a NaN
  * in Prometheus too): the point is written with {@code flags = 1} and no value. Where a sample says so
@@ -106,11 +109,7 @@ public final class InfraRequests {
             double pcieReplays) {
 
         public DcgmGpu {
-            if (gauges.length != DCGM_GAUGES.size()) {
-                throw new IllegalArgumentException(
-                        "need " + DCGM_GAUGES.size() + " gauge values, got " + gauges.length);
-            }
-            gauges = gauges.clone();
+            gauges = copyOf(gauges, DCGM_GAUGES.size(), "gauge");
         }
 
         @Override
@@ -147,17 +146,21 @@ public final class InfraRequests {
             @Nullable InfinibandInfo info) {
 
         public InfinibandPort {
-            if (counters.length != INFINIBAND_COUNTERS.size()) {
-                throw new IllegalArgumentException(
-                        "need " + INFINIBAND_COUNTERS.size() + " counter values, got " + counters.length);
-            }
-            counters = counters.clone();
+            counters = copyOf(counters, INFINIBAND_COUNTERS.size(), "counter");
         }
 
         @Override
         public double[] counters() {
             return counters.clone();
         }
+    }
+
+    /** A copy of a sample's values, one per metric name: {@code expected} of them. */
+    private static double[] copyOf(double[] values, int expected, String what) {
+        if (values.length != expected) {
+            throw new IllegalArgumentException("need " + expected + " " + what + " values, got " + values.length);
+        }
+        return values.clone();
     }
 
     /** The labels of {@code node_infiniband_info}. */
@@ -201,27 +204,23 @@ public final class InfraRequests {
         for (int m = 0; m < DCGM_GAUGES.size(); m++) {
             int metric = m;
             String name = DCGM_GAUGES.get(m);
-            scope.addMetrics(Metric.newBuilder()
-                    .setName(name)
-                    .setDescription(name + " (from dcgm-exporter)")
-                    .setGauge(Gauge.newBuilder()
-                            .addAllDataPoints(points(gpus, DcgmGpu::labels, g -> g.gauges[metric], timeNanos))));
+            scope.addMetrics(gauge(name, points(gpus, DcgmGpu::labels, g -> g.gauges[metric], timeNanos))
+                    .setDescription(name + " (from dcgm-exporter)"));
         }
-        scope.addMetrics(Metric.newBuilder()
-                .setName("DCGM_FI_PROF_PCIE_RX_BYTES")
-                .setDescription("PCIe rx bytes/s")
-                .setGauge(Gauge.newBuilder()
-                        .addAllDataPoints(points(gpus, DcgmGpu::labels, DcgmGpu::pcieRxBytesPerSecond, timeNanos))));
-        scope.addMetrics(Metric.newBuilder()
-                .setName("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")
-                .setUnit("mJ")
-                .setSum(counter(points(gpus, DcgmGpu::labels, DcgmGpu::totalEnergyMillijoules, timeNanos))));
+        scope.addMetrics(gauge(
+                        "DCGM_FI_PROF_PCIE_RX_BYTES",
+                        points(gpus, DcgmGpu::labels, DcgmGpu::pcieRxBytesPerSecond, timeNanos))
+                .setDescription("PCIe rx bytes/s"));
+        scope.addMetrics(counter(
+                        "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+                        points(gpus, DcgmGpu::labels, DcgmGpu::totalEnergyMillijoules, timeNanos))
+                .setUnit("mJ"));
         List<DcgmGpu> replaying =
                 gpus.stream().filter(g -> !Double.isNaN(g.pcieReplays())).toList();
         if (!replaying.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder()
-                    .setName("DCGM_FI_DEV_PCIE_REPLAY_COUNTER")
-                    .setSum(counter(points(replaying, DcgmGpu::labels, DcgmGpu::pcieReplays, timeNanos))));
+            scope.addMetrics(counter(
+                    "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+                    points(replaying, DcgmGpu::labels, DcgmGpu::pcieReplays, timeNanos)));
         }
         scrapeGauges(scope, timeNanos, stats);
         return batch(scrapeTarget("dcgm-exporter", host, "9400"), scope);
@@ -248,54 +247,43 @@ public final class InfraRequests {
         ScopeMetrics.Builder scope = ScopeMetrics.newBuilder().setScope(PROMETHEUS_SCOPE);
         for (int c = 0; c < INFINIBAND_COUNTERS.size(); c++) {
             int counter = c;
-            scope.addMetrics(Metric.newBuilder()
-                    .setName(INFINIBAND_COUNTERS.get(c))
-                    .setSum(counter(points(ports, InfraRequests::portLabels, p -> p.counters[counter], timeNanos))));
+            scope.addMetrics(counter(
+                    INFINIBAND_COUNTERS.get(c),
+                    points(ports, InfraRequests::portLabels, p -> p.counters[counter], timeNanos)));
         }
         List<InfinibandPort> rated = ports.stream()
                 .filter(p -> !Double.isNaN(p.rateBytesPerSecond()))
                 .toList();
         if (!rated.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder()
-                    .setName("node_infiniband_rate_bytes_per_second")
-                    .setGauge(Gauge.newBuilder()
-                            .addAllDataPoints(points(
-                                    rated, InfraRequests::portLabels, InfinibandPort::rateBytesPerSecond, timeNanos))));
+            scope.addMetrics(gauge(
+                    "node_infiniband_rate_bytes_per_second",
+                    points(rated, InfraRequests::portLabels, InfinibandPort::rateBytesPerSecond, timeNanos)));
         }
         List<InfinibandPort> described =
                 ports.stream().filter(p -> p.info() != null).toList();
         if (!described.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder()
-                    .setName("node_infiniband_info")
-                    .setGauge(Gauge.newBuilder()
-                            .addAllDataPoints(points(
-                                    described,
-                                    p -> List.of(
-                                            kv("device", p.device()),
-                                            kv("board_id", p.info().boardId()),
-                                            kv("firmware_version", p.info().firmwareVersion()),
-                                            kv("hca_type", p.info().hcaType())),
-                                    p -> 1,
-                                    timeNanos))));
+            scope.addMetrics(gauge(
+                    "node_infiniband_info",
+                    points(
+                            described,
+                            p -> List.of(
+                                    kv("device", p.device()),
+                                    kv("board_id", p.info().boardId()),
+                                    kv("firmware_version", p.info().firmwareVersion()),
+                                    kv("hca_type", p.info().hcaType())),
+                            p -> 1,
+                            timeNanos)));
         }
-        scope.addMetrics(Metric.newBuilder()
-                .setName("node_netstat_Tcp_RetransSegs")
-                .setGauge(Gauge.newBuilder().addDataPoints(point(List.of(), tcpRetransSegs, timeNanos))));
-        scope.addMetrics(Metric.newBuilder()
-                .setName("node_network_receive_bytes_total")
-                .setSum(counter(points(
-                        devices, d -> List.of(kv("device", d.device())), NetworkDevice::receiveBytes, timeNanos))));
+        scope.addMetrics(gauge("node_netstat_Tcp_RetransSegs", List.of(point(List.of(), tcpRetransSegs, timeNanos))));
+        scope.addMetrics(counter(
+                "node_network_receive_bytes_total",
+                points(devices, d -> List.of(kv("device", d.device())), NetworkDevice::receiveBytes, timeNanos)));
         List<NetworkDevice> reportingUp =
                 devices.stream().filter(d -> !Double.isNaN(d.up())).toList();
         if (!reportingUp.isEmpty()) {
-            scope.addMetrics(Metric.newBuilder()
-                    .setName("node_network_up")
-                    .setGauge(Gauge.newBuilder()
-                            .addAllDataPoints(points(
-                                    reportingUp,
-                                    d -> List.of(kv("device", d.device())),
-                                    NetworkDevice::up,
-                                    timeNanos))));
+            scope.addMetrics(gauge(
+                    "node_network_up",
+                    points(reportingUp, d -> List.of(kv("device", d.device())), NetworkDevice::up, timeNanos)));
         }
         scrapeGauges(scope, timeNanos, stats);
         return batch(scrapeTarget("node-exporter", host, "9100"), scope);
@@ -347,12 +335,18 @@ public final class InfraRequests {
         return point.build();
     }
 
-    private static Sum counter(List<NumberDataPoint> points) {
-        return Sum.newBuilder()
-                .setIsMonotonic(true)
-                .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                .addAllDataPoints(points)
-                .build();
+    private static Metric.Builder gauge(String name, List<NumberDataPoint> points) {
+        return Metric.newBuilder().setName(name).setGauge(Gauge.newBuilder().addAllDataPoints(points));
+    }
+
+    /** A Prometheus counter: a cumulative monotonic sum. */
+    private static Metric.Builder counter(String name, List<NumberDataPoint> points) {
+        return Metric.newBuilder()
+                .setName(name)
+                .setSum(Sum.newBuilder()
+                        .setIsMonotonic(true)
+                        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
+                        .addAllDataPoints(points));
     }
 
     private static void scrapeGauges(ScopeMetrics.Builder scope, long timeNanos, ScrapeStats stats) {
@@ -360,12 +354,12 @@ public final class InfraRequests {
             1, stats.durationSeconds(), stats.samplesScraped(), stats.samplesPostRelabeling(), stats.seriesAdded()
         };
         for (int i = 0; i < SCRAPE_GAUGES.length; i++) {
-            scope.addMetrics(Metric.newBuilder()
-                    .setName(SCRAPE_GAUGES[i])
-                    .setGauge(Gauge.newBuilder()
-                            .addDataPoints(NumberDataPoint.newBuilder()
-                                    .setTimeUnixNano(timeNanos)
-                                    .setAsDouble(values[i]))));
+            scope.addMetrics(gauge(
+                    SCRAPE_GAUGES[i],
+                    List.of(NumberDataPoint.newBuilder()
+                            .setTimeUnixNano(timeNanos)
+                            .setAsDouble(values[i])
+                            .build())));
         }
     }
 

@@ -44,11 +44,14 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Realistic OTLP requests for tests, shaped like what production sends (see FACTS.md): a Megatron
- * training run traced by NeMo Lens, its training metrics and logs, and Prometheus-receiver batches
- * scraped from dcgm-exporter and node-exporter. Every request sets the sub-messages the collector
- * always sends (resource, scope, status, key-value values, log bodies, exponential-histogram
- * buckets), so a request survives a round trip through collector-shaped JSON unchanged.
+ * Realistic OTLP requests for tests, shaped like what production sends: a Megatron training run traced
+ * by NeMo Lens (the span, attribute and metric names of NVIDIA-NeMo/Lens and of Megatron-LM's
+ * observability docs: {@code megatron.train_step}, {@code megatron.iteration}, the resource's
+ * {@code nemo.run.id} and {@code dl.rank}), its training metrics and logs, and batches of the
+ * collector-contrib {@code prometheus} receiver scraped from dcgm-exporter and node-exporter (see
+ * {@link InfraRequests}). Every request sets the sub-messages the collector always sends (resource,
+ * scope, status, key-value values, log bodies, exponential-histogram buckets), so a request survives a
+ * round trip through collector-shaped JSON unchanged.
  */
 public final class NemoLensTelemetry {
 
@@ -294,12 +297,8 @@ public final class NemoLensTelemetry {
                         .addAllExplicitBounds(List.of(500.0, 1000.0, 2000.0, 5000.0))
                         .setMin(1_650.25)
                         .setMax(7_321.0)
-                        .addExemplars(Exemplar.newBuilder()
-                                .setTimeUnixNano(t - 5)
-                                .setAsDouble(7_321.0)
-                                .setTraceId(id(TRACE_ID_HEX))
-                                .setSpanId(id(SPAN_ID_HEX))
-                                .addFilteredAttributes(kv("megatron.iteration", 1187L)))
+                        .addExemplars(
+                                stepExemplar(t - 5, 7_321.0).addFilteredAttributes(kv("megatron.iteration", 1187L)))
                         .addExemplars(Exemplar.newBuilder()
                                 .setTimeUnixNano(t - 6)
                                 .setAsInt(1_850)
@@ -343,32 +342,31 @@ public final class NemoLensTelemetry {
                 NumberDataPoint.newBuilder()
                         .setAsDouble(0.0)
                         .addExemplars(Exemplar.newBuilder().setTimeUnixNano(t).setAsInt(0)));
-        Metric skipped = Metric.newBuilder()
-                .setName("megatron.training.skipped_iters")
-                .setUnit("{iteration}")
-                .setSum(Sum.newBuilder()
-                        .setIsMonotonic(true)
-                        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
-                        .addDataPoints(NumberDataPoint.newBuilder()
+        Metric skipped = sum(
+                        "megatron.training.skipped_iters",
+                        "{iteration}",
+                        AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE,
+                        true,
+                        NumberDataPoint.newBuilder()
                                 .setStartTimeUnixNano(T0)
                                 .setTimeUnixNano(t)
-                                .setAsInt(3))
-                        .addDataPoints(NumberDataPoint.newBuilder()
+                                .setAsInt(3),
+                        NumberDataPoint.newBuilder()
                                 .setStartTimeUnixNano(T0)
                                 .setTimeUnixNano(t + 1)
                                 .setAsInt(0)
-                                .addAttributes(kv("dl.rank", 1L))))
+                                .addAttributes(kv("dl.rank", 1L)))
                 .addMetadata(kv("prometheus.type", "counter"))
                 .build();
-        Metric deltaTokens = Metric.newBuilder()
-                .setName("megatron.training.tokens")
-                .setUnit("{token}")
-                .setSum(Sum.newBuilder()
-                        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA)
-                        .addDataPoints(NumberDataPoint.newBuilder()
+        Metric deltaTokens = sum(
+                        "megatron.training.tokens",
+                        "{token}",
+                        AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA,
+                        false,
+                        NumberDataPoint.newBuilder()
                                 .setStartTimeUnixNano(t - 1_000_000_000L)
                                 .setTimeUnixNano(t)
-                                .setAsInt(-5)))
+                                .setAsInt(-5))
                 .build();
         Metric latency = Metric.newBuilder()
                 .setName("megatron.p2p.latency")
@@ -390,11 +388,7 @@ public final class NemoLensTelemetry {
                                 .setNegative(ExponentialHistogramDataPoint.Buckets.getDefaultInstance())
                                 .setMin(0.0001)
                                 .setMax(0.011)
-                                .addExemplars(Exemplar.newBuilder()
-                                        .setTimeUnixNano(t - 9)
-                                        .setAsDouble(0.011)
-                                        .setTraceId(id(TRACE_ID_HEX))
-                                        .setSpanId(id(SPAN_ID_HEX))))
+                                .addExemplars(stepExemplar(t - 9, 0.011)))
                         .addDataPoints(ExponentialHistogramDataPoint.newBuilder()
                                 .setTimeUnixNano(t)
                                 .setScale(4)
@@ -447,6 +441,29 @@ public final class NemoLensTelemetry {
                                 .addMetrics(noData)
                                 .setSchemaUrl("https://opentelemetry.io/schemas/1.26.0")))
                 .build();
+    }
+
+    /** A measurement of the train step {@link #SPAN_ID_HEX} of trace {@link #TRACE_ID_HEX}. */
+    private static Exemplar.Builder stepExemplar(long timeUnixNano, double value) {
+        return Exemplar.newBuilder()
+                .setTimeUnixNano(timeUnixNano)
+                .setAsDouble(value)
+                .setTraceId(id(TRACE_ID_HEX))
+                .setSpanId(id(SPAN_ID_HEX));
+    }
+
+    private static Metric.Builder sum(
+            String name,
+            String unit,
+            AggregationTemporality temporality,
+            boolean monotonic,
+            NumberDataPoint.Builder... points) {
+        Sum.Builder sum =
+                Sum.newBuilder().setAggregationTemporality(temporality).setIsMonotonic(monotonic);
+        for (NumberDataPoint.Builder point : points) {
+            sum.addDataPoints(point);
+        }
+        return Metric.newBuilder().setName(name).setUnit(unit).setSum(sum);
     }
 
     private static Metric gauge(String name, String unit, long t, NumberDataPoint.Builder point) {

@@ -12,34 +12,22 @@ public final class Otlp {
 
     /** A string attribute. */
     public static KeyValue kv(String key, String value) {
-        return KeyValue.newBuilder()
-                .setKey(key)
-                .setValue(AnyValue.newBuilder().setStringValue(value))
-                .build();
+        return kv(key, AnyValue.newBuilder().setStringValue(value).build());
     }
 
     /** An integer attribute. */
     public static KeyValue kv(String key, long value) {
-        return KeyValue.newBuilder()
-                .setKey(key)
-                .setValue(AnyValue.newBuilder().setIntValue(value))
-                .build();
+        return kv(key, AnyValue.newBuilder().setIntValue(value).build());
     }
 
     /** A double attribute. */
     public static KeyValue kv(String key, double value) {
-        return KeyValue.newBuilder()
-                .setKey(key)
-                .setValue(AnyValue.newBuilder().setDoubleValue(value))
-                .build();
+        return kv(key, AnyValue.newBuilder().setDoubleValue(value).build());
     }
 
     /** A boolean attribute. */
     public static KeyValue kv(String key, boolean value) {
-        return KeyValue.newBuilder()
-                .setKey(key)
-                .setValue(AnyValue.newBuilder().setBoolValue(value))
-                .build();
+        return kv(key, AnyValue.newBuilder().setBoolValue(value).build());
     }
 
     /** An attribute of any value. */

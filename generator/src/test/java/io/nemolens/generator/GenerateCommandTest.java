@@ -18,6 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The {@code generate} command against a tiny in-process OTLP/HTTP receiver, and its argument errors. */
 class GenerateCommandTest {
@@ -184,26 +186,21 @@ class GenerateCommandTest {
         assertThat(received).hasSize(5);
     }
 
-    @Test
-    void wrongArgumentsAreUsageErrors() throws Exception {
-        assertThat(run("--signals", "spans,gpus")).isEqualTo(2);
-        assertThat(output())
-                .contains("generate: --signals: unknown signal 'gpus' (choose from spans, metrics, logs, gpu, node)")
-                .contains("usage: java -jar lens-generator-exec.jar [OPTIONS]");
-        assertThat(run("--count", "-1")).isEqualTo(2);
-        assertThat(output()).contains("--count must be at least 0, got -1");
-        assertThat(run("--count", "0")).isEqualTo(2);
-        assertThat(output()).contains("--count 0 (until stopped) needs a --rate above 0");
-        assertThat(run("--target", "kafka")).isEqualTo(2);
-        assertThat(output()).contains("--target must be amqp or otlp-http, got 'kafka'");
-        assertThat(run("--rate")).isEqualTo(2);
-        assertThat(output()).contains("--rate needs a value");
-        assertThat(run("--ranks", "many")).isEqualTo(2);
-        assertThat(output()).contains("--ranks must be a whole number, got 'many'");
-        assertThat(run("--otlp-endpoint", "collector:4318")).isEqualTo(2);
-        assertThat(output()).contains("--otlp-endpoint must be an http or https URL");
-        assertThat(run("--colour", "red")).isEqualTo(2);
-        assertThat(output()).contains("unknown option --colour");
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            --signals spans,gpus           | generate: --signals: unknown signal 'gpus' (choose from spans, metrics, logs, gpu, node)
+            --count -1                     | --count must be at least 0, got -1
+            --count 0                      | --count 0 (until stopped) needs a --rate above 0
+            --target kafka                 | --target must be amqp or otlp-http, got 'kafka'
+            --encoding=xml                 | --encoding must be protobuf or json, got 'xml'
+            --rate                         | --rate needs a value
+            --ranks many                   | --ranks must be a whole number, got 'many'
+            --otlp-endpoint collector:4318 | --otlp-endpoint must be an http or https URL
+            --colour red                   | unknown option --colour
+            """)
+    void wrongArgumentsAreUsageErrors(String args, String message) throws Exception {
+        assertThat(run(args.split(" "))).isEqualTo(2);
+        assertThat(output()).contains(message).contains("usage: java -jar lens-generator-exec.jar [OPTIONS]");
         assertThat(received).isEmpty();
     }
 
