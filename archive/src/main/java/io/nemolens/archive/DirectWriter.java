@@ -1,5 +1,11 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.FileSettings;
+import io.nemolens.archive.parquet.MessageRecords;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.handlers.ReceivedMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,7 +13,6 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
@@ -23,7 +28,6 @@ public final class DirectWriter implements AutoCloseable {
     private final Entries entries = new Entries(seq -> {});
     private final List<ParquetFile<?>> cut = new ArrayList<>();
     private final OpenFiles files;
-    private final Converter converter;
     private long seq;
 
     public DirectWriter(ArchiveOptions options) {
@@ -32,26 +36,23 @@ public final class DirectWriter implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ParquetFile.ParquetSettings settings = new ParquetFile.ParquetSettings(
+        FileSettings settings = new FileSettings(
                 switch (options.compression()) {
                     case ZSTD -> CompressionCodecName.ZSTD;
                     case SNAPPY -> CompressionCodecName.SNAPPY;
                     case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
                 },
-                new DirectCodecFactory(options.zstdLevel()),
+                options.zstdLevel(),
                 options.rowGroupSizeBytes(),
-                1 << 20);
+                options.maxFileSizeBytes(),
+                options.maxRows(),
+                options.maxAge(),
+                options.maxBufferBytes());
         this.files = new OpenFiles(
                 options.path(),
                 UUID.randomUUID().toString().substring(0, 8),
                 settings,
                 OutputFiles.LOCAL,
-                new OpenFiles.Limits(
-                        options.maxFileSizeBytes(),
-                        options.maxRows(),
-                        options.maxAge().toNanos(),
-                        options.rowGroupSizeBytes(),
-                        options.maxBufferBytes()),
                 entries,
                 cut::add,
                 new OpenFiles.LostFiles() {
@@ -68,29 +69,19 @@ public final class DirectWriter implements AutoCloseable {
                     }
                 },
                 Clock.systemUTC());
-        this.converter = new Converter(files, Clock.systemUTC());
     }
 
     /** Writes the rows of one message; commits the files it cut. */
     public void write(ReceivedMessage message) throws IOException {
         long s = seq++;
         entries.begin(s, message.info().messageId());
-        converter.convert(
-                s,
-                message.info().messageId(),
-                new Converter.Records(
-                        message.spans(),
-                        message.metricPoints(),
-                        message.logs(),
-                        message.gpuSamples(),
-                        message.nodeSamples()),
-                key -> true);
+        files.write(s, message.info().messageId(), MessageRecords.of(message), key -> true);
         commitCut();
     }
 
     private void commitCut() throws IOException {
         for (ParquetFile<?> file : cut) {
-            file.finish(Map.of("nemo_lens.table", file.table()));
+            file.finish();
             file.publish();
         }
         cut.clear();

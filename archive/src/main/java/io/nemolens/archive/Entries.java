@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.OpenFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * <p>It also answers "is this message already in the spool?" for de-duplication, and remembers appends
  * that failed (their rows must never be committed). Thread-safe.
  */
-final class Entries {
+final class Entries implements OpenFiles.EntryHolds {
 
     private final Map<Long, AtomicInteger> holds = new ConcurrentHashMap<>();
     private final Map<String, Long> seqOfMessage = new ConcurrentHashMap<>();
@@ -62,7 +63,8 @@ final class Entries {
      *
      * @return {@code false} when the entry is not held (its append failed): write nothing of it
      */
-    boolean retain(long seq) {
+    @Override
+    public boolean retain(long seq) {
         AtomicInteger count = holds.get(seq);
         if (count == null) {
             return false;
@@ -90,7 +92,8 @@ final class Entries {
         holds.remove(seq);
     }
 
-    boolean failed(long seq) {
+    @Override
+    public boolean failed(long seq) {
         return failed.contains(seq);
     }
 

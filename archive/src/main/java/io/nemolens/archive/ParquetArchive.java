@@ -2,6 +2,12 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.dedup.DedupIndex;
 import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.parquet.FileSettings;
+import io.nemolens.archive.parquet.MessageRecords;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Appended;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolFullException;
@@ -72,7 +78,6 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private final Writability writability;
     private final Committer committer;
     private final OpenFiles files;
-    private final Converter converter;
     private final Repairer repairer;
     private final ScheduledExecutorService timer;
     private final java.util.concurrent.ExecutorService acknowledger;
@@ -117,45 +122,19 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         }
         this.entries = new Entries(spool::release);
         this.writability = new Writability(root, instances.id(), clock);
-        this.committer = new Committer(
-                root,
-                manifest,
-                spool::durableSeq,
-                entries::failed,
-                Map.of(
-                        "nemo_lens.schema_version",
-                        ParquetFile.SCHEMA_VERSION,
-                        "writer.model.name",
-                        "nemo-lens-archive"),
-                new CommitOutcome());
-        ParquetFile.ParquetSettings settings = new ParquetFile.ParquetSettings(
+        this.committer = new Committer(root, manifest, spool::durableSeq, entries::failed, new CommitOutcome());
+        FileSettings settings = new FileSettings(
                 codec(options.compression()),
-                new DirectCodecFactory(options.zstdLevel()),
+                options.zstdLevel(),
                 options.rowGroupSizeBytes(),
-                1 << 20);
-        this.files = new OpenFiles(
-                root,
-                instances.id(),
-                settings,
-                outputs,
-                new OpenFiles.Limits(
-                        options.maxFileSizeBytes(),
-                        options.maxRows(),
-                        options.maxAge().toNanos(),
-                        options.rowGroupSizeBytes(),
-                        options.maxBufferBytes()),
-                entries,
-                committer::submit,
-                new Lost(),
-                clock);
-        this.converter = new Converter(files, clock);
+                options.maxFileSizeBytes(),
+                options.maxRows(),
+                options.maxAge(),
+                options.maxBufferBytes());
+        this.files =
+                new OpenFiles(root, instances.id(), settings, outputs, entries, committer::submit, new Lost(), clock);
         this.repairer = new Repairer(
-                spool,
-                decoder,
-                converter,
-                entries,
-                writability,
-                options.spoolPath().resolve("rejected"));
+                spool, decoder, files, entries, writability, options.spoolPath().resolve("rejected"));
         spool.setRemovalListener(this::forgetSegment);
         new StartupRecovery(options.path(), options.spoolPath(), spool, manifest, entries, repairer).run();
         repairer.start();
@@ -217,11 +196,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        Converter.Records records = new Converter.Records(
-                message.spans(), message.metricPoints(), message.logs(), message.gpuSamples(), message.nodeSamples());
+        MessageRecords records = MessageRecords.of(message);
         if (!writability.writable()) {
             try {
-                writability.probe(converter.partitions(records));
+                writability.probe(files.partitions(records));
             } catch (IOException e) {
                 throw new TransientHandlerException("the archive cannot write: " + writability.problem(), e);
             }
@@ -270,7 +248,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         });
         try {
-            converter.convert(seq, id, records, key -> true);
+            files.write(seq, id, records, key -> true);
         } finally {
             entries.drop(seq);
         }

@@ -1,5 +1,8 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.MessageRecords;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
@@ -41,7 +44,7 @@ final class Repairer implements AutoCloseable {
 
     private final Spool spool;
     private final OtlpDecoder decoder;
-    private final Converter converter;
+    private final OpenFiles files;
     private final Entries entries;
     private final Writability writability;
     private final Path rejected;
@@ -55,13 +58,13 @@ final class Repairer implements AutoCloseable {
     Repairer(
             Spool spool,
             OtlpDecoder decoder,
-            Converter converter,
+            OpenFiles files,
             Entries entries,
             Writability writability,
             Path rejected) {
         this.spool = spool;
         this.decoder = decoder;
-        this.converter = converter;
+        this.files = files;
         this.entries = entries;
         this.writability = writability;
         this.rejected = rejected;
@@ -185,9 +188,8 @@ final class Repairer implements AutoCloseable {
             keepRejected(seq, payload, e);
             return;
         }
-        Converter.Records records =
-                new Converter.Records(d.spans(), d.metricPoints(), d.logs(), d.gpuSamples(), d.nodeSamples());
-        List<PartitionKey> partitions = converter.partitions(records);
+        MessageRecords records = MessageRecords.of(d);
+        List<PartitionKey> partitions = files.partitions(records);
         long backoff = 100;
         while (!writability.writable()) {
             try {
@@ -200,7 +202,7 @@ final class Repairer implements AutoCloseable {
                 }
             }
         }
-        converter.convert(seq, m.messageId(), records, key -> job.wanted().wanted(seq, key));
+        files.write(seq, m.messageId(), records, key -> job.wanted().wanted(seq, key));
         rewritten.incrementAndGet();
     }
 

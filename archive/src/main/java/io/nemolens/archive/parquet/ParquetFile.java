@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
@@ -15,7 +16,6 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.jspecify.annotations.Nullable;
@@ -34,10 +34,11 @@ import org.jspecify.annotations.Nullable;
  * write or commit, and {@link #abort()} deletes its temporary file. Not thread-safe: the archive writes
  * each file under its partition's lock.
  */
-final class ParquetFile<T extends TelemetryRecord> {
+public final class ParquetFile<T extends TelemetryRecord> {
 
-    /** What the footer says of the archive's files (with the table's name). */
-    static final String SCHEMA_VERSION = "1";
+    /** What the footer of every file says (with the table's name): the archive's schema version and writer. */
+    private static final Map<String, String> FOOTER =
+            Map.of("nemo_lens.schema_version", "1", "writer.model.name", "nemo-lens-archive");
 
     private final ArchiveTable<T> table;
     private final PartitionKey key;
@@ -68,7 +69,7 @@ final class ParquetFile<T extends TelemetryRecord> {
             PartitionKey key,
             Path directory,
             String fileName,
-            ParquetSettings settings,
+            FileSettings settings,
             OutputFiles outputs)
             throws IOException {
         this.table = table;
@@ -184,16 +185,19 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /**
-     * Writes the last row group and the footer and forces the file, still under its temporary name. Next
-     * the archive records the file in its manifest, then {@link #publish()}es it.
+     * Writes the last row group and the footer (the archive's schema version, writer and the table's name)
+     * and forces the file, still under its temporary name. Next the archive records the file in its
+     * manifest, then {@link #publish()}es it.
      *
      * @return the file's size in bytes
      */
-    long finish(Map<String, String> footer) throws IOException {
+    public long finish() throws IOException {
         flushRowGroup();
         try {
             closed = true;
             closeStores();
+            Map<String, String> footer = new HashMap<>(FOOTER);
+            footer.put("nemo_lens.table", table.name());
             fileWriter.end(footer);
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -206,7 +210,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** Renames the finished file to its final name and forces the folder: from now on readers see it. */
-    void publish() throws IOException {
+    public void publish() throws IOException {
         if (failure != null || !closed) {
             throw new IOException("only a finished file can be published: " + temporary);
         }
@@ -215,7 +219,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */
-    void abort() {
+    public void abort() {
         if (!closed) {
             closeStores();
         }
@@ -243,11 +247,11 @@ final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    PartitionKey key() {
+    public PartitionKey key() {
         return key;
     }
 
-    String table() {
+    public String table() {
         return table.name();
     }
 
@@ -255,7 +259,7 @@ final class ParquetFile<T extends TelemetryRecord> {
         return failure != null;
     }
 
-    long rows() {
+    public long rows() {
         return rows;
     }
 
@@ -282,7 +286,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** The spool entries this file has rows of, sorted, without repeats. */
-    long[] seqs() {
+    public long[] seqs() {
         long[] copy = Arrays.copyOf(seqs, seqCount);
         Arrays.sort(copy);
         int n = 0;
@@ -316,7 +320,7 @@ final class ParquetFile<T extends TelemetryRecord> {
         return min;
     }
 
-    Path committedPath() {
+    public Path committedPath() {
         return committed;
     }
 
@@ -327,38 +331,6 @@ final class ParquetFile<T extends TelemetryRecord> {
     static void forceDirectory(Path directory) throws IOException {
         try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
             ch.force(true);
-        }
-    }
-
-    /** How the archive writes Parquet: properties per table, the codec, the row group target. */
-    record ParquetSettings(
-            CompressionCodecName codec, CompressionCodecFactory codecs, long rowGroupBytes, int pageBytes) {
-
-        CompressionCodecFactory.BytesInputCompressor compressor() {
-            return codecs.getCompressor(codec);
-        }
-
-        /**
-         * Dictionary and statistics where they pay: no min/max statistics on attribute keys, types and JSON
-         * (of no use to a reader, a comparison per value), no size statistics (a histogram update per
-         * value), no dictionary on columns whose values are nearly unique per row.
-         */
-        ParquetProperties properties(ArchiveTable<?> table) {
-            ParquetProperties.Builder b = ParquetProperties.builder()
-                    .withPageSize(pageBytes)
-                    .withDictionaryEncoding(true)
-                    .withSizeStatisticsEnabled(false);
-            for (ColumnDescriptor column : table.schema().getColumns()) {
-                String[] path = column.getPath();
-                String dotted = String.join(".", path);
-                if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
-                    b.withStatisticsEnabled(dotted, false);
-                }
-                if (table.highCardinality(path[0])) {
-                    b.withDictionaryEncoding(dotted, false);
-                }
-            }
-            return b.build();
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
