@@ -44,7 +44,6 @@ final class Repairer implements AutoCloseable {
 
     private final Spool spool;
     private final OtlpDecoder decoder;
-    private final OpenFiles files;
     private final Entries entries;
     private final Writability writability;
     private final Path rejected;
@@ -53,18 +52,12 @@ final class Repairer implements AutoCloseable {
     private final AtomicLong rewritten = new AtomicLong();
     private final Thread thread;
     private volatile boolean stopped;
+    private @Nullable OpenFiles files;
 
     /** @param rejected where the payload of an entry that no longer decodes is kept, for an operator */
-    Repairer(
-            Spool spool,
-            OtlpDecoder decoder,
-            OpenFiles files,
-            Entries entries,
-            Writability writability,
-            Path rejected) {
+    Repairer(Spool spool, OtlpDecoder decoder, Entries entries, Writability writability, Path rejected) {
         this.spool = spool;
         this.decoder = decoder;
-        this.files = files;
         this.entries = entries;
         this.writability = writability;
         this.rejected = rejected;
@@ -72,7 +65,9 @@ final class Repairer implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    void start() {
+    /** Starts the thread, which writes the rows into {@code files}; jobs submitted before wait for it. */
+    void start(OpenFiles files) {
+        this.files = files;
         thread.start();
     }
 
@@ -187,6 +182,10 @@ final class Repairer implements AutoCloseable {
         } catch (RuntimeException e) {
             keepRejected(seq, payload, e);
             return;
+        }
+        OpenFiles files = this.files;
+        if (files == null) {
+            throw new IllegalStateException("the repairer writes rows once it is started");
         }
         MessageRecords records = MessageRecords.of(d);
         List<PartitionKey> partitions = files.partitions(records);
