@@ -56,7 +56,7 @@ record ArchiveParts(
             Files.createDirectories(root);
             instances = new Instances(root);
             spool = Spool.open(
-                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()));
+                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()), clock);
             manifest = Manifest.open(options.spoolPath().resolve("manifest.log"));
             dedup = DedupIndex.open(options.spoolPath().resolve("dedup"), options.dedupWindow(), clock);
         } catch (IOException e) {

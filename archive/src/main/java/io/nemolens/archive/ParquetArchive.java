@@ -75,6 +75,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
      * the spool holds but no committed file has.
      *
      * @param decoder decodes spooled bodies again, as the consumer decoded them
+     * @param clock the archive's time: when entries are appended to the spool (and so the lag), the files'
+     *     ages and the times in their names, the date of a record without a time, the hours of the
+     *     de-duplication index, when a file was last committed or writing last failed
      * @throws UncheckedIOException when a folder cannot be created or the spool is in use (fail fast)
      */
     public ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock) {
@@ -193,7 +196,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             return;
         }
         try {
-            parts.files().commitOlderThan(options.maxAge().toNanos());
+            parts.files().commitAged();
             SpoolStatus s = parts.spool().status();
             int early = 0;
             while (s.bytes() > options.spoolCommitThreshold() * options.spoolMaxBytes()

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class OpenFiles {
      * @param instanceId the id of this process in the files' names
      * @param outputs where the files' bytes go
      * @param committer takes the files that are cut, to commit them
-     * @param clock the files' dates (the date of a record without a time) and names
+     * @param clock the files' ages and the times in their names, and the date of a record without a time
      */
     public OpenFiles(
             Path root,
@@ -206,9 +207,10 @@ public final class OpenFiles {
             throws IOException {
         Path dir = key.directory(root);
         Files.createDirectories(dir);
-        String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
+        Instant now = clock.instant();
+        String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
                 + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-        return new ParquetFile<>(table, key, dir, name, settings, outputs);
+        return new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs);
     }
 
     private void account(Slot slot, long nowBuffered) {
@@ -259,13 +261,13 @@ public final class OpenFiles {
         }
     }
 
-    /** Hands every file at least {@code maxAgeNanos} old to the committer. */
-    public void commitOlderThan(long maxAgeNanos) {
-        long now = System.nanoTime();
+    /** Hands every file that is {@code maxAge} old, by the clock, to the committer. */
+    public void commitAged() {
+        long now = clock.millis();
         for (Slot slot : slots.values()) {
             ParquetFile<?> file;
             synchronized (slot) {
-                file = slot.file != null && slot.file.ageNanos(now) >= maxAgeNanos ? detach(slot) : null;
+                file = slot.file != null && slot.file.age(now).compareTo(settings.maxAge()) >= 0 ? detach(slot) : null;
             }
             if (file != null) {
                 committer.accept(file);

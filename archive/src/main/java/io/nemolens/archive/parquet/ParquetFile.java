@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,7 +52,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private final TrackedOutputFile output;
     private final ParquetFileWriter fileWriter;
     private final RowWriter rowWriter = new RowWriter();
-    private final long openedAtNanos;
+    private final long openedAtMillis;
 
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
@@ -69,6 +70,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
             PartitionKey key,
             Path directory,
             String fileName,
+            long openedAtMillis,
             FileSettings settings,
             OutputFiles outputs)
             throws IOException {
@@ -77,6 +79,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.directory = directory;
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
+        this.openedAtMillis = openedAtMillis;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
         this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
@@ -97,7 +100,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
             throw e;
         }
         startRowGroup();
-        this.openedAtNanos = System.nanoTime();
     }
 
     private void startRowGroup() {
@@ -281,8 +283,9 @@ public final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    long ageNanos(long now) {
-        return now - openedAtNanos;
+    /** How long ago, by the archive's clock, the file was opened. */
+    Duration age(long nowMillis) {
+        return Duration.ofMillis(nowMillis - openedAtMillis);
     }
 
     /** The spool entries this file has rows of, sorted, without repeats. */

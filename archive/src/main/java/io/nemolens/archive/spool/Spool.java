@@ -55,12 +55,13 @@ public final class Spool implements AutoCloseable {
         writerThread.setDaemon(true);
     }
 
-    /** Opens (creating the folder if needed) the spool in {@code dir}, takes its lock, and recovers what is there. */
-    public static Spool open(Path dir, SpoolOptions options) throws IOException {
-        return open(dir, options, Clock.systemUTC());
-    }
-
-    static Spool open(Path dir, SpoolOptions options, Clock clock) throws IOException {
+    /**
+     * Opens (creating the folder if needed) the spool in {@code dir}, takes its lock, and recovers what is there.
+     *
+     * @param clock when entries are appended ({@link SpoolStatus#oldestUnreleasedAppendedAtMillis()}), when a
+     *     quiet segment is sealed, when a write probe is due
+     */
+    public static Spool open(Path dir, SpoolOptions options, Clock clock) throws IOException {
         Objects.requireNonNull(options, "options");
         Files.createDirectories(dir);
         SpoolLock lock = SpoolLock.take(dir);
