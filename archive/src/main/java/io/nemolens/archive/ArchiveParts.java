@@ -32,7 +32,7 @@ record ArchiveParts(
         Spool spool,
         Manifest manifest,
         DedupIndex dedup,
-        Entries entries,
+        Holds holds,
         Writability writability,
         Committer committer,
         OpenFiles files,
@@ -62,18 +62,18 @@ record ArchiveParts(
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the archive at " + root.toAbsolutePath() + ": " + e, e);
         }
-        Entries entries = new Entries(spool::release);
+        Holds holds = new Holds(spool::release);
         Writability writability = new Writability(root, instances.id(), clock);
         Repairer repairer = new Repairer(
-                spool, decoder, entries, writability, options.spoolPath().resolve("rejected"));
-        FileOutcomes outcomes = new FileOutcomes(entries, writability, repairer, clock);
-        Committer committer = new Committer(root, manifest, spool::durableSeq, entries::failed, outcomes);
-        OpenFiles files = openFiles(options, instances.id(), outputs, entries, committer::submit, outcomes, clock);
-        spool.setRemovalListener((first, last) -> forget(first, last, entries, dedup));
-        new StartupRecovery(root, options.spoolPath(), spool, manifest, entries, repairer).run();
+                spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
+        FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
+        Committer committer = new Committer(root, manifest, spool::durableSeq, holds::failed, outcomes);
+        OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
+        spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
+        new StartupRecovery(root, options.spoolPath(), spool, manifest, holds, repairer).run();
         repairer.start(files);
         return new ArchiveParts(
-                instances, spool, manifest, dedup, entries, writability, committer, files, repairer, outcomes);
+                instances, spool, manifest, dedup, holds, writability, committer, files, repairer, outcomes);
     }
 
     /**
@@ -112,16 +112,16 @@ record ArchiveParts(
     }
 
     /** A spool segment is going: its message ids go to the de-duplication index first. */
-    private static void forget(long firstSeq, long lastSeq, Entries entries, DedupIndex dedup) throws IOException {
+    private static void forget(long firstSeq, long lastSeq, Holds holds, DedupIndex dedup) throws IOException {
         List<MessageKey> keys = new ArrayList<>();
         for (long seq = firstSeq; seq <= lastSeq; seq++) {
-            String id = entries.messageId(seq);
+            String id = holds.messageId(seq);
             if (id != null) {
                 keys.add(MessageKey.ofHex(id));
             }
         }
         dedup.record(keys);
-        entries.forget(firstSeq, lastSeq);
+        holds.forget(firstSeq, lastSeq);
     }
 
     /** Commits every open file now and waits until they are committed (tests, shutdown). */

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Commits files, one at a time, on its own thread: waits until every spool entry the file has rows of is
  * durable (a file must never hold rows of a message that could still come back from the broker), writes
  * the last row group and the footer and forces the file, records it in the manifest, renames it to its
- * final name and forces the folder. Then the file's holds on its entries go, which lets the spool
- * release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
+ * final name and forces the folder. Then the file's holds on its entries are released, which lets
+ * the spool release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
  * aborted, and its rows written again from the spool.
  */
 final class Committer implements AutoCloseable {

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What becomes of the files that leave the writing. A committed file's holds on its spool entries go, so
- * the spool can release them. A file that failed is aborted and its rows are written again from the spool;
+ * What becomes of the files that leave the writing. A committed file's holds on its spool entries are
+ * released, so the spool can release the entries. A file that failed is aborted and its rows are written again from the spool;
  * unless one of its entries' append failed (the file was lost for that), its table counts as unwritable
  * until a probe succeeds. Both are counted for the archive's status. Thread-safe.
  */
@@ -20,7 +20,7 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
 
     private static final Logger log = LoggerFactory.getLogger(FileOutcomes.class);
 
-    private final Entries entries;
+    private final Holds holds;
     private final Writability writability;
     private final Repairer repairer;
     private final Clock clock;
@@ -31,8 +31,8 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
     private final AtomicLong lostFiles = new AtomicLong();
     private volatile @Nullable Instant lastCommitAt;
 
-    FileOutcomes(Entries entries, Writability writability, Repairer repairer, Clock clock) {
-        this.entries = entries;
+    FileOutcomes(Holds holds, Writability writability, Repairer repairer, Clock clock) {
+        this.holds = holds;
         this.writability = writability;
         this.repairer = repairer;
         this.clock = clock;
@@ -46,7 +46,7 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
         commitNanos.addAndGet(nanos);
         lastCommitAt = clock.instant();
         for (long seq : file.seqs()) {
-            entries.drop(seq);
+            holds.release(seq);
         }
     }
 
@@ -58,7 +58,7 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
         boolean appendFailure = false;
         long[] seqs = file.seqs();
         for (long seq : seqs) {
-            appendFailure |= entries.failed(seq);
+            appendFailure |= holds.failed(seq);
         }
         if (!appendFailure) {
             writability.markUnwritable(file.table(), cause);

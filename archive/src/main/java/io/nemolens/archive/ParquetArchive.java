@@ -138,14 +138,14 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (parts.dedup().contains(MessageKey.ofHex(id))) {
             return duplicate(id, DONE);
         }
-        if (!parts.entries().claim(id)) {
+        if (!parts.holds().claim(id)) {
             // in the spool already: acknowledged once it is durable there (a redelivery can come while the
             // first delivery's append still waits for its fsync, and that append can still fail)
             CompletionStage<?> first = notYetDurable.get(id);
             if (first != null) {
                 return duplicate(id, first);
             }
-            if (parts.entries().claimedOnly(id)) {
+            if (parts.holds().claimedOnly(id)) {
                 throw new TransientHandlerException("message " + id + " is being appended by another delivery");
             }
             return duplicate(id, DONE);
@@ -154,7 +154,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         try {
             appended = parts.spool().append(SpooledMessage.head(message), message.body());
         } catch (SpoolFullException | SpoolUnavailableException e) {
-            parts.entries().unclaim(id);
+            parts.holds().unclaim(id);
             throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);
         }
         // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
@@ -165,22 +165,22 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         // redelivery shares it, so it is never acknowledged before the first delivery
         acknowledgement.whenComplete((ok, failure) -> notYetDurable.remove(id, acknowledgement));
         long seq = appended.seq();
-        parts.entries().begin(seq, id);
+        parts.holds().holdNew(seq, id);
         // a hold until the append is durable: the entry is never released before (a message without
         // records has no file to hold it)
-        parts.entries().retain(seq);
+        parts.holds().hold(seq);
         appended.durable().whenComplete((ok, failure) -> {
             if (failure != null) {
-                parts.entries().appendFailed(seq);
+                parts.holds().appendFailed(seq);
                 parts.files().loseFilesHolding(seq, failure);
             } else {
-                parts.entries().drop(seq);
+                parts.holds().release(seq);
             }
         });
         try {
             parts.files().write(seq, id, records, key -> true);
         } finally {
-            parts.entries().drop(seq);
+            parts.holds().release(seq);
         }
         return acknowledgement;
     }
@@ -209,7 +209,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 compacting = true;
                 parts.committer().runOnCommitThread(() -> {
                     try {
-                        parts.manifest().compact(parts.entries().lowestSpooledSeq(), options.path());
+                        parts.manifest().compact(parts.holds().lowestSpooledSeq(), options.path());
                     } catch (IOException e) {
                         log.warn("compacting the archive manifest failed: {}", e.toString());
                     } finally {

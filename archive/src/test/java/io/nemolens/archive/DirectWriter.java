@@ -23,7 +23,7 @@ import java.util.UUID;
  */
 public final class DirectWriter implements AutoCloseable {
 
-    private final Entries entries = new Entries(seq -> {});
+    private final Holds holds = new Holds(seq -> {});
     private final List<ParquetFile<?>> cut = new ArrayList<>();
     private final OpenFiles files;
     private long seq;
@@ -31,15 +31,14 @@ public final class DirectWriter implements AutoCloseable {
     /** @param clock the files' names, and the date of a record without a time */
     public DirectWriter(ArchiveOptions options, Clock clock) {
         String instanceId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        this.files =
-                ArchiveParts.openFiles(options, instanceId, OutputFiles.LOCAL, entries, cut::add, new Fail(), clock);
+        this.files = ArchiveParts.openFiles(options, instanceId, OutputFiles.LOCAL, holds, cut::add, new Fail(), clock);
     }
 
     /** Writes the rows of one message; commits the files it cut. */
     public void write(ReceivedMessage message) throws IOException {
         long s = seq++;
         String id = message.info().messageId();
-        entries.begin(s, id);
+        holds.holdNew(s, id);
         files.write(s, id, MessageRecords.of(message), key -> true);
         commitCut();
     }

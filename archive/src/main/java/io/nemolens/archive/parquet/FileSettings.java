@@ -32,7 +32,7 @@ public record FileSettings(
 
     /** A compressor for one file's pages. */
     CompressionCodecFactory.BytesInputCompressor compressor() {
-        return new DirectCodecFactory(zstdLevel).getCompressor(codec);
+        return Compressors.of(codec, zstdLevel);
     }
 
     /**

@@ -8,8 +8,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,18 +37,18 @@ public final class OpenFiles {
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
-     * no file holds it any more.
+     * nothing holds it any more (the committer releases a file's holds once it is committed).
      */
     public interface EntryHolds {
         /** Whether the entry's append failed: none of its rows may be written. */
         boolean failed(long seq);
 
         /**
-         * Another hold on an entry (a file now has rows of it).
+         * Another hold on an entry: a file now has rows of it.
          *
          * @return {@code false} when the entry is not held (its append failed): write nothing of it
          */
-        boolean retain(long seq);
+        boolean hold(long seq);
     }
 
     /** Where failures go: their rows are written again from the spool. */
@@ -162,7 +160,7 @@ public final class OpenFiles {
                     continue; // forgotten since we found it: take the partition's fresh slot
                 }
                 // the file's hold on the entry (handed to the rewrite if the file fails)
-                if (!holds.retain(seq)) {
+                if (!holds.hold(seq)) {
                     return true;
                 }
                 ParquetFile<T> file = (ParquetFile<T>) slot.file;
@@ -352,20 +350,6 @@ public final class OpenFiles {
             }
         }
         return new Usage(open, Math.max(0, buffered.get()), rowGroupsForMemory.get());
-    }
-
-    /** The open files, largest buffer first (for health details). */
-    List<ParquetFile<?>> files() {
-        List<Slot> list = new ArrayList<>(slots.values());
-        list.sort(Comparator.comparingLong((Slot s) -> s.buffered).reversed());
-        List<ParquetFile<?>> files = new ArrayList<>();
-        for (Slot s : list) {
-            ParquetFile<?> f = s.file;
-            if (f != null) {
-                files.add(f);
-            }
-        }
-        return files;
     }
 
     /** Open files, their bytes buffered in memory, and row groups cut early for the memory budget since start. */

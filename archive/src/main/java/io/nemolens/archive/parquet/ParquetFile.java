@@ -61,7 +61,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private int rowGroups;
     private long[] seqs = new long[16];
     private int seqCount;
-    private long maxSeq = -1;
     private @Nullable Throwable failure;
     private boolean closed;
 
@@ -152,7 +151,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
             seqs = Arrays.copyOf(seqs, seqCount * 2);
         }
         seqs[seqCount++] = seq;
-        maxSeq = Math.max(maxSeq, seq);
     }
 
     /** Writes the rows gathered so far as one row group (nothing when there are none). */
@@ -257,16 +255,8 @@ public final class ParquetFile<T extends TelemetryRecord> {
         return table.name();
     }
 
-    boolean failed() {
-        return failure != null;
-    }
-
     public long rows() {
         return rows;
-    }
-
-    int rowGroups() {
-        return rowGroups;
     }
 
     /** Rows and pages held in memory, not yet in the file. */
@@ -311,10 +301,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
         return false;
     }
 
-    long maxSeq() {
-        return maxSeq;
-    }
-
     long minSeq() {
         long min = Long.MAX_VALUE;
         for (int i = 0; i < seqCount; i++) {
@@ -325,10 +311,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     public Path committedPath() {
         return committed;
-    }
-
-    Path temporaryPath() {
-        return temporary;
     }
 
     static void forceDirectory(Path directory) throws IOException {
