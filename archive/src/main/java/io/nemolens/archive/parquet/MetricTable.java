@@ -95,11 +95,6 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     }
 
     @Override
-    int droppedAttributesCount(MetricPoint point) {
-        return 0; // OTLP data points have no dropped-attributes count
-    }
-
-    @Override
     void writeOwn(RowWriter w, MetricPoint p) {
         MetricInfo m = p.metric();
         w.repeatedString("metric_name", metricName, m.name());
