@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -89,18 +90,18 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         this.clock = clock;
         this.parts = ArchiveParts.open(options, decoder, clock, outputs);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lens-archive-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = Executors.newSingleThreadScheduledExecutor(daemon("lens-archive-timer"));
         timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
-        acknowledger = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lens-archive-durable");
+        acknowledger = Executors.newSingleThreadExecutor(daemon("lens-archive-durable"));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /**
