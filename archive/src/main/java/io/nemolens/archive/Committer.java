@@ -1,8 +1,8 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.ParquetFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Commits files, one at a time, on its own thread: waits until every spool entry the file has rows of is
  * durable (a file must never hold rows of a message that could still come back from the broker), writes
  * the last row group and the footer and forces the file, records it in the manifest, renames it to its
- * final name and forces the folder. Then the file's holds on its entries go, which lets the spool
- * release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
+ * final name and forces the folder. Then the file's holds on its entries are released, which lets
+ * the spool release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
  * aborted, and its rows written again from the spool.
  */
 final class Committer implements AutoCloseable {
@@ -35,7 +35,6 @@ final class Committer implements AutoCloseable {
     private final Manifest manifest;
     private final LongSupplier durableSeq;
     private final LongPredicate appendFailed;
-    private final Map<String, String> footer;
     private final Outcome outcome;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -45,20 +44,12 @@ final class Committer implements AutoCloseable {
      * @param root the archive's root folder (manifest paths are relative to it)
      * @param durableSeq the highest seq the spool has made durable
      * @param appendFailed whether an entry's append failed
-     * @param footer key-value metadata every file's footer carries (the table's name is added)
      */
-    Committer(
-            Path root,
-            Manifest manifest,
-            LongSupplier durableSeq,
-            LongPredicate appendFailed,
-            Map<String, String> footer,
-            Outcome outcome) {
+    Committer(Path root, Manifest manifest, LongSupplier durableSeq, LongPredicate appendFailed, Outcome outcome) {
         this.root = root;
         this.manifest = manifest;
         this.durableSeq = durableSeq;
         this.appendFailed = appendFailed;
-        this.footer = footer;
         this.outcome = outcome;
         this.thread = new Thread(this::run, "lens-archive-commit");
         thread.setDaemon(true);
@@ -129,9 +120,7 @@ final class Committer implements AutoCloseable {
                         file, new IOException("spool entry " + failedSeq + " of this file was never made durable"));
                 return;
             }
-            Map<String, String> meta = new java.util.HashMap<>(footer);
-            meta.put("nemo_lens.table", file.table());
-            long bytes = file.finish(meta);
+            long bytes = file.finish();
             manifest.append(new Manifest.Entry(relative(file.committedPath()), file.seqs()));
             file.publish();
             outcome.committed(file, bytes, System.nanoTime() - start);

@@ -1,17 +1,13 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.spool.LockFile;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +23,13 @@ final class Instances implements AutoCloseable {
 
     private final Path folder;
     private final String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    private final FileChannel channel;
-    private final @Nullable FileLock lock;
+    private final LockFile lock;
 
     /** Registers this process as an instance of the archive at {@code root} and cleans up after dead ones. */
     Instances(Path root) throws IOException {
         this.folder = root.resolve(".instances");
         Files.createDirectories(folder);
-        this.channel = FileChannel.open(folderLock(id), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        this.lock = channel.tryLock();
+        this.lock = LockFile.take(folderLock(id), "archive instance");
         removeLeftovers(root);
     }
 
@@ -58,7 +52,7 @@ final class Instances implements AutoCloseable {
                     continue;
                 }
                 String instance = name.substring(0, name.length() - ".lock".length());
-                if (instance.equals(id) || held(lockFile)) {
+                if (instance.equals(id) || LockFile.held(lockFile)) {
                     alive.add(instance);
                 } else {
                     dead.add(instance);
@@ -88,26 +82,10 @@ final class Instances implements AutoCloseable {
         }
     }
 
-    private static boolean held(Path lockFile) throws IOException {
-        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
-            FileLock other = ch.tryLock();
-            if (other != null) {
-                other.release();
-                return false;
-            }
-            return true;
-        } catch (OverlappingFileLockException e) {
-            return true; // held by another archive in this JVM
-        }
-    }
-
     @Override
     public void close() {
         try {
-            if (lock != null) {
-                lock.release();
-            }
-            channel.close();
+            lock.close();
             Files.deleteIfExists(folderLock(id));
         } catch (IOException e) {
             log.debug("releasing the instance lock failed", e);

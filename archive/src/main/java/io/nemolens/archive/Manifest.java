@@ -150,10 +150,16 @@ final class Manifest implements AutoCloseable {
         }
         channel.close();
         Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        ParquetFile.forceDirectory(path.getParent());
+        forceFolder(path.getParent());
         channel = FileChannel.open(path, StandardOpenOption.WRITE);
         size = channel.size();
         channel.position(size);
+    }
+
+    private static void forceFolder(Path folder) throws IOException {
+        try (FileChannel ch = FileChannel.open(folder, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.nemolens.archive;
 
-import io.nemolens.archive.dedup.DedupIndex;
 import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.parquet.MessageRecords;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Appended;
-import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolFullException;
-import io.nemolens.archive.spool.SpoolOptions;
 import io.nemolens.archive.spool.SpoolStatus;
 import io.nemolens.archive.spool.SpoolUnavailableException;
 import io.nemolens.decode.OtlpDecoder;
@@ -14,23 +14,20 @@ import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.jspecify.annotations.Nullable;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,29 +61,13 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     private final ArchiveOptions options;
     private final Clock clock;
-    private final Instances instances;
-    private final Spool spool;
-    private final Manifest manifest;
-    private final DedupIndex dedup;
-    private final Entries entries;
-    private final Writability writability;
-    private final Committer committer;
-    private final OpenFiles files;
-    private final Converter converter;
-    private final Repairer repairer;
+    private final ArchiveParts parts;
     private final ScheduledExecutorService timer;
-    private final java.util.concurrent.ExecutorService acknowledger;
-
-    private final AtomicLong committedFiles = new AtomicLong();
-    private final AtomicLong committedRows = new AtomicLong();
-    private final AtomicLong committedBytes = new AtomicLong();
-    private final AtomicLong commitNanos = new AtomicLong();
-    private final AtomicLong lostFiles = new AtomicLong();
+    private final ExecutorService acknowledger;
     private final AtomicLong duplicates = new AtomicLong();
     /** The acknowledgement of each message whose append is not durable yet, for its redeliveries. */
     private final Map<String, CompletionStage<?>> notYetDurable = new ConcurrentHashMap<>();
 
-    private volatile @Nullable Instant lastCommitAt;
     private volatile boolean closed;
     private volatile boolean compacting;
 
@@ -95,6 +76,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
      * the spool holds but no committed file has.
      *
      * @param decoder decodes spooled bodies again, as the consumer decoded them
+     * @param clock the archive's time: when entries are appended to the spool (and so the lag), the files'
+     *     ages and the times in their names, the date of a record without a time, the hours of the
+     *     de-duplication index, when a file was last committed or writing last failed
      * @throws UncheckedIOException when a folder cannot be created or the spool is in use (fail fast)
      */
     public ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock) {
@@ -104,74 +88,20 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
         this.options = options;
         this.clock = clock;
-        Path root = options.path();
-        try {
-            Files.createDirectories(root);
-            this.instances = new Instances(root);
-            this.spool = Spool.open(
-                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()));
-            this.manifest = Manifest.open(options.spoolPath().resolve("manifest.log"));
-            this.dedup = DedupIndex.open(options.spoolPath().resolve("dedup"), options.dedupWindow(), clock);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the archive at " + root.toAbsolutePath() + ": " + e, e);
-        }
-        this.entries = new Entries(spool::release);
-        this.writability = new Writability(root, instances.id(), clock);
-        this.committer = new Committer(
-                root,
-                manifest,
-                spool::durableSeq,
-                entries::failed,
-                Map.of(
-                        "nemo_lens.schema_version",
-                        ParquetFile.SCHEMA_VERSION,
-                        "writer.model.name",
-                        "nemo-lens-archive"),
-                new CommitOutcome());
-        ParquetFile.ParquetSettings settings = new ParquetFile.ParquetSettings(
-                codec(options.compression()),
-                new DirectCodecFactory(options.zstdLevel()),
-                options.rowGroupSizeBytes(),
-                1 << 20);
-        this.files = new OpenFiles(
-                root,
-                instances.id(),
-                settings,
-                outputs,
-                new OpenFiles.Limits(
-                        options.maxFileSizeBytes(),
-                        options.maxRows(),
-                        options.maxAge().toNanos(),
-                        options.rowGroupSizeBytes(),
-                        options.maxBufferBytes()),
-                entries,
-                committer::submit,
-                new Lost(),
-                clock);
-        this.converter = new Converter(files, clock);
-        this.repairer = new Repairer(
-                spool,
-                decoder,
-                converter,
-                entries,
-                writability,
-                options.spoolPath().resolve("rejected"));
-        spool.setRemovalListener(this::forgetSegment);
-        new StartupRecovery(options.path(), options.spoolPath(), spool, manifest, entries, repairer).run();
-        repairer.start();
+        this.parts = ArchiveParts.open(options, decoder, clock, outputs);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lens-archive-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = Executors.newSingleThreadScheduledExecutor(daemon("lens-archive-timer"));
         timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
-        acknowledger = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lens-archive-durable");
+        acknowledger = Executors.newSingleThreadExecutor(daemon("lens-archive-durable"));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /**
@@ -191,62 +121,41 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         };
     }
 
-    private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
-        return switch (compression) {
-            case ZSTD -> CompressionCodecName.ZSTD;
-            case SNAPPY -> CompressionCodecName.SNAPPY;
-            case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
-        };
-    }
-
-    /** A spool segment is going: its message ids go to the de-duplication index first. */
-    private void forgetSegment(long firstSeq, long lastSeq) throws IOException {
-        List<MessageKey> keys = new ArrayList<>();
-        for (long seq = firstSeq; seq <= lastSeq; seq++) {
-            String id = entries.messageId(seq);
-            if (id != null) {
-                keys.add(MessageKey.ofHex(id));
-            }
-        }
-        dedup.record(keys);
-        entries.forget(firstSeq, lastSeq);
-    }
-
     @Override
     public CompletionStage<?> accept(ReceivedMessage message) {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        Converter.Records records = new Converter.Records(
-                message.spans(), message.metricPoints(), message.logs(), message.gpuSamples(), message.nodeSamples());
-        if (!writability.writable()) {
+        MessageRecords records = MessageRecords.of(message);
+        if (!parts.writability().writable()) {
             try {
-                writability.probe(converter.partitions(records));
+                parts.writability().probe(parts.files().partitions(records));
             } catch (IOException e) {
-                throw new TransientHandlerException("the archive cannot write: " + writability.problem(), e);
+                throw new TransientHandlerException(
+                        "the archive cannot write: " + parts.writability().problem(), e);
             }
         }
         String id = message.info().messageId();
-        if (dedup.contains(MessageKey.ofHex(id))) {
+        if (parts.dedup().contains(MessageKey.ofHex(id))) {
             return duplicate(id, DONE);
         }
-        if (!entries.claim(id)) {
+        if (!parts.holds().claim(id)) {
             // in the spool already: acknowledged once it is durable there (a redelivery can come while the
             // first delivery's append still waits for its fsync, and that append can still fail)
             CompletionStage<?> first = notYetDurable.get(id);
             if (first != null) {
                 return duplicate(id, first);
             }
-            if (entries.claimedOnly(id)) {
+            if (parts.holds().claimedOnly(id)) {
                 throw new TransientHandlerException("message " + id + " is being appended by another delivery");
             }
             return duplicate(id, DONE);
         }
         Appended appended;
         try {
-            appended = spool.append(SpooledMessage.head(message), message.body());
+            appended = parts.spool().append(SpooledMessage.head(message), message.body());
         } catch (SpoolFullException | SpoolUnavailableException e) {
-            entries.unclaim(id);
+            parts.holds().unclaim(id);
             throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);
         }
         // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
@@ -257,22 +166,22 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         // redelivery shares it, so it is never acknowledged before the first delivery
         acknowledgement.whenComplete((ok, failure) -> notYetDurable.remove(id, acknowledgement));
         long seq = appended.seq();
-        entries.begin(seq, id);
+        parts.holds().holdNew(seq, id);
         // a hold until the append is durable: the entry is never released before (a message without
         // records has no file to hold it)
-        entries.retain(seq);
+        parts.holds().hold(seq);
         appended.durable().whenComplete((ok, failure) -> {
             if (failure != null) {
-                entries.appendFailed(seq);
-                files.loseFilesHolding(seq, failure);
+                parts.holds().appendFailed(seq);
+                parts.files().loseFilesHolding(seq, failure);
             } else {
-                entries.drop(seq);
+                parts.holds().release(seq);
             }
         });
         try {
-            converter.convert(seq, id, records, key -> true);
+            parts.files().write(seq, id, records, key -> true);
         } finally {
-            entries.drop(seq);
+            parts.holds().release(seq);
         }
         return acknowledgement;
     }
@@ -288,20 +197,20 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             return;
         }
         try {
-            files.commitOlderThan(options.maxAge().toNanos());
-            SpoolStatus s = spool.status();
+            parts.files().commitAged();
+            SpoolStatus s = parts.spool().status();
             int early = 0;
             while (s.bytes() > options.spoolCommitThreshold() * options.spoolMaxBytes()
-                    && committer.pending() < 4
+                    && parts.committer().pending() < 4
                     && early < 4
-                    && files.commitOldest()) {
+                    && parts.files().commitOldest()) {
                 early++;
             }
-            if (manifest.size() > MANIFEST_COMPACT_BYTES && !compacting) {
+            if (parts.manifest().size() > MANIFEST_COMPACT_BYTES && !compacting) {
                 compacting = true;
-                committer.runOnCommitThread(() -> {
+                parts.committer().runOnCommitThread(() -> {
                     try {
-                        manifest.compact(entries.lowestSpooledSeq(), options.path());
+                        parts.manifest().compact(parts.holds().lowestSpooledSeq(), options.path());
                     } catch (IOException e) {
                         log.warn("compacting the archive manifest failed: {}", e.toString());
                     } finally {
@@ -316,7 +225,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     private void maintainDedup() {
         try {
-            dedup.maintain();
+            parts.dedup().maintain();
         } catch (IOException | RuntimeException e) {
             log.warn("maintaining the archive's de-duplication index failed: {}", e.toString());
         }
@@ -324,26 +233,25 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     /** Commits every open file now and waits until they are committed (tests, shutdown). */
     public void commitNow() {
-        files.commitAll();
-        committer.drain();
+        parts.commitAll();
     }
 
     /** Waits until what the spool held at start, and every failed file, is written again (tests). */
     public boolean rewritten(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!repairer.idle()) {
+        while (!parts.repairer().idle()) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         return true;
     }
 
     /** A snapshot for health and metrics. */
     public ArchiveStatus status() {
-        SpoolStatus s = spool.status();
-        OpenFiles.Usage usage = files.usage();
+        SpoolStatus s = parts.spool().status();
+        OpenFiles.Usage usage = parts.files().usage();
         String problem = null;
         if (!s.writable()) {
             problem = "spool cannot be written: " + s.problem();
@@ -351,16 +259,17 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             problem = "spool full (" + s.bytes() + " of " + options.spoolMaxBytes()
                     + " bytes): files are being committed to free it";
         }
-        if (!writability.writable()) {
-            problem = (problem == null ? "" : problem + "; ") + "archive cannot be written: " + writability.problem();
+        if (!parts.writability().writable()) {
+            problem = (problem == null ? "" : problem + "; ") + "archive cannot be written: "
+                    + parts.writability().problem();
         }
         long oldest = s.oldestUnreleasedAppendedAtMillis();
         Duration lag = oldest == 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, clock.millis() - oldest));
         return new ArchiveStatus(
                 problem == null,
                 problem,
-                writability.lastErrorAt(),
-                lastCommitAt,
+                parts.writability().lastErrorAt(),
+                parts.outcomes().lastCommitAt(),
                 lag,
                 s.bytes(),
                 options.spoolMaxBytes(),
@@ -369,12 +278,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 usage.openFiles(),
                 usage.bufferedBytes(),
                 usage.earlyRowGroups(),
-                repairer.waiting(),
-                committedFiles.get(),
-                committedRows.get(),
-                committedBytes.get(),
-                lostFiles.get(),
-                commitNanos.get(),
+                parts.repairer().waiting(),
+                parts.outcomes().committedFiles(),
+                parts.outcomes().committedRows(),
+                parts.outcomes().committedBytes(),
+                parts.outcomes().lostFiles(),
+                parts.outcomes().commitNanos(),
                 duplicates.get());
     }
 
@@ -388,9 +297,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         return options.spoolPath();
     }
 
-    /** The id that names this process's files. */
+    /** The id that names this process's parts.files(). */
     public String instanceId() {
-        return instances.id();
+        return parts.instances().id();
     }
 
     /** Commits every open file, then closes the spool and releases the folders. */
@@ -401,72 +310,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         }
         closed = true;
         timer.shutdownNow();
-        repairer.close();
-        commitNow();
-        committer.close();
-        spool.close();
-        dedup.close();
-        manifest.close();
-        instances.close();
+        parts.close();
         acknowledger.shutdown();
-    }
-
-    /** A file that failed: aborted, its rows written again from the spool once the archive can write. */
-    private final class Lost implements OpenFiles.LostFiles {
-        @Override
-        public void lost(ParquetFile<?> file, Throwable cause) {
-            loseFile(file, cause);
-        }
-
-        @Override
-        public void unwritten(PartitionKey key, long seq, Throwable cause) {
-            writability.markUnwritable(key.table(), cause);
-            repairer.submit(new Repairer.Job(
-                    0, -1, new long[] {seq}, (s, k) -> k.equals(key), "rows of " + key.relative() + " not written"));
-        }
-    }
-
-    private void loseFile(ParquetFile<?> file, Throwable cause) {
-        file.abort();
-        lostFiles.incrementAndGet();
-        boolean appendFailure = false;
-        long[] seqs = file.seqs();
-        for (long seq : seqs) {
-            appendFailure |= entries.failed(seq);
-        }
-        if (!appendFailure) {
-            writability.markUnwritable(file.table(), cause);
-        }
-        log.warn(
-                "archive file {} given up ({}); its rows of {} spool entries are written again",
-                file.committedPath(),
-                cause.toString(),
-                seqs.length);
-        PartitionKey key = file.key();
-        repairer.submit(new Repairer.Job(
-                0,
-                -1,
-                seqs,
-                (s, k) -> k.equals(key),
-                "file " + file.committedPath().getFileName() + " given up"));
-    }
-
-    private final class CommitOutcome implements Committer.Outcome {
-        @Override
-        public void committed(ParquetFile<?> file, long bytes, long nanos) {
-            committedFiles.incrementAndGet();
-            committedRows.addAndGet(file.rows());
-            committedBytes.addAndGet(bytes);
-            commitNanos.addAndGet(nanos);
-            lastCommitAt = clock.instant();
-            for (long seq : file.seqs()) {
-                entries.drop(seq);
-            }
-        }
-
-        @Override
-        public void lost(ParquetFile<?> file, Throwable cause) {
-            loseFile(file, cause);
-        }
     }
 }

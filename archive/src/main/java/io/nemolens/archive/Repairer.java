@@ -1,5 +1,8 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.MessageRecords;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
@@ -23,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * failed, for its partition. Each entry's body is decoded again as the consumer decoded it. While the
  * archive cannot write, it waits and probes with backoff; nothing is given up.
  *
- * <p>Every job holds its entries (see {@link Entries}) until their rows are written again (into open
+ * <p>Every job holds its entries (see {@link Holds}) until their rows are written again (into open
  * files, which then hold them), so the spool keeps them meanwhile.
  */
 final class Repairer implements AutoCloseable {
@@ -41,39 +44,33 @@ final class Repairer implements AutoCloseable {
 
     private final Spool spool;
     private final OtlpDecoder decoder;
-    private final Converter converter;
-    private final Entries entries;
+    private final Holds holds;
     private final Writability writability;
     private final Path rejected;
     private final BlockingQueue<Job> jobs = new LinkedBlockingQueue<>();
     private final AtomicLong waiting = new AtomicLong();
-    private final AtomicLong rewritten = new AtomicLong();
     private final Thread thread;
     private volatile boolean stopped;
+    private @Nullable OpenFiles files;
 
     /** @param rejected where the payload of an entry that no longer decodes is kept, for an operator */
-    Repairer(
-            Spool spool,
-            OtlpDecoder decoder,
-            Converter converter,
-            Entries entries,
-            Writability writability,
-            Path rejected) {
+    Repairer(Spool spool, OtlpDecoder decoder, Holds holds, Writability writability, Path rejected) {
         this.spool = spool;
         this.decoder = decoder;
-        this.converter = converter;
-        this.entries = entries;
+        this.holds = holds;
         this.writability = writability;
         this.rejected = rejected;
         this.thread = new Thread(this::run, "lens-archive-repair");
         thread.setDaemon(true);
     }
 
-    void start() {
+    /** Starts the thread, which writes the rows into {@code files}; jobs submitted before wait for it. */
+    void start(OpenFiles files) {
+        this.files = files;
         thread.start();
     }
 
-    /** Queues a job; its entries must already be held for it (one hold each, dropped when done). */
+    /** Queues a job; its entries must already be held for it (one hold each, released when done). */
     void submit(Job job) {
         waiting.addAndGet(job.seqs() != null ? job.seqs().length : job.last() - job.first() + 1);
         jobs.add(job);
@@ -82,11 +79,6 @@ final class Repairer implements AutoCloseable {
     /** Entries queued for rewriting. */
     long waiting() {
         return waiting.get();
-    }
-
-    /** Entries rewritten since start. */
-    long rewritten() {
-        return rewritten.get();
     }
 
     /** Whether no job is queued or under way. */
@@ -135,7 +127,7 @@ final class Repairer implements AutoCloseable {
      */
     private void awaitDurableOrFailed(long seq) throws IOException {
         long backoff = TimeUnit.MICROSECONDS.toNanos(200);
-        while (seq > spool.durableSeq() && !entries.failed(seq)) {
+        while (seq > spool.durableSeq() && !holds.failed(seq)) {
             if (stopped) {
                 throw new IOException("stopping");
             }
@@ -167,7 +159,7 @@ final class Repairer implements AutoCloseable {
                 convert(seq, payload, job);
             } finally {
                 waiting.decrementAndGet();
-                entries.drop(seq);
+                holds.release(seq);
                 done[0] = seq;
             }
         });
@@ -185,9 +177,12 @@ final class Repairer implements AutoCloseable {
             keepRejected(seq, payload, e);
             return;
         }
-        Converter.Records records =
-                new Converter.Records(d.spans(), d.metricPoints(), d.logs(), d.gpuSamples(), d.nodeSamples());
-        List<PartitionKey> partitions = converter.partitions(records);
+        OpenFiles files = this.files;
+        if (files == null) {
+            throw new IllegalStateException("the repairer writes rows once it is started");
+        }
+        MessageRecords records = MessageRecords.of(d);
+        List<PartitionKey> partitions = files.partitions(records);
         long backoff = 100;
         while (!writability.writable()) {
             try {
@@ -200,8 +195,7 @@ final class Repairer implements AutoCloseable {
                 }
             }
         }
-        converter.convert(seq, m.messageId(), records, key -> job.wanted().wanted(seq, key));
-        rewritten.incrementAndGet();
+        files.write(seq, m.messageId(), records, key -> job.wanted().wanted(seq, key));
     }
 
     /** An entry that no longer decodes (it did when it was taken): kept aside for an operator, not lost silently. */

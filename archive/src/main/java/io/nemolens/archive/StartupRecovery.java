@@ -27,15 +27,15 @@ final class StartupRecovery {
     private final Path spoolPath;
     private final Spool spool;
     private final Manifest manifest;
-    private final Entries entries;
+    private final Holds holds;
     private final Repairer repairer;
 
-    StartupRecovery(Path root, Path spoolPath, Spool spool, Manifest manifest, Entries entries, Repairer repairer) {
+    StartupRecovery(Path root, Path spoolPath, Spool spool, Manifest manifest, Holds holds, Repairer repairer) {
         this.root = root;
         this.spoolPath = spoolPath;
         this.spool = spool;
         this.manifest = manifest;
-        this.entries = entries;
+        this.holds = holds;
         this.repairer = repairer;
     }
 
@@ -55,7 +55,7 @@ final class StartupRecovery {
         long[] range = {Long.MAX_VALUE, -1};
         try {
             spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
-                entries.begin(seq, SpooledMessage.decode(payload).messageId());
+                holds.holdNew(seq, SpooledMessage.decode(payload).messageId());
                 range[0] = Math.min(range[0], seq);
                 range[1] = Math.max(range[1], seq);
             });

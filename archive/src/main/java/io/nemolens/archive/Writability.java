@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.PartitionKey;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

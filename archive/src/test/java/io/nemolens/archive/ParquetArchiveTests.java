@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -20,6 +21,7 @@ import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -454,6 +457,42 @@ class ParquetArchiveTests {
         assertThatThrownBy(() -> options(dir, 1, Duration.ofSeconds(1), 1, 23))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zstdLevel");
+    }
+
+    @Test
+    void theClockItIsGivenTimesTheSpoolTheFilesAndTheDedupIndex() throws Exception {
+        MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
+        // files a second old are committed, by the clock: the housekeeping looks every 100 ms
+        archive = new ParquetArchive(options(dir, 10_000_000, Duration.ofSeconds(1), 96L << 20, 1), decoder, clock);
+        ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(10, "run-a", 0, 1));
+        take(message);
+
+        clock.advance(Duration.ofMillis(900));
+        assertThat(archive.status().lag())
+                .as("the spool's append time is the clock's")
+                .isEqualTo(Duration.ofMillis(900));
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> archive.status().committedFiles() == 0);
+
+        clock.advance(Duration.ofMillis(100));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
+        assertThat(parquetFiles())
+                .singleElement()
+                .extracting(f -> f.getFileName().toString(), as(InstanceOfAssertFactories.STRING))
+                .startsWith("part-20261129T191735-" + archive.instanceId() + "-");
+        assertThat(archive.status().lastCommitAt()).isEqualTo(clock.instant());
+
+        // the entry is released; its spool segment is sealed once quiet for 5 s by the clock, and deleted,
+        // and its message id is recorded in the de-duplication index's file of the clock's hour
+        clock.advance(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(archive.spoolPath().resolve("dedup/20261129T19.log"))
+                        .isNotEmptyFile());
+        take(message);
+        assertThat(archive.status().duplicates()).isEqualTo(1);
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.nemolens.handlers.Signal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.function.IntFunction;
 
@@ -25,7 +26,8 @@ record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
 
     /**
      * Writes the rows of the span messages {@code bodies(first)} to {@code bodies(first + count - 1)} with the
-     * archive's Parquet writing alone on this thread ({@link DirectWriter}), timing only the writing: each
+     * archive's Parquet writing alone on this thread ({@link DirectWriter}, the test fixture of the archive's
+     * test-jar, assembled as the archive assembles it), timing only the writing: each
      * message is generated and decoded first, untimed (decoding is timed apart and reported). Files are cut
      * as the archive cuts them and committed at the end, so that all of the Parquet work (encoding,
      * compression, close, fsync, rename) is timed.
@@ -38,7 +40,7 @@ record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
         long rows = 0;
         long closeStarted;
         try {
-            try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir))) {
+            try (DirectWriter writer = new DirectWriter(ArchiveOptions.defaults(dir), Clock.systemUTC())) {
                 for (int i = first; i < first + count; i++) {
                     byte[] body = bodies.apply(i);
                     long d = System.nanoTime();

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.ParquetArchive;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The archive's meters: committed {@code lens.archive.files}, {@code .rows}, {@code .bytes}; files given up
@@ -21,6 +23,68 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ArchiveMetrics implements MeterBinder {
 
+    /** A counter or gauge of one figure of the archive's status. */
+    private record Meter(
+            String name,
+            String description,
+            @Nullable String unit,
+            boolean counter,
+            ToDoubleFunction<ArchiveStatus> value) {}
+
+    private static final List<Meter> METERS = List.of(
+            new Meter("lens.archive.files", "Parquet files committed", null, true, ArchiveStatus::committedFiles),
+            new Meter("lens.archive.rows", "rows in committed Parquet files", null, true, ArchiveStatus::committedRows),
+            new Meter(
+                    "lens.archive.bytes",
+                    "bytes of committed Parquet files",
+                    "bytes",
+                    true,
+                    ArchiveStatus::committedBytes),
+            new Meter(
+                    "lens.archive.lost.files",
+                    "files given up after a failure (their rows were written again from the spool)",
+                    null,
+                    true,
+                    ArchiveStatus::lostFiles),
+            new Meter(
+                    "lens.archive.duplicates",
+                    "messages already taken, acknowledged without being taken again",
+                    null,
+                    true,
+                    ArchiveStatus::duplicates),
+            new Meter("lens.archive.spool.bytes", "bytes in the spool", "bytes", false, ArchiveStatus::spoolBytes),
+            new Meter(
+                    "lens.archive.spool.entries",
+                    "messages in the spool whose rows are not all committed",
+                    null,
+                    false,
+                    ArchiveStatus::spoolEntries),
+            new Meter(
+                    "lens.archive.lag",
+                    "age of the oldest record not yet in a committed file",
+                    "seconds",
+                    false,
+                    s -> s.lag().toMillis() / 1000.0),
+            new Meter("lens.archive.open.files", "Parquet files being written", null, false, ArchiveStatus::openFiles),
+            new Meter(
+                    "lens.archive.buffered.bytes",
+                    "bytes the open files buffer in memory",
+                    "bytes",
+                    false,
+                    ArchiveStatus::bufferedBytes),
+            new Meter(
+                    "lens.archive.rewriting",
+                    "spool entries waiting to be written again (after a crash or a failed file)",
+                    null,
+                    false,
+                    ArchiveStatus::rewriting),
+            new Meter(
+                    "lens.archive.accepting",
+                    "1 while the archive takes messages",
+                    null,
+                    false,
+                    s -> s.accepting() ? 1 : 0));
+
     private final ParquetArchive archive;
 
     public ArchiveMetrics(ParquetArchive archive) {
@@ -29,26 +93,20 @@ public final class ArchiveMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        counter(registry, "lens.archive.files", "Parquet files committed", null, ArchiveStatus::committedFiles);
-        counter(registry, "lens.archive.rows", "rows in committed Parquet files", null, ArchiveStatus::committedRows);
-        counter(
-                registry,
-                "lens.archive.bytes",
-                "bytes of committed Parquet files",
-                "bytes",
-                ArchiveStatus::committedBytes);
-        counter(
-                registry,
-                "lens.archive.lost.files",
-                "files given up after a failure (their rows were written again from the spool)",
-                null,
-                ArchiveStatus::lostFiles);
-        counter(
-                registry,
-                "lens.archive.duplicates",
-                "messages already taken, acknowledged without being taken again",
-                null,
-                ArchiveStatus::duplicates);
+        for (Meter m : METERS) {
+            ToDoubleFunction<ParquetArchive> value = a -> m.value().applyAsDouble(a.status());
+            if (m.counter()) {
+                FunctionCounter.builder(m.name(), archive, value)
+                        .description(m.description())
+                        .baseUnit(m.unit())
+                        .register(registry);
+            } else {
+                Gauge.builder(m.name(), archive, value)
+                        .description(m.description())
+                        .baseUnit(m.unit())
+                        .register(registry);
+            }
+        }
         FunctionTimer.builder(
                         "lens.archive.commit",
                         archive,
@@ -56,54 +114,6 @@ public final class ArchiveMetrics implements MeterBinder {
                         a -> a.status().commitNanos(),
                         TimeUnit.NANOSECONDS)
                 .description("time to finish, force, record and rename a file")
-                .register(registry);
-        gauge(registry, "lens.archive.spool.bytes", "bytes in the spool", "bytes", ArchiveStatus::spoolBytes);
-        gauge(
-                registry,
-                "lens.archive.spool.entries",
-                "messages in the spool whose rows are not all committed",
-                null,
-                ArchiveStatus::spoolEntries);
-        gauge(
-                registry,
-                "lens.archive.lag",
-                "age of the oldest record not yet in a committed file",
-                "seconds",
-                s -> s.lag().toMillis() / 1000.0);
-        gauge(registry, "lens.archive.open.files", "Parquet files being written", null, ArchiveStatus::openFiles);
-        gauge(
-                registry,
-                "lens.archive.buffered.bytes",
-                "bytes the open files buffer in memory",
-                "bytes",
-                ArchiveStatus::bufferedBytes);
-        gauge(
-                registry,
-                "lens.archive.rewriting",
-                "spool entries waiting to be written again (after a crash or a failed file)",
-                null,
-                ArchiveStatus::rewriting);
-        gauge(
-                registry,
-                "lens.archive.accepting",
-                "1 while the archive takes messages",
-                null,
-                s -> s.accepting() ? 1 : 0);
-    }
-
-    private void counter(
-            MeterRegistry registry, String name, String description, String unit, ToDoubleFunction<ArchiveStatus> f) {
-        FunctionCounter.builder(name, archive, a -> f.applyAsDouble(a.status()))
-                .description(description)
-                .baseUnit(unit)
-                .register(registry);
-    }
-
-    private void gauge(
-            MeterRegistry registry, String name, String description, String unit, ToDoubleFunction<ArchiveStatus> f) {
-        Gauge.builder(name, archive, a -> f.applyAsDouble(a.status()))
-                .description(description)
-                .baseUnit(unit)
                 .register(registry);
     }
 }

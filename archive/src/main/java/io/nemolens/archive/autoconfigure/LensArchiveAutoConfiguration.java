@@ -16,7 +16,9 @@ import org.springframework.core.annotation.Order;
  * The built-in Parquet archive, on unless {@code lens.archive.enabled=false}: a {@code MessageSink} that
  * the consumer hands every message once its handlers succeeded, and acknowledges once the message is
  * durable in the archive's spool. Spooled messages are decoded again with the application's
- * {@link OtlpDecoder} (so {@code lens.infra.*} sorts GPU and node samples the same way).
+ * {@link OtlpDecoder} (so {@code lens.infra.*} sorts GPU and node samples the same way), and the
+ * application's {@link Clock} (the system's UTC clock without one) times the spool, the files and the
+ * de-duplication index.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LensArchiveProperties.class)
@@ -26,8 +28,10 @@ public final class LensArchiveAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     @Order(Ordered.HIGHEST_PRECEDENCE)
-    ParquetArchive parquetArchive(LensArchiveProperties archive, ObjectProvider<OtlpDecoder> decoder) {
-        return new ParquetArchive(archive.toOptions(), decoder.getIfAvailable(OtlpDecoder::new), Clock.systemUTC());
+    ParquetArchive parquetArchive(
+            LensArchiveProperties archive, ObjectProvider<OtlpDecoder> decoder, ObjectProvider<Clock> clock) {
+        return new ParquetArchive(
+                archive.toOptions(), decoder.getIfAvailable(OtlpDecoder::new), clock.getIfAvailable(Clock::systemUTC));
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.nemolens.archive.dedup;
 
+import io.nemolens.archive.spool.LockFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ public final class DedupIndex implements AutoCloseable {
     private static final String LOCK_FILE = "lock";
 
     private final HourDirectory directory;
-    private final DirectoryLock directoryLock;
+    private final LockFile directoryLock;
     private final Duration window;
     private final Clock clock;
     /** Held by whoever changes the snapshot or appends to the open hour; never by readers. */
@@ -48,7 +49,7 @@ public final class DedupIndex implements AutoCloseable {
     private volatile boolean closed;
 
     private DedupIndex(
-            HourDirectory directory, DirectoryLock directoryLock, Duration window, Clock clock, Snapshot snapshot) {
+            HourDirectory directory, LockFile directoryLock, Duration window, Clock clock, Snapshot snapshot) {
         this.directory = directory;
         this.directoryLock = directoryLock;
         this.window = window;
@@ -70,7 +71,7 @@ public final class DedupIndex implements AutoCloseable {
             throw new IllegalArgumentException("the dedup window must be positive: " + window);
         }
         Files.createDirectories(dir);
-        DirectoryLock directoryLock = DirectoryLock.take(dir.resolve(LOCK_FILE));
+        LockFile directoryLock = LockFile.take(dir.resolve(LOCK_FILE), "dedup index");
         try {
             HourDirectory directory = new HourDirectory(dir);
             Instant now = clock.instant();

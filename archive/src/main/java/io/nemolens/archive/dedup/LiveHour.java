@@ -11,17 +11,16 @@ import org.slf4j.LoggerFactory;
  * hour being recorded; sealed (log closed, nothing appended any more) once a later hour began, until
  * it is compacted into a {@link SortedHour}. Appending and sealing happen under the index's write lock.
  */
-final class LiveHour {
+final class LiveHour extends Hour {
 
     private static final Logger log = LoggerFactory.getLogger(LiveHour.class);
 
-    private final long hour;
     private final IdSet ids;
     private final HourLog hourLog;
     private volatile boolean sealed;
 
     private LiveHour(long hour, IdSet ids, HourLog hourLog) {
-        this.hour = hour;
+        super(hour);
         this.ids = ids;
         this.hourLog = hourLog;
     }
@@ -37,10 +36,6 @@ final class LiveHour {
             hourLog.close();
             throw e;
         }
-    }
-
-    long hour() {
-        return hour;
     }
 
     boolean sealed() {
@@ -65,18 +60,21 @@ final class LiveHour {
         try {
             hourLog.close();
         } catch (IOException e) {
-            log.warn("Closing the dedup log of hour {} failed (its records were forced already)", hour, e);
+            log.warn("Closing the dedup log of hour {} failed (its records were forced already)", hour(), e);
         }
     }
 
+    @Override
     boolean contains(long high, long low) {
         return ids.contains(high, low);
     }
 
+    @Override
     int count() {
         return ids.size();
     }
 
+    @Override
     long bytes() {
         return hourLog.bytes();
     }

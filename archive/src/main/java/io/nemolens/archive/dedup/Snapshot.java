@@ -23,17 +23,21 @@ record Snapshot(List<LiveHour> live, List<SortedHour> sorted) {
     }
 
     boolean contains(long high, long low) {
-        for (int i = 0; i < live.size(); i++) {
-            if (live.get(i).contains(high, low)) {
-                return true;
-            }
-        }
-        for (int i = 0; i < sorted.size(); i++) {
-            if (sorted.get(i).contains(high, low)) {
+        return contains(live, high, low) || contains(sorted, high, low);
+    }
+
+    private static boolean contains(List<? extends Hour> hours, long high, long low) {
+        for (int i = 0; i < hours.size(); i++) {
+            if (hours.get(i).contains(high, low)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Every hour held: the live ones, then the sorted ones. */
+    private Stream<Hour> all() {
+        return Stream.concat(live.stream(), sorted.stream());
     }
 
     /** The hour being recorded, or {@code null} when no hour is open. */
@@ -44,10 +48,8 @@ record Snapshot(List<LiveHour> live, List<SortedHour> sorted) {
 
     /** The latest hour that takes no more ids (sorted or sealed), or {@link Long#MIN_VALUE}. */
     long newestClosedHour() {
-        return Stream.concat(
-                        live.stream().filter(LiveHour::sealed).map(LiveHour::hour),
-                        sorted.stream().map(SortedHour::hour))
-                .mapToLong(Long::longValue)
+        return Stream.<Hour>concat(live.stream().filter(LiveHour::sealed), sorted.stream())
+                .mapToLong(Hour::hour)
                 .max()
                 .orElse(Long.MIN_VALUE);
     }
@@ -58,8 +60,7 @@ record Snapshot(List<LiveHour> live, List<SortedHour> sorted) {
 
     /** Every hour held, in no particular order. */
     List<Long> hours() {
-        return Stream.concat(live.stream().map(LiveHour::hour), sorted.stream().map(SortedHour::hour))
-                .toList();
+        return all().map(Hour::hour).toList();
     }
 
     Snapshot withLive(LiveHour hour) {
@@ -87,16 +88,8 @@ record Snapshot(List<LiveHour> live, List<SortedHour> sorted) {
     }
 
     DedupStatus status() {
-        long ids = 0;
-        long bytes = 0;
-        for (LiveHour hour : live) {
-            ids += hour.count();
-            bytes += hour.bytes();
-        }
-        for (SortedHour hour : sorted) {
-            ids += hour.count();
-            bytes += hour.bytes();
-        }
+        long ids = all().mapToLong(Hour::count).sum();
+        long bytes = all().mapToLong(Hour::bytes).sum();
         List<Long> hours = hours();
         Instant oldest =
                 hours.stream().min(Long::compare).map(HourDirectory::startOf).orElse(null);

@@ -15,17 +15,16 @@ import java.nio.file.StandardOpenOption;
  * so none of them is on the heap. The map lives until the collector takes this object, so a reader
  * that still holds it may search it after the file is deleted.
  */
-final class SortedHour {
+final class SortedHour extends Hour {
 
     /** One map reaches 2 GiB; an hour at the design load takes under 20 MB. */
     private static final long MAX_BYTES = Integer.MAX_VALUE / Records.BYTES * Records.BYTES;
 
-    private final long hour;
     private final ByteBuffer records;
     private final int count;
 
     private SortedHour(long hour, ByteBuffer records, int count) {
-        this.hour = hour;
+        super(hour);
         this.records = records;
         this.count = count;
     }
@@ -82,18 +81,17 @@ final class SortedHour {
         return true;
     }
 
-    long hour() {
-        return hour;
-    }
-
+    @Override
     int count() {
         return count;
     }
 
+    @Override
     long bytes() {
         return (long) count * Records.BYTES;
     }
 
+    @Override
     boolean contains(long high, long low) {
         return Records.contains(records, count, high, low);
     }

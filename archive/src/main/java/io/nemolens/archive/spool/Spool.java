@@ -30,7 +30,7 @@ public final class Spool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Spool.class);
 
     private final SpoolOptions options;
-    private final SpoolLock lock;
+    private final LockFile lock;
     private final Recovery recovery;
     private final Clock clock;
     private final SpoolState state;
@@ -40,7 +40,7 @@ public final class Spool implements AutoCloseable {
     private final GroupWriter writer;
     private final Thread writerThread;
 
-    private Spool(Path dir, SpoolOptions options, Clock clock, SpoolLock lock, SpoolRecovery.Result recovered) {
+    private Spool(Path dir, SpoolOptions options, Clock clock, LockFile lock, SpoolRecovery.Result recovered) {
         SpoolFolder folder = new SpoolFolder(dir);
         this.options = options;
         this.lock = lock;
@@ -55,15 +55,16 @@ public final class Spool implements AutoCloseable {
         writerThread.setDaemon(true);
     }
 
-    /** Opens (creating the folder if needed) the spool in {@code dir}, takes its lock, and recovers what is there. */
-    public static Spool open(Path dir, SpoolOptions options) throws IOException {
-        return open(dir, options, Clock.systemUTC());
-    }
-
-    static Spool open(Path dir, SpoolOptions options, Clock clock) throws IOException {
+    /**
+     * Opens (creating the folder if needed) the spool in {@code dir}, takes its lock, and recovers what is there.
+     *
+     * @param clock when entries are appended ({@link SpoolStatus#oldestUnreleasedAppendedAtMillis()}), when a
+     *     quiet segment is sealed, when a write probe is due
+     */
+    public static Spool open(Path dir, SpoolOptions options, Clock clock) throws IOException {
         Objects.requireNonNull(options, "options");
         Files.createDirectories(dir);
-        SpoolLock lock = SpoolLock.take(dir);
+        LockFile lock = LockFile.take(dir.resolve(".lock"), "spool");
         Spool spool;
         try {
             spool = new Spool(dir, options, clock, lock, SpoolRecovery.recover(new SpoolFolder(dir)));

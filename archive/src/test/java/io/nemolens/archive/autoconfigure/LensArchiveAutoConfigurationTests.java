@@ -11,7 +11,10 @@ import io.nemolens.handlers.SpanHandler;
 import io.nemolens.testing.Wiring;
 import io.nemolens.testing.Wiring.Replaceable;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +106,14 @@ class LensArchiveAutoConfigurationTests {
                     assertThat(getField(health, "minFreeBytes")).isEqualTo(3 * MB);
                     assertThat(getField(health, "maxLag")).isEqualTo(Duration.ofMinutes(20));
                 });
+    }
+
+    @Test
+    void theApplicationsClockTimesTheArchive() {
+        Clock clock = Clock.fixed(Instant.parse("2026-11-29T19:17:35Z"), ZoneOffset.UTC);
+        runner().withBean(Clock.class, () -> clock)
+                .run(context -> assertThat(getField(context.getBean(ParquetArchive.class), "clock"))
+                        .isSameAs(clock));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.nemolens.archive.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class DedupIndexConcurrencyTest {
 
     @Test
     void lookupsStayRightDuringRecordsAndCompactions() throws Exception {
-        TestClock clock = new TestClock("2026-11-30T10:00:00Z");
+        MutableClock clock = MutableClock.at("2026-11-30T10:00:00Z");
         List<MessageKey> ids = new TestIds(11).next(BATCHES * BATCH);
         List<MessageKey> unknown = new TestIds(12).next(10_000);
         AtomicInteger recorded = new AtomicInteger();

@@ -1,5 +1,6 @@
 package io.nemolens.archive.dedup;
 
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ final class DedupIndexMemory {
         long batchesPerHour = Math.max(1, batches / hours);
         Duration step = Duration.ofHours(1).dividedBy(batchesPerHour);
         Path dir = Files.createTempDirectory("dedup-memory");
-        TestClock clock = new TestClock("2026-11-30T00:00:00Z");
+        MutableClock clock = MutableClock.at("2026-11-30T00:00:00Z");
         try {
             long before = usedHeap();
             try (DedupIndex index = DedupIndex.open(dir, Duration.ofHours(24), clock)) {

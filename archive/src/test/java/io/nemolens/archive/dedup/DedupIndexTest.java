@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class DedupIndexTest {
     @TempDir
     Path dir;
 
-    private final TestClock clock = new TestClock("2026-11-30T10:15:00Z");
+    private final MutableClock clock = MutableClock.at("2026-11-30T10:15:00Z");
     private final TestIds ids = new TestIds(42);
     private DedupIndex index;
 
@@ -51,7 +52,7 @@ class DedupIndexTest {
 
     /** Records that many new ids with the clock at this time of the day. */
     private List<MessageKey> recordAt(String time, int count) throws IOException {
-        clock.set("2026-11-30T" + time + ":00Z");
+        clock.set(Instant.parse("2026-11-30T" + time + ":00Z"));
         List<MessageKey> recorded = ids.next(count);
         index.record(recorded);
         return recorded;
@@ -124,7 +125,7 @@ class DedupIndexTest {
     void maintainCompactsAnHourTheClockPassedWithoutARecord() throws IOException {
         open();
         List<MessageKey> ten = recordAt("10:15", 100);
-        clock.set("2026-11-30T11:00:00Z");
+        clock.set(Instant.parse("2026-11-30T11:00:00Z"));
 
         index.maintain();
 
@@ -151,7 +152,7 @@ class DedupIndexTest {
         open(Duration.ofHours(2));
         List<MessageKey> ten = recordAt("10:15", 100);
         List<MessageKey> eleven = recordAt("11:59", 100);
-        clock.set("2026-11-30T13:00:00Z"); // hour 10 ended two hours ago, hour 11 not yet
+        clock.set(Instant.parse("2026-11-30T13:00:00Z")); // hour 10 ended two hours ago, hour 11 not yet
 
         index.maintain();
 
@@ -159,7 +160,7 @@ class DedupIndexTest {
         assertThat(eleven).allMatch(index::contains);
         assertThat(files()).containsExactly("20261130T11.sorted", "lock");
 
-        clock.set("2026-11-30T14:00:00Z");
+        clock.set(Instant.parse("2026-11-30T14:00:00Z"));
         index.maintain();
 
         assertThat(eleven).noneMatch(index::contains);
@@ -171,7 +172,7 @@ class DedupIndexTest {
     void aClockThatGoesBackNeverWritesIntoAClosedHour() throws IOException {
         open();
         List<MessageKey> eleven = recordAt("11:30", 100);
-        clock.set("2026-11-30T12:10:00Z");
+        clock.set(Instant.parse("2026-11-30T12:10:00Z"));
         index.maintain();
 
         List<MessageKey> later = recordAt("11:50", 100);
@@ -220,7 +221,7 @@ class DedupIndexTest {
             open();
             List<MessageKey> recorded = recordAt(time, count);
             index.close();
-            clock.set("2026-11-30T" + stopAt + ":00Z");
+            clock.set(Instant.parse("2026-11-30T" + stopAt + ":00Z"));
             return recorded;
         }
 
@@ -317,7 +318,7 @@ class DedupIndexTest {
         void expiredHoursAreDeletedNotCompacted() throws IOException {
             List<MessageKey> ten = runRecording("10:15", 100, "11:15");
             List<MessageKey> eleven = runRecording("11:15", 100, "11:20");
-            clock.set("2026-12-01T11:30:00Z");
+            clock.set(Instant.parse("2026-12-01T11:30:00Z"));
 
             open();
 

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ final class SpoolChild {
     }
 
     private static boolean open(Path dir) {
-        try (Spool spool = Spool.open(dir, new SpoolOptions(1 << 20, 1 << 16))) {
+        try (Spool spool = Spool.open(dir, new SpoolOptions(1 << 20, 1 << 16), Clock.systemUTC())) {
             System.out.println("opened " + spool.recovery());
             return false;
         } catch (IOException e) {
@@ -42,7 +43,7 @@ final class SpoolChild {
 
     /** Appends 16 KiB payloads until the disk is full, then releases them all and waits for appends to work again. */
     private static boolean diskFull(Path dir) throws IOException {
-        try (Spool spool = Spool.open(dir, new SpoolOptions(256L << 20, 128 << 10))) {
+        try (Spool spool = Spool.open(dir, new SpoolOptions(256L << 20, 128 << 10), Clock.systemUTC())) {
             byte[] payload = new byte[PAYLOAD_BYTES];
             List<Long> durable = new ArrayList<>();
             Throwable failure = null;

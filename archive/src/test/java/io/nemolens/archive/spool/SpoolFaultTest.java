@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nemolens.archive.spool.SpoolFixtures.Read;
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,7 @@ class SpoolFaultTest {
     @TempDir
     Path tmp;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
 
     @Test
     void anUnwritableFolderFailsTheAppendAndTheSpoolRecoversOnceItIsBack() throws IOException {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.nemolens.archive.spool.SpoolFixtures.Read;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ class SpoolGroupCommitTest {
 
     @Test
     void everyConcurrentAppendBecomesDurableAndReadsBackOnceInSeqOrder() throws Exception {
-        try (Spool spool = Spool.open(dir, new SpoolOptions(64L << 20, 64L << 10))) {
+        try (Spool spool = Spool.open(dir, new SpoolOptions(64L << 20, 64L << 10), Clock.systemUTC())) {
             ExecutorService threads = Executors.newFixedThreadPool(THREADS);
             List<Future<List<Appended>>> results = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +30,7 @@ class SpoolProcessIT {
     @Test
     void anotherProcessCannotOpenAFolderInUse() throws Exception {
         Path dir = tmp.resolve("spool");
-        try (Spool spool = Spool.open(dir, new SpoolOptions(1 << 20, 1 << 16))) {
+        try (Spool spool = Spool.open(dir, new SpoolOptions(1 << 20, 1 << 16), Clock.systemUTC())) {
             Outcome outcome = run(child("open", dir));
 
             assertThat(outcome.exitCode()).as(outcome.output()).isZero();

@@ -14,6 +14,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,7 @@ class SpoolRecoveryTest {
     Path dir;
 
     private Spool open(long segmentBytes) throws IOException {
-        return Spool.open(dir, new SpoolOptions(1 << 20, segmentBytes));
+        return Spool.open(dir, new SpoolOptions(1 << 20, segmentBytes), Clock.systemUTC());
     }
 
     private void appendAndClose(int entries, long segmentBytes) throws IOException {

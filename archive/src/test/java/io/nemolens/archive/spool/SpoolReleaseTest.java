@@ -10,10 +10,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.archive.spool.SpoolFixtures.Read;
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,7 +31,7 @@ class SpoolReleaseTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
     private final List<String> removals = new CopyOnWriteArrayList<>();
     private Spool spool;
 

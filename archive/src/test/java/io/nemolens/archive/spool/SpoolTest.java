@@ -10,8 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nemolens.archive.spool.SpoolFixtures.Read;
+import io.nemolens.testing.MutableClock;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -27,7 +30,7 @@ class SpoolTest {
     @TempDir
     Path tmp;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
 
     private Spool open() throws IOException {
         return Spool.open(tmp.resolve("spool"), TWO_A_SEGMENT, clock);
@@ -139,7 +142,7 @@ class SpoolTest {
     void aSecondOpenOfTheFolderFailsAtOnce() throws IOException {
         Path dir = tmp.resolve("spool");
         try (Spool spool = open()) {
-            assertThatThrownBy(() -> Spool.open(dir, TWO_A_SEGMENT))
+            assertThatThrownBy(() -> Spool.open(dir, TWO_A_SEGMENT, Clock.systemUTC()))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining(dir.toAbsolutePath().toString())
                     .hasMessageContaining("in use");
@@ -152,7 +155,7 @@ class SpoolTest {
 
     @Test
     void aPayloadThatCouldNeverFitIsRefused() throws IOException {
-        try (Spool spool = Spool.open(tmp.resolve("spool"), new SpoolOptions(100, 100))) {
+        try (Spool spool = Spool.open(tmp.resolve("spool"), new SpoolOptions(100, 100), Clock.systemUTC())) {
             assertThatThrownBy(() -> spool.append(new byte[100]))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("never fits");

@@ -2,6 +2,7 @@ package io.nemolens.archive.spool;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +33,7 @@ final class SpoolThroughput {
     }
 
     private static void measure(Path dir, int payloadBytes, int threads, long seconds) throws Exception {
-        try (Spool spool = Spool.open(dir, new SpoolOptions(16L << 30, 64L << 20))) {
+        try (Spool spool = Spool.open(dir, new SpoolOptions(16L << 30, 64L << 20), Clock.systemUTC())) {
             byte[] payload = new byte[payloadBytes];
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             ExecutorService pool = Executors.newFixedThreadPool(threads);

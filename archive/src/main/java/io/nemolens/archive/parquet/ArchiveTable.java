@@ -1,10 +1,11 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.TelemetryRecord;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One archive table: its Parquet schema, how a record becomes a row, and which time places the row in
@@ -132,8 +133,10 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     /** Writes the record's own columns. */
     abstract void writeOwn(RowWriter w, T record);
 
-    /** The record's dropped-attributes count. */
-    abstract int droppedAttributesCount(T record);
+    /** The record's dropped-attributes count; 0 for records that have none (data points, scraped samples). */
+    int droppedAttributesCount(T record) {
+        return 0;
+    }
 
     /** Writes one whole row. */
     final void write(RowWriter w, T record, String messageIdValue, int rowIndex) {
@@ -171,7 +174,11 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
      * {@code run_id} and {@code dl_rank} fall back to the record's own attributes when the resource
      * lacks them.
      */
-    record ResourceColumns(String serviceName, String runId, Long rank, String hostName) {
+    record ResourceColumns(
+            String serviceName,
+            String runId,
+            @Nullable Long rank,
+            @Nullable String hostName) {
         static ResourceColumns of(ResourceInfo resource) {
             return new ResourceColumns(
                     resource.serviceName(),

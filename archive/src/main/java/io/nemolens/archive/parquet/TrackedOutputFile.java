@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import java.io.IOException;
 import org.apache.parquet.io.OutputFile;

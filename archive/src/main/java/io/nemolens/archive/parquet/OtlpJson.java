@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,10 +7,11 @@ import org.apache.parquet.io.OutputFile;
 
 /** Where a Parquet file's bytes go: a local file, or (in fault tests) one that fails when told to. */
 @FunctionalInterface
-interface OutputFiles {
+public interface OutputFiles {
 
     /** Plain local files. */
     OutputFiles LOCAL = LocalOutputFile::new;
 
+    /** The output of the file at {@code path} (its temporary name). */
     OutputFile create(Path path) throws IOException;
 }

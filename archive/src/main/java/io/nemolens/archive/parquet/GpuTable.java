@@ -1,11 +1,10 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.GpuSample;
 
-/** The {@code gpu_metrics} table: one row per dcgm-exporter sample (staleness markers never arrive). */
-final class GpuTable extends ArchiveTable<GpuSample> {
+/** The {@code gpu_metrics} table: one row per dcgm-exporter sample. */
+final class GpuTable extends SampleTable<GpuSample> {
 
-    private final int metricName = index("metric_name");
     private final int field = index("field");
     private final int gpu = index("gpu");
     private final int uuid = index("uuid");
@@ -19,13 +18,9 @@ final class GpuTable extends ArchiveTable<GpuSample> {
     private final int pod = index("pod");
     private final int namespace = index("namespace");
     private final int container = index("container");
-    private final int value = index("value");
-    private final int counter = index("is_counter");
-    private final int time = index("time_unix_nano");
 
     GpuTable() {
         super("gpu_metrics", """
-                  required binary metric_name (STRING);
                   required binary field (STRING);
                   optional int32 gpu;
                   optional binary uuid (STRING);
@@ -39,9 +34,6 @@ final class GpuTable extends ArchiveTable<GpuSample> {
                   optional binary pod (STRING);
                   optional binary namespace (STRING);
                   optional binary container (STRING);
-                  required double value;
-                  required boolean is_counter;
-                  required int64 time_unix_nano;
                 """);
     }
 
@@ -51,13 +43,8 @@ final class GpuTable extends ArchiveTable<GpuSample> {
     }
 
     @Override
-    int droppedAttributesCount(GpuSample sample) {
-        return 0;
-    }
-
-    @Override
     void writeOwn(RowWriter w, GpuSample s) {
-        w.repeatedString("metric_name", metricName, s.metricName());
+        writeMetricName(w, s.metricName());
         w.repeatedString("field", field, s.field().name());
         if (s.gpu() != null) {
             w.int32("gpu", gpu, s.gpu());
@@ -73,8 +60,6 @@ final class GpuTable extends ArchiveTable<GpuSample> {
         w.optionalRepeatedString("pod", pod, s.pod());
         w.optionalRepeatedString("namespace", namespace, s.namespace());
         w.optionalRepeatedString("container", container, s.container());
-        w.float64("value", value, s.value());
-        w.bool("is_counter", counter, s.counter());
-        w.int64("time_unix_nano", time, s.timeUnixNano());
+        writeSample(w, s.value(), s.counter(), s.timeUnixNano());
     }
 }

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,25 +1,26 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The long-lived Parquet files, one per partition (table, date, run) at a time, and when they are cut:
+ * The archive's Parquet writing: the rows of spool entries go into long-lived files, one per partition
+ * (table, date, run) at a time, and this is where they are cut:
  * <ul>
- *   <li>a file is handed to the committer once it reaches {@code maxFileSize} or {@code maxRows}, or is
+ *   <li>a file is handed to the committer once it reaches {@code maxFileBytes} or {@code maxRows}, or is
  *       {@code maxAge} old, or when the spool needs its space back, or at shutdown;</li>
  *   <li>its rows go to disk as a row group once the group reaches its target size, or earlier, largest
  *       first, whenever all open files together buffer more than the memory budget: under pressure the
@@ -29,13 +30,29 @@ import org.jspecify.annotations.Nullable;
  * lock. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
  * the spool) and never committed.
  */
-final class OpenFiles {
+public final class OpenFiles {
 
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
 
+    /**
+     * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
+     * nothing holds it any more (the committer releases a file's holds once it is committed).
+     */
+    public interface EntryHolds {
+        /** Whether the entry's append failed: none of its rows may be written. */
+        boolean failed(long seq);
+
+        /**
+         * Another hold on an entry: a file now has rows of it.
+         *
+         * @return {@code false} when the entry is not held (its append failed): write nothing of it
+         */
+        boolean hold(long seq);
+    }
+
     /** Where failures go: their rows are written again from the spool. */
-    interface LostFiles {
+    public interface LostFiles {
         /** A file failed (it holds the entries of its {@code seqs()}): abort it, never commit it. */
         void lost(ParquetFile<?> file, Throwable cause);
 
@@ -46,30 +63,33 @@ final class OpenFiles {
         void unwritten(PartitionKey key, long seq, Throwable cause);
     }
 
-    /** The limits that decide when files are cut. */
-    record Limits(long maxFileBytes, long maxRows, long maxAgeNanos, long rowGroupBytes, long bufferBudgetBytes) {}
-
     private final Path root;
     private final String instanceId;
-    private final ParquetFile.ParquetSettings settings;
+    private final FileSettings settings;
     private final OutputFiles outputs;
-    private final Limits limits;
-    private final Entries entries;
+    private final EntryHolds holds;
     private final Consumer<ParquetFile<?>> committer;
     private final LostFiles lostFiles;
     private final Clock clock;
+    private final Converter converter;
     private final Map<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
     private final AtomicLong buffered = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong rowGroupsForMemory = new AtomicLong();
 
-    OpenFiles(
+    /**
+     * @param root the archive's root folder: one sub-folder per table
+     * @param instanceId the id of this process in the files' names
+     * @param outputs where the files' bytes go
+     * @param committer takes the files that are cut, to commit them
+     * @param clock the files' ages and the times in their names, and the date of a record without a time
+     */
+    public OpenFiles(
             Path root,
             String instanceId,
-            ParquetFile.ParquetSettings settings,
+            FileSettings settings,
             OutputFiles outputs,
-            Limits limits,
-            Entries entries,
+            EntryHolds holds,
             Consumer<ParquetFile<?>> committer,
             LostFiles lostFiles,
             Clock clock) {
@@ -77,11 +97,27 @@ final class OpenFiles {
         this.instanceId = instanceId;
         this.settings = settings;
         this.outputs = outputs;
-        this.limits = limits;
-        this.entries = entries;
+        this.holds = holds;
         this.committer = committer;
         this.lostFiles = lostFiles;
         this.clock = clock;
+        this.converter = new Converter(this, clock);
+    }
+
+    /**
+     * Writes the rows of one spool entry, for the partitions {@code wanted} accepts, into the partitions'
+     * files, opening files where needed.
+     *
+     * @return {@code false} when some rows could not be written (their file failed; they are written again
+     *     from the spool)
+     */
+    public boolean write(long seq, String messageId, MessageRecords records, Predicate<PartitionKey> wanted) {
+        return converter.convert(seq, messageId, records, wanted);
+    }
+
+    /** The partitions the records of an entry go to (to probe their folders). */
+    public List<PartitionKey> partitions(MessageRecords records) {
+        return converter.partitions(records);
     }
 
     /**
@@ -105,7 +141,7 @@ final class OpenFiles {
      *     these rows written again from the spool)
      */
     @SuppressWarnings("unchecked")
-    <T extends TelemetryRecord> boolean write(
+    <T extends TelemetryRecord> boolean writeRows(
             ArchiveTable<T> table,
             PartitionKey key,
             List<T> records,
@@ -113,7 +149,7 @@ final class OpenFiles {
             int count,
             long seq,
             String messageId) {
-        if (entries.failed(seq)) {
+        if (holds.failed(seq)) {
             return true; // its append failed: it will come back from the broker
         }
         ParquetFile<?> toCommit = null;
@@ -124,7 +160,7 @@ final class OpenFiles {
                     continue; // forgotten since we found it: take the partition's fresh slot
                 }
                 // the file's hold on the entry (handed to the rewrite if the file fails)
-                if (!entries.retain(seq)) {
+                if (!holds.hold(seq)) {
                     return true;
                 }
                 ParquetFile<T> file = (ParquetFile<T>) slot.file;
@@ -134,11 +170,11 @@ final class OpenFiles {
                         slot.file = file;
                     }
                     file.write(records, rows, count, seq, messageId);
-                    if (file.bufferedBytes() >= limits.rowGroupBytes()) {
+                    if (file.bufferedBytes() >= settings.rowGroupBytes()) {
                         file.flushRowGroup();
                     }
                     account(slot, file.bufferedBytes());
-                    if (file.estimatedSize() >= limits.maxFileBytes() || file.rows() >= limits.maxRows()) {
+                    if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
                         toCommit = detach(slot);
                     }
                 } catch (IOException | RuntimeException | Error e) {
@@ -159,7 +195,7 @@ final class OpenFiles {
         if (toCommit != null) {
             committer.accept(toCommit);
         }
-        if (buffered.get() > limits.bufferBudgetBytes()) {
+        if (buffered.get() > settings.bufferBudgetBytes()) {
             relieveMemory();
         }
         return true;
@@ -169,9 +205,10 @@ final class OpenFiles {
             throws IOException {
         Path dir = key.directory(root);
         Files.createDirectories(dir);
-        String name = "part-" + FILE_TIME.format(clock.instant()) + "-" + instanceId + "-"
+        Instant now = clock.instant();
+        String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
                 + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-        return new ParquetFile<>(table, key, dir, name, settings, outputs);
+        return new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs);
     }
 
     private void account(Slot slot, long nowBuffered) {
@@ -189,7 +226,7 @@ final class OpenFiles {
 
     /** Cuts row groups, largest buffer first, until all files together are back under the budget. */
     private void relieveMemory() {
-        for (int round = 0; round < 64 && buffered.get() > limits.bufferBudgetBytes(); round++) {
+        for (int round = 0; round < 64 && buffered.get() > settings.bufferBudgetBytes(); round++) {
             Slot largest = null;
             for (Slot s : slots.values()) {
                 if (largest == null || s.buffered > largest.buffered) {
@@ -207,7 +244,7 @@ final class OpenFiles {
                 if (file == null || largest.buffered < seen) {
                     continue;
                 }
-                if (buffered.get() <= limits.bufferBudgetBytes()) {
+                if (buffered.get() <= settings.bufferBudgetBytes()) {
                     return;
                 }
                 try {
@@ -222,13 +259,13 @@ final class OpenFiles {
         }
     }
 
-    /** Hands every file at least {@code maxAgeNanos} old to the committer. */
-    void commitOlderThan(long maxAgeNanos) {
-        long now = System.nanoTime();
+    /** Hands every file that is {@code maxAge} old, by the clock, to the committer. */
+    public void commitAged() {
+        long now = clock.millis();
         for (Slot slot : slots.values()) {
             ParquetFile<?> file;
             synchronized (slot) {
-                file = slot.file != null && slot.file.ageNanos(now) >= maxAgeNanos ? detach(slot) : null;
+                file = slot.file != null && slot.file.age(now).compareTo(settings.maxAge()) >= 0 ? detach(slot) : null;
             }
             if (file != null) {
                 committer.accept(file);
@@ -251,7 +288,7 @@ final class OpenFiles {
     }
 
     /** Hands the file holding the oldest spool entry to the committer (the spool needs room); false if none. */
-    boolean commitOldest() {
+    public boolean commitOldest() {
         Map.Entry<PartitionKey, Slot> oldest = null;
         long oldestSeq = Long.MAX_VALUE;
         for (Map.Entry<PartitionKey, Slot> e : slots.entrySet()) {
@@ -278,7 +315,7 @@ final class OpenFiles {
     }
 
     /** Hands every open file to the committer (shutdown, tests). */
-    void commitAll() {
+    public void commitAll() {
         for (Slot slot : slots.values()) {
             ParquetFile<?> file;
             synchronized (slot) {
@@ -292,7 +329,7 @@ final class OpenFiles {
     }
 
     /** Hands every open file with rows of {@code seq} to the lost-files handler (its append failed). */
-    void loseFilesHolding(long seq, Throwable cause) {
+    public void loseFilesHolding(long seq, Throwable cause) {
         for (Slot slot : slots.values()) {
             ParquetFile<?> file;
             synchronized (slot) {
@@ -305,7 +342,7 @@ final class OpenFiles {
     }
 
     /** Open files, their bytes buffered in memory, and row groups cut early for the memory budget. */
-    Usage usage() {
+    public Usage usage() {
         int open = 0;
         for (Slot s : slots.values()) {
             if (s.file != null) {
@@ -315,19 +352,6 @@ final class OpenFiles {
         return new Usage(open, Math.max(0, buffered.get()), rowGroupsForMemory.get());
     }
 
-    /** The open files, largest buffer first (for health details). */
-    List<ParquetFile<?>> files() {
-        List<Slot> list = new ArrayList<>(slots.values());
-        list.sort(Comparator.comparingLong((Slot s) -> s.buffered).reversed());
-        List<ParquetFile<?>> files = new ArrayList<>();
-        for (Slot s : list) {
-            ParquetFile<?> f = s.file;
-            if (f != null) {
-                files.add(f);
-            }
-        }
-        return files;
-    }
-
-    record Usage(int openFiles, long bufferedBytes, long earlyRowGroups) {}
+    /** Open files, their bytes buffered in memory, and row groups cut early for the memory budget since start. */
+    public record Usage(int openFiles, long bufferedBytes, long earlyRowGroups) {}
 }

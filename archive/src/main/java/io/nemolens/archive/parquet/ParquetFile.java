@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
@@ -15,7 +17,6 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.jspecify.annotations.Nullable;
@@ -34,10 +35,11 @@ import org.jspecify.annotations.Nullable;
  * write or commit, and {@link #abort()} deletes its temporary file. Not thread-safe: the archive writes
  * each file under its partition's lock.
  */
-final class ParquetFile<T extends TelemetryRecord> {
+public final class ParquetFile<T extends TelemetryRecord> {
 
-    /** What the footer says of the archive's files (with the table's name). */
-    static final String SCHEMA_VERSION = "1";
+    /** What the footer of every file says (with the table's name): the archive's schema version and writer. */
+    private static final Map<String, String> FOOTER =
+            Map.of("nemo_lens.schema_version", "1", "writer.model.name", "nemo-lens-archive");
 
     private final ArchiveTable<T> table;
     private final PartitionKey key;
@@ -50,7 +52,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     private final TrackedOutputFile output;
     private final ParquetFileWriter fileWriter;
     private final RowWriter rowWriter = new RowWriter();
-    private final long openedAtNanos;
+    private final long openedAtMillis;
 
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
@@ -59,7 +61,6 @@ final class ParquetFile<T extends TelemetryRecord> {
     private int rowGroups;
     private long[] seqs = new long[16];
     private int seqCount;
-    private long maxSeq = -1;
     private @Nullable Throwable failure;
     private boolean closed;
 
@@ -68,7 +69,8 @@ final class ParquetFile<T extends TelemetryRecord> {
             PartitionKey key,
             Path directory,
             String fileName,
-            ParquetSettings settings,
+            long openedAtMillis,
+            FileSettings settings,
             OutputFiles outputs)
             throws IOException {
         this.table = table;
@@ -76,6 +78,7 @@ final class ParquetFile<T extends TelemetryRecord> {
         this.directory = directory;
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
+        this.openedAtMillis = openedAtMillis;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
         this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
@@ -96,7 +99,6 @@ final class ParquetFile<T extends TelemetryRecord> {
             throw e;
         }
         startRowGroup();
-        this.openedAtNanos = System.nanoTime();
     }
 
     private void startRowGroup() {
@@ -149,7 +151,6 @@ final class ParquetFile<T extends TelemetryRecord> {
             seqs = Arrays.copyOf(seqs, seqCount * 2);
         }
         seqs[seqCount++] = seq;
-        maxSeq = Math.max(maxSeq, seq);
     }
 
     /** Writes the rows gathered so far as one row group (nothing when there are none). */
@@ -184,16 +185,19 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /**
-     * Writes the last row group and the footer and forces the file, still under its temporary name. Next
-     * the archive records the file in its manifest, then {@link #publish()}es it.
+     * Writes the last row group and the footer (the archive's schema version, writer and the table's name)
+     * and forces the file, still under its temporary name. Next the archive records the file in its
+     * manifest, then {@link #publish()}es it.
      *
      * @return the file's size in bytes
      */
-    long finish(Map<String, String> footer) throws IOException {
+    public long finish() throws IOException {
         flushRowGroup();
         try {
             closed = true;
             closeStores();
+            Map<String, String> footer = new HashMap<>(FOOTER);
+            footer.put("nemo_lens.table", table.name());
             fileWriter.end(footer);
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -206,7 +210,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** Renames the finished file to its final name and forces the folder: from now on readers see it. */
-    void publish() throws IOException {
+    public void publish() throws IOException {
         if (failure != null || !closed) {
             throw new IOException("only a finished file can be published: " + temporary);
         }
@@ -215,7 +219,7 @@ final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */
-    void abort() {
+    public void abort() {
         if (!closed) {
             closeStores();
         }
@@ -243,24 +247,16 @@ final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    PartitionKey key() {
+    public PartitionKey key() {
         return key;
     }
 
-    String table() {
+    public String table() {
         return table.name();
     }
 
-    boolean failed() {
-        return failure != null;
-    }
-
-    long rows() {
+    public long rows() {
         return rows;
-    }
-
-    int rowGroups() {
-        return rowGroups;
     }
 
     /** Rows and pages held in memory, not yet in the file. */
@@ -277,12 +273,13 @@ final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    long ageNanos(long now) {
-        return now - openedAtNanos;
+    /** How long ago, by the archive's clock, the file was opened. */
+    Duration age(long nowMillis) {
+        return Duration.ofMillis(nowMillis - openedAtMillis);
     }
 
     /** The spool entries this file has rows of, sorted, without repeats. */
-    long[] seqs() {
+    public long[] seqs() {
         long[] copy = Arrays.copyOf(seqs, seqCount);
         Arrays.sort(copy);
         int n = 0;
@@ -304,10 +301,6 @@ final class ParquetFile<T extends TelemetryRecord> {
         return false;
     }
 
-    long maxSeq() {
-        return maxSeq;
-    }
-
     long minSeq() {
         long min = Long.MAX_VALUE;
         for (int i = 0; i < seqCount; i++) {
@@ -316,49 +309,13 @@ final class ParquetFile<T extends TelemetryRecord> {
         return min;
     }
 
-    Path committedPath() {
+    public Path committedPath() {
         return committed;
-    }
-
-    Path temporaryPath() {
-        return temporary;
     }
 
     static void forceDirectory(Path directory) throws IOException {
         try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
             ch.force(true);
-        }
-    }
-
-    /** How the archive writes Parquet: properties per table, the codec, the row group target. */
-    record ParquetSettings(
-            CompressionCodecName codec, CompressionCodecFactory codecs, long rowGroupBytes, int pageBytes) {
-
-        CompressionCodecFactory.BytesInputCompressor compressor() {
-            return codecs.getCompressor(codec);
-        }
-
-        /**
-         * Dictionary and statistics where they pay: no min/max statistics on attribute keys, types and JSON
-         * (of no use to a reader, a comparison per value), no size statistics (a histogram update per
-         * value), no dictionary on columns whose values are nearly unique per row.
-         */
-        ParquetProperties properties(ArchiveTable<?> table) {
-            ParquetProperties.Builder b = ParquetProperties.builder()
-                    .withPageSize(pageBytes)
-                    .withDictionaryEncoding(true)
-                    .withSizeStatisticsEnabled(false);
-            for (ColumnDescriptor column : table.schema().getColumns()) {
-                String[] path = column.getPath();
-                String dotted = String.join(".", path);
-                if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
-                    b.withStatisticsEnabled(dotted, false);
-                }
-                if (table.highCardinality(path[0])) {
-                    b.withDictionaryEncoding(dotted, false);
-                }
-            }
-            return b.build();
         }
     }
 }

@@ -1,10 +1,5 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
-import io.nemolens.handlers.record.GpuSample;
-import io.nemolens.handlers.record.LogEntry;
-import io.nemolens.handlers.record.MetricPoint;
-import io.nemolens.handlers.record.NodeSample;
-import io.nemolens.handlers.record.Span;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -37,21 +32,13 @@ final class Converter {
         this.clock = clock;
     }
 
-    /** The records of one entry, by kind. */
-    record Records(
-            List<Span> spans,
-            List<MetricPoint> metricPoints,
-            List<LogEntry> logs,
-            List<GpuSample> gpuSamples,
-            List<NodeSample> nodeSamples) {}
-
     /**
      * Writes the entry's rows of the partitions {@code wanted} accepts.
      *
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    boolean convert(long seq, String messageId, Records r, Predicate<PartitionKey> wanted) {
+    boolean convert(long seq, String messageId, MessageRecords r, Predicate<PartitionKey> wanted) {
         boolean ok = convert(spans, r.spans(), seq, messageId, wanted);
         ok &= convert(metrics, r.metricPoints(), seq, messageId, wanted);
         ok &= convert(logs, r.logs(), seq, messageId, wanted);
@@ -61,7 +48,7 @@ final class Converter {
     }
 
     /** The partitions the records of an entry go to (to probe their folders). */
-    List<PartitionKey> partitions(Records r) {
+    List<PartitionKey> partitions(MessageRecords r) {
         Map<PartitionKey, Rows> keys = new LinkedHashMap<>();
         group(spans, r.spans(), keys);
         group(metrics, r.metricPoints(), keys);
@@ -82,7 +69,7 @@ final class Converter {
         for (Map.Entry<PartitionKey, Rows> g : groups.entrySet()) {
             if (wanted.test(g.getKey())) {
                 Rows rows = g.getValue();
-                ok &= files.write(table, g.getKey(), records, rows.indices, rows.count, seq, messageId);
+                ok &= files.writeRows(table, g.getKey(), records, rows.indices, rows.count, seq, messageId);
             }
         }
         return ok;

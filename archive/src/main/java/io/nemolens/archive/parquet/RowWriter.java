@@ -1,13 +1,18 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.ResourceInfo;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
@@ -31,7 +36,7 @@ final class RowWriter {
         TYPE_NAMES = new Binary[types.length];
         for (AnyValue.Type t : types) {
             TYPE_NAMES[t.ordinal()] = Binary.fromConstantByteArray(
-                    t.name().toLowerCase(java.util.Locale.ROOT).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    t.name().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -43,7 +48,7 @@ final class RowWriter {
     private final Map<String, Binary> stringCache = new HashMap<>();
     // resource and scope attributes: one instance is shared by every record of its block, so its JSON
     // is rendered once and found again by identity
-    private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
+    private final Map<Attributes, Binary> jsonCache = new IdentityHashMap<>();
 
     // the promoted columns of the previous row's resource: consecutive rows nearly always share it
     private ResourceInfo lastResource;
@@ -73,13 +78,11 @@ final class RowWriter {
 
     /** A string in a column without a dictionary (ids): no allocation. */
     void uniqueString(String name, int index, String value) {
-        rc.startField(name, index);
-        rc.addBinary(scratch.clear().utf8(value).reused());
-        rc.endField(name, index);
+        binary(name, index, scratch.clear().utf8(value).reused());
     }
 
     /** An id, or null when empty, in a column without a dictionary. */
-    void optionalUniqueString(String name, int index, String value) {
+    void optionalUniqueString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             uniqueString(name, index, value);
         }
@@ -95,27 +98,23 @@ final class RowWriter {
 
     /** A string, even when empty. */
     void string(String name, int index, String value) {
-        rc.startField(name, index);
-        rc.addBinary(Binary.fromConstantByteArray(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        rc.endField(name, index);
+        binary(name, index, Binary.fromConstantByteArray(value.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** A string that repeats across rows (names, keys, resource values): encoded once per file. */
     void repeatedString(String name, int index, String value) {
-        rc.startField(name, index);
-        rc.addBinary(cached(value));
-        rc.endField(name, index);
+        binary(name, index, cached(value));
     }
 
     /** A string, or null when {@code null} or empty. */
-    void optionalString(String name, int index, String value) {
+    void optionalString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             string(name, index, value);
         }
     }
 
     /** A repeating string, or null when {@code null} or empty. */
-    void optionalRepeatedString(String name, int index, String value) {
+    void optionalRepeatedString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             repeatedString(name, index, value);
         }
@@ -134,7 +133,7 @@ final class RowWriter {
     }
 
     /** An int64, or null when {@code value} is null. */
-    void optionalInt64(String name, int index, Long value) {
+    void optionalInt64(String name, int index, @Nullable Long value) {
         if (value != null) {
             int64(name, index, value);
         }
@@ -173,7 +172,7 @@ final class RowWriter {
      * A list of structs ({@code LIST} of a required group): {@code fields} writes one element's fields
      * (numbered from 0 within the element).
      */
-    <E> void structList(String name, int index, List<E> elements, java.util.function.Consumer<E> fields) {
+    <E> void structList(String name, int index, List<E> elements, Consumer<E> fields) {
         list(name, index, elements, e -> {
             rc.startGroup();
             fields.accept(e);
@@ -182,7 +181,7 @@ final class RowWriter {
     }
 
     /** Parquet's three-level {@code LIST}: {@code element} writes the value inside {@code element}. */
-    private <E> void list(String name, int index, List<E> elements, java.util.function.Consumer<E> element) {
+    private <E> void list(String name, int index, List<E> elements, Consumer<E> element) {
         rc.startField(name, index);
         rc.startGroup();
         if (!elements.isEmpty()) {
@@ -218,24 +217,18 @@ final class RowWriter {
             rendered = Binary.fromConstantByteArray(json.object(attributes).toByteArray());
             jsonCache.put(attributes, rendered);
         }
-        rc.startField(name, index);
-        rc.addBinary(rendered);
-        rc.endField(name, index);
+        binary(name, index, rendered);
     }
 
     /** Like {@link #jsonAttributes(String, int, Attributes)} for attributes of one record only (events, links): not cached. */
     void ownJsonAttributes(String name, int index, Attributes attributes) {
-        rc.startField(name, index);
-        if (attributes.isEmpty()) {
-            rc.addBinary(EMPTY_OBJECT);
-        } else {
-            rc.addBinary(json.object(attributes).reused());
-        }
-        rc.endField(name, index);
+        binary(
+                name,
+                index,
+                attributes.isEmpty() ? EMPTY_OBJECT : json.object(attributes).reused());
     }
 
-    private static final Binary EMPTY_OBJECT =
-            Binary.fromConstantByteArray("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private static final Binary EMPTY_OBJECT = Binary.fromConstantByteArray("{}".getBytes(StandardCharsets.UTF_8));
 
     /** A typed value struct column (a log body). */
     void anyValue(String name, int index, AnyValue value) {
@@ -247,51 +240,35 @@ final class RowWriter {
     }
 
     private void anyValueFields(AnyValue value) {
-        rc.startField("type", 0);
-        rc.addBinary(TYPE_NAMES[value.type().ordinal()]);
-        rc.endField("type", 0);
+        binary("type", 0, TYPE_NAMES[value.type().ordinal()]);
         switch (value.type()) {
-            case STRING -> {
-                rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromString(((AnyValue.StringValue) value).value()));
-                rc.endField("string_value", 1);
-            }
-            case BYTES -> {
-                rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromString(value.asText()));
-                rc.endField("string_value", 1);
-            }
-            case ARRAY -> {
-                rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromConstantByteArray(
-                        json.array(((AnyValue.ArrayValue) value).values()).toByteArray()));
-                rc.endField("string_value", 1);
-            }
-            case KVLIST -> {
-                rc.startField("string_value", 1);
-                rc.addBinary(Binary.fromConstantByteArray(
-                        json.kvList(((AnyValue.KvListValue) value).values()).toByteArray()));
-                rc.endField("string_value", 1);
-            }
-            case INT -> {
-                rc.startField("int_value", 2);
-                rc.addLong(((AnyValue.IntValue) value).value());
-                rc.endField("int_value", 2);
-            }
-            case DOUBLE -> {
-                rc.startField("double_value", 3);
-                rc.addDouble(((AnyValue.DoubleValue) value).value());
-                rc.endField("double_value", 3);
-            }
-            case BOOL -> {
-                rc.startField("bool_value", 4);
-                rc.addBoolean(((AnyValue.BoolValue) value).value());
-                rc.endField("bool_value", 4);
-            }
+            case STRING -> binary("string_value", 1, Binary.fromString(((AnyValue.StringValue) value).value()));
+            case BYTES -> binary("string_value", 1, Binary.fromString(value.asText()));
+            case ARRAY ->
+                binary(
+                        "string_value",
+                        1,
+                        Binary.fromConstantByteArray(json.array(((AnyValue.ArrayValue) value).values())
+                                .toByteArray()));
+            case KVLIST ->
+                binary(
+                        "string_value",
+                        1,
+                        Binary.fromConstantByteArray(json.kvList(((AnyValue.KvListValue) value).values())
+                                .toByteArray()));
+            case INT -> int64("int_value", 2, ((AnyValue.IntValue) value).value());
+            case DOUBLE -> float64("double_value", 3, ((AnyValue.DoubleValue) value).value());
+            case BOOL -> bool("bool_value", 4, ((AnyValue.BoolValue) value).value());
             case EMPTY -> {
                 // type only
             }
         }
+    }
+
+    private void binary(String name, int index, Binary value) {
+        rc.startField(name, index);
+        rc.addBinary(value);
+        rc.endField(name, index);
     }
 
     private Binary cached(String s) {
@@ -300,7 +277,7 @@ final class RowWriter {
             if (stringCache.size() >= STRING_CACHE_LIMIT) {
                 stringCache.clear();
             }
-            b = Binary.fromConstantByteArray(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            b = Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
             stringCache.put(s, b);
         }
         return b;

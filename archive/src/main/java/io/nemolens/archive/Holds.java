@@ -1,7 +1,6 @@
 package io.nemolens.archive;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.nemolens.archive.parquet.OpenFiles;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,24 +9,25 @@ import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the archive knows of the spool entries it has not finished with: for each, how many holds keep
- * it (the conversion under way, and every open or committing file with rows of it), and its message id.
- * When the last hold goes, every row of the entry is in a committed file and the spool may release it.
+ * The holds that keep spool entries: an entry is held by its conversion (or rewrite) under way, until its
+ * append is durable, and by every open or committing file with rows of it. When its last hold is released,
+ * every row of the entry is in a committed file and the spool may release the entry.
  *
- * <p>It also answers "is this message already in the spool?" for de-duplication, and remembers appends
- * that failed (their rows must never be committed). Thread-safe.
+ * <p>With the holds go the message ids of the entries in the spool, which answer "is this message already
+ * in the spool?" for de-duplication, and the appends that failed (their rows must never be committed).
+ * Thread-safe.
  */
-final class Entries {
+final class Holds implements OpenFiles.EntryHolds {
 
     private final Map<Long, AtomicInteger> holds = new ConcurrentHashMap<>();
     private final Map<String, Long> seqOfMessage = new ConcurrentHashMap<>();
     private final Map<Long, String> messageOfSeq = new ConcurrentHashMap<>();
     private final Set<Long> failed = ConcurrentHashMap.newKeySet();
-    private final LongConsumer release;
+    private final LongConsumer released;
 
-    /** @param release told the seq of an entry whose every row is committed */
-    Entries(LongConsumer release) {
-        this.release = release;
+    /** @param released told the seq of an entry whose last hold went: every row of it is committed */
+    Holds(LongConsumer released) {
+        this.released = released;
     }
 
     /**
@@ -50,19 +50,20 @@ final class Entries {
         seqOfMessage.remove(messageId, -1L);
     }
 
-    /** An entry is in the spool (appended now, or found at start); its conversion holds it. */
-    void begin(long seq, String messageId) {
+    /** An entry is in the spool (appended now, or found at start): its first hold, for its conversion. */
+    void holdNew(long seq, String messageId) {
         holds.put(seq, new AtomicInteger(1));
         seqOfMessage.put(messageId, seq);
         messageOfSeq.put(seq, messageId);
     }
 
     /**
-     * Another hold on an entry (a file now has rows of it).
+     * Another hold on an entry (a file now has rows of it, or its append is not durable yet).
      *
      * @return {@code false} when the entry is not held (its append failed): write nothing of it
      */
-    boolean retain(long seq) {
+    @Override
+    public boolean hold(long seq) {
         AtomicInteger count = holds.get(seq);
         if (count == null) {
             return false;
@@ -71,12 +72,12 @@ final class Entries {
         return true;
     }
 
-    /** One hold less; the last one releases the entry. */
-    void drop(long seq) {
+    /** Releases one hold; the last one releases the entry in the spool. */
+    void release(long seq) {
         AtomicInteger count = holds.get(seq);
         if (count != null && count.decrementAndGet() == 0) {
             holds.remove(seq);
-            release.accept(seq);
+            released.accept(seq);
         }
     }
 
@@ -90,25 +91,23 @@ final class Entries {
         holds.remove(seq);
     }
 
-    boolean failed(long seq) {
+    @Override
+    public boolean failed(long seq) {
         return failed.contains(seq);
     }
 
-    /** The message ids of the entries from {@code first} to {@code last}, forgotten here (their segment goes). */
-    List<String> forget(long first, long last) {
-        List<String> ids = new ArrayList<>();
+    /** Forgets the entries from {@code first} to {@code last} (their segment goes). */
+    void forget(long first, long last) {
         for (long seq = first; seq <= last; seq++) {
             String id = messageOfSeq.remove(seq);
             if (id != null) {
                 seqOfMessage.remove(id, seq);
-                ids.add(id);
             }
             failed.remove(seq);
         }
-        return ids;
     }
 
-    /** The message id of an entry still held, or {@code null}. */
+    /** The message id of an entry in the spool, or {@code null}. */
     @Nullable
     String messageId(long seq) {
         return messageOfSeq.get(seq);
@@ -121,10 +120,5 @@ final class Entries {
             lowest = Math.min(lowest, seq);
         }
         return lowest;
-    }
-
-    /** Entries not yet released. */
-    int held() {
-        return holds.size();
     }
 }

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -7,19 +7,19 @@ import java.nio.file.Path;
  * A partition: one table, one date, one run. {@code runId} is the id as it came, {@code run} its folder
  * name; equal folder names are one partition.
  */
-record PartitionKey(String table, String date, String run, String runId) {
+public record PartitionKey(String table, String date, String run, String runId) {
 
     static PartitionKey of(String table, String date, String runId) {
         return new PartitionKey(table, date, runFolder(runId), runId);
     }
 
     /** The partition's folder under the archive's root. */
-    Path directory(Path root) {
+    public Path directory(Path root) {
         return root.resolve(table).resolve("date=" + date).resolve("run_id=" + run);
     }
 
     /** The folder relative to the root, with forward slashes: how the manifest names it. */
-    String relative() {
+    public String relative() {
         return table + "/date=" + date + "/run_id=" + run;
     }
 

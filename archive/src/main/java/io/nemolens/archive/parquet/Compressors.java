@@ -1,8 +1,7 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -10,18 +9,14 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Page compression straight on zstd-jni and snappy-java, without Hadoop's codec classes (which
- * parquet-hadoop's own factory needs at run time).
+ * parquet-hadoop's own codec factory needs at run time). The archive only writes: it has no decompressors.
  */
-final class DirectCodecFactory implements CompressionCodecFactory {
+final class Compressors {
 
-    private final int zstdLevel;
+    private Compressors() {}
 
-    DirectCodecFactory(int zstdLevel) {
-        this.zstdLevel = zstdLevel;
-    }
-
-    @Override
-    public BytesInputCompressor getCompressor(CompressionCodecName codec) {
+    /** A compressor for the pages of one file. */
+    static CompressionCodecFactory.BytesInputCompressor of(CompressionCodecName codec, int zstdLevel) {
         return switch (codec) {
             case UNCOMPRESSED -> new Compressor(codec, in -> in);
             case ZSTD -> new Compressor(codec, new ZstdWithBuffers(zstdLevel)::compress);
@@ -30,21 +25,6 @@ final class DirectCodecFactory implements CompressionCodecFactory {
                 throw new IllegalArgumentException(
                         "unsupported archive compression " + codec + " (supported: uncompressed, snappy, zstd)");
         };
-    }
-
-    @Override
-    public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-        return switch (codec) {
-            case UNCOMPRESSED -> new Decompressor((in, size) -> in);
-            case ZSTD -> new Decompressor((in, size) -> BytesInput.from(Zstd.decompress(bytes(in), size)));
-            case SNAPPY -> new Decompressor((in, size) -> BytesInput.from(Snappy.uncompress(bytes(in))));
-            default -> throw new IllegalArgumentException("unsupported archive compression " + codec);
-        };
-    }
-
-    @Override
-    public void release() {
-        // nothing pooled
     }
 
     private static byte[] bytes(BytesInput in) throws IOException {
@@ -127,12 +107,8 @@ final class DirectCodecFactory implements CompressionCodecFactory {
         BytesInput apply(BytesInput in) throws IOException;
     }
 
-    @FunctionalInterface
-    private interface SizedTransform {
-        BytesInput apply(BytesInput in, int uncompressedSize) throws IOException;
-    }
-
-    private record Compressor(CompressionCodecName codec, Transform transform) implements BytesInputCompressor {
+    private record Compressor(CompressionCodecName codec, Transform transform)
+            implements CompressionCodecFactory.BytesInputCompressor {
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
             return transform.apply(bytes);
@@ -141,26 +117,6 @@ final class DirectCodecFactory implements CompressionCodecFactory {
         @Override
         public CompressionCodecName getCodecName() {
             return codec;
-        }
-
-        @Override
-        public void release() {
-            // stateless
-        }
-    }
-
-    private record Decompressor(SizedTransform transform) implements BytesInputDecompressor {
-        @Override
-        public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
-            return transform.apply(bytes, uncompressedSize);
-        }
-
-        @Override
-        public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
-                throws IOException {
-            byte[] in = new byte[compressedSize];
-            input.get(in);
-            output.put(bytes(transform.apply(BytesInput.from(in), uncompressedSize)));
         }
 
         @Override

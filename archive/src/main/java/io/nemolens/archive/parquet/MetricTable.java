@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.parquet;
 
 import io.nemolens.handlers.record.MetricInfo;
 import io.nemolens.handlers.record.MetricPoint;
@@ -92,11 +92,6 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     @Override
     long timeUnixNano(MetricPoint point) {
         return point.timeUnixNano();
-    }
-
-    @Override
-    int droppedAttributesCount(MetricPoint point) {
-        return 0; // OTLP data points have no dropped-attributes count
     }
 
     @Override

@@ -1,0 +1,144 @@
+package io.nemolens.archive;
+
+import io.nemolens.archive.dedup.DedupIndex;
+import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.parquet.FileSettings;
+import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.spool.Spool;
+import io.nemolens.archive.spool.SpoolOptions;
+import io.nemolens.decode.OtlpDecoder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * The archive's parts, made from its options and wired to one another in this one place: the instance and
+ * its spool, manifest and de-duplication index; the holds on spool entries; the open files and the
+ * committer they hand files to; what becomes of committed and failed files; the repairer that writes rows
+ * again from the spool. {@link ParquetArchive} takes messages and keeps house with them. The Parquet
+ * writing alone, {@link #openFiles}, is also what the test-jar's {@code DirectWriter} builds for the
+ * end-to-end bench's reference, so that both write the same files.
+ */
+record ArchiveParts(
+        Instances instances,
+        Spool spool,
+        Manifest manifest,
+        DedupIndex dedup,
+        Holds holds,
+        Writability writability,
+        Committer committer,
+        OpenFiles files,
+        Repairer repairer,
+        FileOutcomes outcomes)
+        implements AutoCloseable {
+
+    /**
+     * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
+     * spool holds but no committed file has.
+     *
+     * @throws UncheckedIOException when a folder cannot be created or the spool is in use
+     */
+    static ArchiveParts open(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
+        Path root = options.path();
+        Instances instances;
+        Spool spool;
+        Manifest manifest;
+        DedupIndex dedup;
+        try {
+            Files.createDirectories(root);
+            instances = new Instances(root);
+            spool = Spool.open(
+                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()), clock);
+            manifest = Manifest.open(options.spoolPath().resolve("manifest.log"));
+            dedup = DedupIndex.open(options.spoolPath().resolve("dedup"), options.dedupWindow(), clock);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the archive at " + root.toAbsolutePath() + ": " + e, e);
+        }
+        Holds holds = new Holds(spool::release);
+        Writability writability = new Writability(root, instances.id(), clock);
+        Repairer repairer = new Repairer(
+                spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
+        FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
+        Committer committer = new Committer(root, manifest, spool::durableSeq, holds::failed, outcomes);
+        OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
+        spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
+        new StartupRecovery(root, options.spoolPath(), spool, manifest, holds, repairer).run();
+        repairer.start(files);
+        return new ArchiveParts(
+                instances, spool, manifest, dedup, holds, writability, committer, files, repairer, outcomes);
+    }
+
+    /**
+     * The archive's Parquet writing: rows into files of its layout and schema, cut by its options (rows,
+     * size, age, row groups, memory budget), named after this instance.
+     *
+     * @param holds the holds a file takes on the spool entries it has rows of
+     * @param committer takes the files that are cut
+     * @param lost takes the files that failed, and rows no file could be opened for
+     */
+    static OpenFiles openFiles(
+            ArchiveOptions options,
+            String instanceId,
+            OutputFiles outputs,
+            OpenFiles.EntryHolds holds,
+            Consumer<ParquetFile<?>> committer,
+            OpenFiles.LostFiles lost,
+            Clock clock) {
+        FileSettings settings = new FileSettings(
+                codec(options.compression()),
+                options.zstdLevel(),
+                options.rowGroupSizeBytes(),
+                options.maxFileSizeBytes(),
+                options.maxRows(),
+                options.maxAge(),
+                options.maxBufferBytes());
+        return new OpenFiles(options.path(), instanceId, settings, outputs, holds, committer, lost, clock);
+    }
+
+    private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
+        return switch (compression) {
+            case ZSTD -> CompressionCodecName.ZSTD;
+            case SNAPPY -> CompressionCodecName.SNAPPY;
+            case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
+        };
+    }
+
+    /** A spool segment is going: its message ids go to the de-duplication index first. */
+    private static void forget(long firstSeq, long lastSeq, Holds holds, DedupIndex dedup) throws IOException {
+        List<MessageKey> keys = new ArrayList<>();
+        for (long seq = firstSeq; seq <= lastSeq; seq++) {
+            String id = holds.messageId(seq);
+            if (id != null) {
+                keys.add(MessageKey.ofHex(id));
+            }
+        }
+        dedup.record(keys);
+        holds.forget(firstSeq, lastSeq);
+    }
+
+    /** Commits every open file now and waits until they are committed (tests, shutdown). */
+    void commitAll() {
+        files.commitAll();
+        committer.drain();
+    }
+
+    /** Stops writing again, commits every open file, then closes the spool and releases the folders. */
+    @Override
+    public void close() {
+        repairer.close();
+        commitAll();
+        committer.close();
+        spool.close();
+        dedup.close();
+        manifest.close();
+        instances.close();
+    }
+}
