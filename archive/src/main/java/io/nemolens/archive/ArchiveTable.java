@@ -5,6 +5,7 @@ import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.TelemetryRecord;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One archive table: its Parquet schema, how a record becomes a row, and which time places the row in
@@ -171,13 +172,14 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
      * {@code run_id} and {@code dl_rank} fall back to the record's own attributes when the resource
      * lacks them.
      */
-    record ResourceColumns(String serviceName, String runId, Long rank, String hostName) {
+    record ResourceColumns(
+            String serviceName, String runId, @Nullable Long rank, String hostName) {
         static ResourceColumns of(ResourceInfo resource) {
             return new ResourceColumns(
                     resource.serviceName(),
                     resource.runId(),
                     resource.attributes().getLong("dl.rank"),
-                    resource.attributes().getText("host.name", null));
+                    resource.attributes().getText("host.name", ""));
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +59,7 @@ final class OpenFiles {
     private final Consumer<ParquetFile<?>> committer;
     private final LostFiles lostFiles;
     private final Clock clock;
-    private final Map<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
+    private final ConcurrentMap<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
     private final AtomicLong buffered = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong rowGroupsForMemory = new AtomicLong();

@@ -165,8 +165,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
+        // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
+        var unusedHousekeeping =
+                timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
+        var unusedDedup = timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
         acknowledger = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "lens-archive-durable");
             t.setDaemon(true);
@@ -261,7 +263,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         // a hold until the append is durable: the entry is never released before (a message without
         // records has no file to hold it)
         entries.retain(seq);
-        appended.durable().whenComplete((ok, failure) -> {
+        var unused = appended.durable().whenComplete((ok, failure) -> {
             if (failure != null) {
                 entries.appendFailed(seq);
                 files.loseFilesHolding(seq, failure);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
@@ -38,16 +39,17 @@ final class RowWriter {
     private static final int STRING_CACHE_LIMIT = 4096;
     private static final int JSON_CACHE_LIMIT = 256;
 
+    @SuppressWarnings("NullAway.Init") // bound by ParquetFile (bind) before the first row of each row group
     private RecordConsumer rc;
     // attribute keys and other short repeated strings: encode each once per file
     private final Map<String, Binary> stringCache = new HashMap<>();
     // resource and scope attributes: one instance is shared by every record of its block, so its JSON
     // is rendered once and found again by identity
-    private final Map<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Attributes, Binary> jsonCache = new java.util.IdentityHashMap<>();
 
     // the promoted columns of the previous row's resource: consecutive rows nearly always share it
-    private ResourceInfo lastResource;
-    private ArchiveTable.ResourceColumns lastResourceColumns;
+    private @Nullable ResourceInfo lastResource;
+    private ArchiveTable.@Nullable ResourceColumns lastResourceColumns;
 
     // scratch space for values that Parquet copies at once (columns without a dictionary)
     private final Utf8Buffer scratch = new Utf8Buffer();
@@ -63,12 +65,15 @@ final class RowWriter {
         rc.flush();
     }
 
+    @SuppressWarnings("ReferenceEquality") // on purpose: a block's records share one instance; a copy is recomputed
     ArchiveTable.ResourceColumns resourceColumns(ResourceInfo resource) {
-        if (resource != lastResource) {
-            lastResourceColumns = ArchiveTable.ResourceColumns.of(resource);
+        ArchiveTable.ResourceColumns columns = lastResourceColumns;
+        if (resource != lastResource || columns == null) {
+            columns = ArchiveTable.ResourceColumns.of(resource);
+            lastResourceColumns = columns;
             lastResource = resource;
         }
-        return lastResourceColumns;
+        return columns;
     }
 
     /** A string in a column without a dictionary (ids): no allocation. */
@@ -79,7 +84,7 @@ final class RowWriter {
     }
 
     /** An id, or null when empty, in a column without a dictionary. */
-    void optionalUniqueString(String name, int index, String value) {
+    void optionalUniqueString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             uniqueString(name, index, value);
         }
@@ -108,14 +113,14 @@ final class RowWriter {
     }
 
     /** A string, or null when {@code null} or empty. */
-    void optionalString(String name, int index, String value) {
+    void optionalString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             string(name, index, value);
         }
     }
 
     /** A repeating string, or null when {@code null} or empty. */
-    void optionalRepeatedString(String name, int index, String value) {
+    void optionalRepeatedString(String name, int index, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             repeatedString(name, index, value);
         }
@@ -134,7 +139,7 @@ final class RowWriter {
     }
 
     /** An int64, or null when {@code value} is null. */
-    void optionalInt64(String name, int index, Long value) {
+    void optionalInt64(String name, int index, @Nullable Long value) {
         if (value != null) {
             int64(name, index, value);
         }

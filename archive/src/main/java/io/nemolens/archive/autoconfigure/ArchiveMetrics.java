@@ -9,6 +9,7 @@ import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.ParquetArchive;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The archive's meters: committed {@code lens.archive.files}, {@code .rows}, {@code .bytes}; files given up
@@ -92,7 +93,11 @@ public final class ArchiveMetrics implements MeterBinder {
     }
 
     private void counter(
-            MeterRegistry registry, String name, String description, String unit, ToDoubleFunction<ArchiveStatus> f) {
+            MeterRegistry registry,
+            String name,
+            String description,
+            @Nullable String unit,
+            ToDoubleFunction<ArchiveStatus> f) {
         FunctionCounter.builder(name, archive, a -> f.applyAsDouble(a.status()))
                 .description(description)
                 .baseUnit(unit)
@@ -100,7 +105,11 @@ public final class ArchiveMetrics implements MeterBinder {
     }
 
     private void gauge(
-            MeterRegistry registry, String name, String description, String unit, ToDoubleFunction<ArchiveStatus> f) {
+            MeterRegistry registry,
+            String name,
+            String description,
+            @Nullable String unit,
+            ToDoubleFunction<ArchiveStatus> f) {
         Gauge.builder(name, archive, a -> f.applyAsDouble(a.status()))
                 .description(description)
                 .baseUnit(unit)
