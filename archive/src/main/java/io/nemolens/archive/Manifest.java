@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +151,7 @@ final class Manifest implements AutoCloseable {
         }
         channel.close();
         Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceFolder(path.getParent());
+        forceFolder(Objects.requireNonNull(path.getParent(), "the manifest's folder"));
         channel = FileChannel.open(path, StandardOpenOption.WRITE);
         size = channel.size();
         channel.position(size);

@@ -91,8 +91,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         this.parts = ArchiveParts.open(options, decoder, clock, outputs);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(daemon("lens-archive-timer"));
-        timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
+        // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
+        var unusedHousekeeping =
+                timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
+        var unusedDedup = timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
         acknowledger = Executors.newSingleThreadExecutor(daemon("lens-archive-durable"));
     }
 
@@ -170,7 +172,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         // a hold until the append is durable: the entry is never released before (a message without
         // records has no file to hold it)
         parts.holds().hold(seq);
-        appended.durable().whenComplete((ok, failure) -> {
+        var unused = appended.durable().whenComplete((ok, failure) -> {
             if (failure != null) {
                 parts.holds().appendFailed(seq);
                 parts.files().loseFilesHolding(seq, failure);

@@ -76,7 +76,7 @@ record SpooledMessage(
     }
 
     private static String text(ByteBuffer b, int length) {
-        String s = new String(b.array(), b.position(), length, StandardCharsets.UTF_8);
+        String s = new String(b.array(), b.arrayOffset() + b.position(), length, StandardCharsets.UTF_8);
         b.position(b.position() + length);
         return s;
     }

@@ -62,7 +62,8 @@ final class ArchiveFiles {
     Map<String, Integer> perRun() {
         Map<String, Integer> out = new TreeMap<>();
         for (Path p : sizes.keySet()) {
-            String folder = p.getParent().getFileName().toString();
+            Path parent = p.getParent();
+            String folder = parent == null ? "" : parent.getFileName().toString();
             String run = folder.startsWith("run_id=") ? folder.substring("run_id=".length()) : "(no run folder)";
             out.merge(run, 1, Integer::sum);
         }

@@ -29,7 +29,7 @@ final class BrokerCpu {
                     }
                     String stat = Files.readString(proc.resolve("stat"));
                     // fields after the command (which may hold spaces) start after its closing parenthesis
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
                     ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
                     found = true;
                 } catch (IOException | RuntimeException e) {

@@ -104,7 +104,7 @@ public final class EndToEndBenchmark {
                 rt.availableProcessors(),
                 rt.maxMemory() >> 20,
                 System.getProperty("java.version"));
-        for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",")) {
+        for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",", -1)) {
             Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
             run(enc, settings);
         }
@@ -339,8 +339,8 @@ public final class EndToEndBenchmark {
                             timerSeconds(meters, "lens.handle.duration") - handle0);
                     if (threads1.knowsWaits()) {
                         Map<String, Double> waits = threads1.waitsByRole(threads0);
-                        double listenerCpu = threads1.byRole(threads0).get("listener threads");
-                        double listenerWait = waits.get("listener threads");
+                        double listenerCpu = threads1.byRole(threads0).getOrDefault("listener threads", 0.0);
+                        double listenerWait = waits.getOrDefault("listener threads", 0.0);
                         System.out.printf(
                                 Locale.ROOT,
                                 "%-8s waiting for a core (runnable, another thread or process on it): %.1f s in all threads;"

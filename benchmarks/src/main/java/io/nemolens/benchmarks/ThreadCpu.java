@@ -57,14 +57,14 @@ final class ThreadCpu {
                         String stat = Files.readString(task.resolve("stat"));
                         String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                         String[] fields =
-                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
                         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
                         String key = name + "#" + task.getFileName();
                         out.put(key, ticks * nanosPerTick);
                         Path schedstat = task.resolve("schedstat");
                         if (Files.exists(schedstat)) {
                             // nanoseconds on a core, nanoseconds runnable waiting for one, time slices
-                            String[] sched = Files.readString(schedstat).trim().split(" ");
+                            String[] sched = Files.readString(schedstat).trim().split(" ", -1);
                             out.put(key, Long.parseLong(sched[0]));
                             waits.put(key, Long.parseLong(sched[1]));
                         }

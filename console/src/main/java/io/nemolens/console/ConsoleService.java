@@ -151,7 +151,7 @@ public final class ConsoleService {
         if (endpoint != null) {
             HealthDescriptor root = endpoint.health();
             status = root.getStatus().getCode();
-            if (root instanceof CompositeHealthDescriptor composite) {
+            if (root instanceof CompositeHealthDescriptor composite && composite.getComponents() != null) {
                 for (Map.Entry<String, HealthDescriptor> c :
                         composite.getComponents().entrySet()) {
                     Map<String, Object> details =
@@ -174,7 +174,7 @@ public final class ConsoleService {
                     archiveHealth.get("freeBytes"));
         }
         int indexed = index.size();
-        double poison = depths.get("poison");
+        double poison = depths.getOrDefault("poison", -1.0);
         return new Overview(
                 status,
                 outcomes,

@@ -109,7 +109,7 @@ public final class FlowSampler implements SmartLifecycle {
                 t.setDaemon(true);
                 return t;
             });
-            executor.scheduleAtFixedRate(
+            var unused = executor.scheduleAtFixedRate(
                     OutOfMemoryHalt.guarded(this::sample, "the console sampler"),
                     0,
                     interval.toMillis(),

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -143,7 +144,7 @@ public final class PoisonGroups {
                 maxReplays);
     }
 
-    private static void add(TreeSet<String> set, @Nullable String value) {
+    private static void add(Set<String> set, @Nullable String value) {
         if (value != null && !value.isEmpty()) {
             set.add(value);
         }

@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.function.BiConsumer;
 import java.util.function.ObjDoubleConsumer;
 import java.util.function.ObjLongConsumer;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamLocation;
@@ -310,13 +311,16 @@ final class JsonCursor {
         if (t == JsonToken.VALUE_STRING) {
             String s = p.getString();
             switch (s) {
-                case "NaN":
+                case "NaN" -> {
                     return Double.NaN;
-                case "Infinity":
+                }
+                case "Infinity" -> {
                     return Double.POSITIVE_INFINITY;
-                case "-Infinity":
+                }
+                case "-Infinity" -> {
                     return Double.NEGATIVE_INFINITY;
-                default:
+                }
+                default -> {
                     if (!s.isEmpty()
                             && s.chars()
                                     .allMatch(ch -> (ch >= '0' && ch <= '9')
@@ -333,6 +337,7 @@ final class JsonCursor {
                     }
                     throw fail("'" + s
                             + "' is not a number (expected a JSON number, \"NaN\", \"Infinity\" or \"-Infinity\")");
+                }
             }
         }
         throw fail("expected a number, found " + JsonToken.valueDescFor(t));
@@ -423,9 +428,9 @@ final class JsonCursor {
     }
 
     /** " at line L, column C (path)", as much of it as is known. */
-    static String where(TokenStreamLocation location, String path) {
+    static String where(@Nullable TokenStreamLocation location, @Nullable String path) {
         StringBuilder sb = new StringBuilder();
-        if (location != null && location != TokenStreamLocation.NA) {
+        if (location != null && !location.equals(TokenStreamLocation.NA)) {
             sb.append(" at line ")
                     .append(location.getLineNr())
                     .append(", column ")

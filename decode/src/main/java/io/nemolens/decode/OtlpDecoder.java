@@ -141,7 +141,7 @@ public final class OtlpDecoder {
                             ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
             };
         } catch (IllegalArgumentException e) {
-            throw new DecodeException(e.getMessage(), encoding, e);
+            throw new DecodeException(e.getMessage() != null ? e.getMessage() : e.toString(), encoding, e);
         }
     }
 

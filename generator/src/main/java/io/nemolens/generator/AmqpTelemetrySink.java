@@ -87,7 +87,7 @@ final class AmqpTelemetrySink implements TelemetrySink {
                 synchronized (settledLock) {
                     outstanding++;
                 }
-                publisher
+                var unused = publisher
                         .publish(exchange, message.routingKey(), PERSISTENT, message.body())
                         .whenComplete((ok, failure) -> settled(message, failure));
                 return;

@@ -179,7 +179,7 @@ public record GenerateOptions(
 
     private static List<Kind> kinds(String list) {
         Set<Kind> kinds = new LinkedHashSet<>();
-        for (String word : list.split(",")) {
+        for (String word : list.split(",", -1)) {
             String w = word.trim().toLowerCase(Locale.ROOT);
             Kind kind = null;
             for (Kind k : Kind.values()) {

@@ -266,11 +266,14 @@ public final class InfraRequests {
                     "node_infiniband_info",
                     points(
                             described,
-                            p -> List.of(
-                                    kv("device", p.device()),
-                                    kv("board_id", p.info().boardId()),
-                                    kv("firmware_version", p.info().firmwareVersion()),
-                                    kv("hca_type", p.info().hcaType())),
+                            p -> {
+                                InfinibandInfo info = Objects.requireNonNull(p.info(), "filtered above");
+                                return List.of(
+                                        kv("device", p.device()),
+                                        kv("board_id", info.boardId()),
+                                        kv("firmware_version", info.firmwareVersion()),
+                                        kv("hca_type", info.hcaType()));
+                            },
                             p -> 1,
                             timeNanos)));
         }

@@ -154,11 +154,11 @@ public final class TrainingRank {
      * {@code megatron.training.skipped_iters} counter. Runs one step first if none ran since the last call.
      */
     public ExportMetricsServiceRequest metrics() {
-        if (stepsSinceMetrics == 0) {
-            step();
+        Step s = lastStep;
+        if (stepsSinceMetrics == 0 || s == null) {
+            s = step();
         }
         stepsSinceMetrics = 0;
-        Step s = lastStep;
         long t = clockNanos;
         double stepMs = (s.forwardBackward + s.optimizer + 2_000_000) / 1e6;
         double tokensPerSec = 8 * 4 * 4096 / (stepMs / 1000.0);
@@ -334,8 +334,8 @@ public final class TrainingRank {
     private static final class Step {
         long iteration;
         long start;
-        ByteString traceId;
-        ByteString spanId;
+        ByteString traceId = ByteString.EMPTY;
+        ByteString spanId = ByteString.EMPTY;
         long forwardBackward;
         long optimizer;
         double loss;

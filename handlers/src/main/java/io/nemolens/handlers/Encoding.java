@@ -1,6 +1,6 @@
 package io.nemolens.handlers;
 
-/** How a message body was encoded. */
+/** How a message body was encoded. The archive's spool stores the ordinal: add constants at the end only. */
 public enum Encoding {
     /** Binary OTLP protobuf, the collector's default. */
     PROTOBUF,

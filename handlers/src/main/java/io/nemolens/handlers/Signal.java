@@ -2,7 +2,10 @@ package io.nemolens.handlers;
 
 import org.jspecify.annotations.Nullable;
 
-/** The three OTLP signals, each published by the collector under its own routing key. */
+/**
+ * The three OTLP signals, each published by the collector under its own routing key. The archive's spool
+ * stores the ordinal: add constants at the end only.
+ */
 public enum Signal {
     SPANS("otlp_spans"),
     METRICS("otlp_metrics"),

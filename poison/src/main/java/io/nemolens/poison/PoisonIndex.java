@@ -273,7 +273,7 @@ public final class PoisonIndex implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(
+        var unused = executor.scheduleWithFixedDelay(
                 OutOfMemoryHalt.guarded(this::follow, "the poison index reader"), 0, 2, TimeUnit.SECONDS);
     }
 

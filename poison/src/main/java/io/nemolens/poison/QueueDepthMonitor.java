@@ -73,7 +73,10 @@ public final class QueueDepthMonitor implements SmartLifecycle {
         this.clock = clock;
         queues.forEach((role, name) -> {
             depths.put(role, new Depth(name, -1, null, null, "not polled yet"));
-            Gauge.builder("lens.queue.depth", this, m -> m.depth(role).depth())
+            Gauge.builder("lens.queue.depth", this, m -> {
+                        Depth d = m.depth(role);
+                        return d == null ? -1 : d.depth();
+                    })
                     .description("messages ready in the queue, at the last poll (-1: unknown)")
                     .tag("queue", role)
                     .register(registry);
@@ -134,7 +137,7 @@ public final class QueueDepthMonitor implements SmartLifecycle {
                 t.setDaemon(true);
                 return t;
             });
-            executor.scheduleWithFixedDelay(
+            var unused = executor.scheduleWithFixedDelay(
                     OutOfMemoryHalt.guarded(this::pollQuietly, "the queue depth poll"),
                     0,
                     interval.toMillis(),

@@ -93,7 +93,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
                     null);
         }
         Pending p = new Pending(exchange, routingKey, body);
-        p.future.whenComplete((ok, failure) -> window.release());
+        var unused = p.future.whenComplete((ok, failure) -> window.release());
         synchronized (this) {
             long seq = -1;
             try {

@@ -65,6 +65,7 @@ final class HourLog implements Closeable {
     }
 
     /** Writes the records (position to limit) after the last whole record, then forces them to disk. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer at a time (DedupIndex's write lock); volatile for status
     void append(ByteBuffer records) throws IOException {
         long at = size;
         int length = records.remaining();

@@ -49,6 +49,7 @@ final class IdSet {
      * Adds the records of the buffer (from index 0 to its limit). A larger table is built before the
      * write lock is taken, while readers go on with the old one, which nothing writes meanwhile.
      */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer at a time (DedupIndex's write lock); volatile for size()
     void addAll(ByteBuffer records) {
         int count = records.limit() / Records.BYTES;
         long[] table = slots;

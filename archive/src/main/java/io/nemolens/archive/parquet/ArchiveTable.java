@@ -175,16 +175,13 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
      * lacks them.
      */
     record ResourceColumns(
-            String serviceName,
-            String runId,
-            @Nullable Long rank,
-            @Nullable String hostName) {
+            String serviceName, String runId, @Nullable Long rank, String hostName) {
         static ResourceColumns of(ResourceInfo resource) {
             return new ResourceColumns(
                     resource.serviceName(),
                     resource.runId(),
                     resource.attributes().getLong("dl.rank"),
-                    resource.attributes().getText("host.name", null));
+                    resource.attributes().getText("host.name", ""));
         }
     }
 

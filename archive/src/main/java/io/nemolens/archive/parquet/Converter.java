@@ -25,7 +25,7 @@ final class Converter {
     private final NodeTable nodes = new NodeTable();
     private final OpenFiles files;
     private final Clock clock;
-    private final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
+    private static final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
 
     Converter(OpenFiles files, Clock clock) {
         this.files = files;
@@ -101,7 +101,10 @@ final class Converter {
             T record = records.get(i);
             String date = dateOf(table, record);
             String run = record.runId();
-            if (last == null || last.date() != date || !last.runId().equals(run)) {
+            if (last == null
+                    || lastRows == null
+                    || !last.date().equals(date)
+                    || !last.runId().equals(run)) {
                 last = PartitionKey.of(table.name(), date, run);
                 lastRows = groups.computeIfAbsent(last, k -> new Rows(records.size()));
             }

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -72,7 +73,7 @@ public final class OpenFiles {
     private final LostFiles lostFiles;
     private final Clock clock;
     private final Converter converter;
-    private final Map<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
+    private final ConcurrentMap<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
     private final AtomicLong buffered = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong rowGroupsForMemory = new AtomicLong();

@@ -139,7 +139,7 @@ final class OtlpJson {
     /** {@link Double#toString(double)} of a finite {@code v}, as ASCII bytes, from the cache when written lately. */
     private byte[] decimal(double v) {
         long bits = Double.doubleToRawLongBits(v);
-        int slot = (int) ((bits ^ (bits >>> 32)) * 0x9E3779B97F4A7C15L >>> (64 - DOUBLE_SLOTS_BITS));
+        int slot = (int) (((bits ^ (bits >>> 32)) * 0x9E3779B97F4A7C15L) >>> (64 - DOUBLE_SLOTS_BITS));
         byte[] text = doubleText[slot];
         if (text == null || doubleBits[slot] != bits) {
             text = ascii(Double.toString(v));

@@ -43,16 +43,17 @@ final class RowWriter {
     private static final int STRING_CACHE_LIMIT = 4096;
     private static final int JSON_CACHE_LIMIT = 256;
 
+    @SuppressWarnings("NullAway.Init") // bound by ParquetFile (bind) before the first row of each row group
     private RecordConsumer rc;
     // attribute keys and other short repeated strings: encode each once per file
     private final Map<String, Binary> stringCache = new HashMap<>();
     // resource and scope attributes: one instance is shared by every record of its block, so its JSON
     // is rendered once and found again by identity
-    private final Map<Attributes, Binary> jsonCache = new IdentityHashMap<>();
+    private final IdentityHashMap<Attributes, Binary> jsonCache = new IdentityHashMap<>();
 
     // the promoted columns of the previous row's resource: consecutive rows nearly always share it
-    private ResourceInfo lastResource;
-    private ArchiveTable.ResourceColumns lastResourceColumns;
+    private @Nullable ResourceInfo lastResource;
+    private ArchiveTable.@Nullable ResourceColumns lastResourceColumns;
 
     // scratch space for values that Parquet copies at once (columns without a dictionary)
     private final Utf8Buffer scratch = new Utf8Buffer();
@@ -68,12 +69,15 @@ final class RowWriter {
         rc.flush();
     }
 
+    @SuppressWarnings("ReferenceEquality") // on purpose: a block's records share one instance; a copy is recomputed
     ArchiveTable.ResourceColumns resourceColumns(ResourceInfo resource) {
-        if (resource != lastResource) {
-            lastResourceColumns = ArchiveTable.ResourceColumns.of(resource);
+        ArchiveTable.ResourceColumns columns = lastResourceColumns;
+        if (resource != lastResource || columns == null) {
+            columns = ArchiveTable.ResourceColumns.of(resource);
+            lastResourceColumns = columns;
             lastResource = resource;
         }
-        return lastResourceColumns;
+        return columns;
     }
 
     /** A string in a column without a dictionary (ids): no allocation. */

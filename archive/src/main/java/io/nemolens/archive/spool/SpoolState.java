@@ -87,6 +87,7 @@ final class SpoolState {
      * For the writer: waits up to {@code waitMillis} for appends (or for segments to remove) and takes every
      * queued append, oldest first; an empty list when there is none, {@code null} once closed and drained.
      */
+    @SuppressWarnings("WaitNotInLoop") // GroupWriter's loop calls again: a spurious wakeup returns an empty group
     @Nullable
     List<Pending> takeGroup(long waitMillis) {
         lock.lock();

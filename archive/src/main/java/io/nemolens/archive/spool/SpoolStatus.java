@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param oldestUnreleasedAppendedAtMillis when the oldest entry not yet released was appended (epoch
  *     milliseconds), or 0 when every entry is released
  * @param writable whether appends are taken (false while unavailable and once closed)
- * @param problem why appends are refused, or {@code null} while writable
+ * @param problem why appends are refused, or null while writable
  * @param full whether the last append was refused for want of space, and no space was freed since
  */
 public record SpoolStatus(

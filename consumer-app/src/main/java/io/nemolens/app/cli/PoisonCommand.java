@@ -9,6 +9,7 @@ import io.nemolens.poison.ReplaySummary;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -177,13 +178,13 @@ public final class PoisonCommand implements LensCommand {
                     throw new IllegalArgumentException("unknown option for list: " + arg);
                 }
                 switch (name) {
-                    case "--max" -> o.max = positive(name, value);
+                    case "--max" -> o.max = positive(name, Objects.requireNonNull(value, name));
                     case "--routing-key" -> o.routingKey = value;
                     case "--category" -> o.category = value;
                     case "--reason" -> o.reason = value;
                     case "--include-input-failures" -> o.includeInputFailures = true;
                     case "--dry-run" -> o.dryRun = true;
-                    case "--rate" -> o.rate = rate(value);
+                    case "--rate" -> o.rate = rate(Objects.requireNonNull(value, name));
                     default -> throw new IllegalArgumentException("unknown option: " + arg);
                 }
             }

@@ -48,7 +48,7 @@ record ListenerSettings(InFlightBudget budget, int threads, boolean autoStartup,
     static ListenerSettings resolve(LensConsumerProperties lens, Environment environment) {
         Binder binder = Binder.get(environment);
         refuseWhatCannotApply(binder);
-        String threadsFrom = bound(binder, LENS + "concurrency") || !bound(binder, SPRING + "concurrency")
+        String threadsFrom = (bound(binder, LENS + "concurrency") || !bound(binder, SPRING + "concurrency"))
                 ? LENS + "concurrency"
                 : SPRING + "concurrency";
         int threads = threadsFrom.startsWith(LENS)
@@ -74,7 +74,7 @@ record ListenerSettings(InFlightBudget budget, int threads, boolean autoStartup,
         }
         InFlightBudget budget = InFlightBudget.of(
                 prefetch, prefetchFrom, maxThreads, budgetThreadsFrom, lens.maxMessageSize(), lens.maxInFlightBytes());
-        boolean autoStartup = bound(binder, LENS + "auto-startup") || !bound(binder, SPRING + "auto-startup")
+        boolean autoStartup = (bound(binder, LENS + "auto-startup") || !bound(binder, SPRING + "auto-startup"))
                 ? lens.autoStartup()
                 : binder.bind(SPRING + "auto-startup", Boolean.class).get();
         boolean missingQueuesFatal =

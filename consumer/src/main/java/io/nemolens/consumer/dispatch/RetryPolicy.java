@@ -30,7 +30,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
     /** The wait after {@code attemptsSoFar} failed attempts (1 for the wait before the second attempt). */
     public Duration delay(int attemptsSoFar) {
         double millis = initialBackoff.toMillis() * Math.pow(multiplier, Math.min(Math.max(attemptsSoFar - 1, 0), 62));
-        return Duration.ofMillis((long) Math.min(millis, maxBackoff.toMillis()));
+        return Duration.ofMillis((long) Math.min(millis, (double) maxBackoff.toMillis()));
     }
 
     /** Whether another attempt may follow {@code attemptsSoFar} failed ones. */

@@ -52,7 +52,7 @@ public final class OutOfMemoryHalt {
      *     heap may have no room to build one
      */
     public static void haltIfOutOfMemory(@Nullable Throwable failure, String where) {
-        if (isOutOfMemory(failure)) {
+        if (failure != null && isOutOfMemory(failure)) {
             halt(failure, where, null);
         }
     }

@@ -15,6 +15,7 @@ import org.springframework.amqp.rabbit.support.DefaultMessagePropertiesConverter
 public final class DeliveredPropertiesConverter extends DefaultMessagePropertiesConverter {
 
     @Override
+    @SuppressWarnings("NullAway") // null is "unset"; Spring AMQP 4.0.5 makes these setters @Nullable (gh-3487)
     public MessageProperties toMessageProperties(
             AMQP.BasicProperties source, @Nullable Envelope envelope, String charset) {
         MessageProperties properties = super.toMessageProperties(source, envelope, charset);

@@ -29,6 +29,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -76,11 +77,13 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     @Override
-    public void onMessage(Message message, Channel channel) throws IOException {
+    public void onMessage(Message message, @Nullable Channel channel) throws IOException {
         Instant receivedAt = clock.instant();
         long receivedNanos = System.nanoTime();
         MessageProperties props = message.getMessageProperties();
-        DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(channel, props.getDeliveryTag());
+        DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(
+                Objects.requireNonNull(channel, "the container's channel (manual acknowledgement)"),
+                props.getDeliveryTag());
         String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
         byte[] body = message.getBody();
         Signal signal = Signal.forRoutingKey(routingKey);

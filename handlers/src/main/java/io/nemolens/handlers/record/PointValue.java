@@ -12,6 +12,7 @@ public sealed interface PointValue
         permits PointValue.Number, PointValue.Histogram, PointValue.ExponentialHistogram, PointValue.Summary {
 
     /** A gauge or sum value. */
+    @SuppressWarnings("JavaLangClash") // the SPI's public name, written PointValue.Number; renaming breaks handlers
     record Number(NumberValue value) implements PointValue {
         public Number {
             Objects.requireNonNull(value, "value");

@@ -74,7 +74,7 @@ public class PoisonEndpoint {
                     Boolean.TRUE.equals(dryRun),
                     rate == null ? 0 : rate);
         } catch (IllegalArgumentException e) {
-            throw badRequest(e.getMessage());
+            throw badRequest(e.getMessage() != null ? e.getMessage() : e.toString());
         }
         try {
             return replayer.replay(request);

@@ -52,7 +52,7 @@ public final class PoisonEndpointRequests implements OperationInvokerAdvisor {
                 OperationParameter p = e.getParameter();
                 return badRequest(p.getName() + " must be " + typeName(p.getType()) + ", got '" + e.getValue() + "'");
             } catch (InvalidEndpointRequestException e) {
-                return badRequest(e.getReason());
+                return badRequest(e.getReason() != null ? e.getReason() : e.toString());
             }
         };
     }

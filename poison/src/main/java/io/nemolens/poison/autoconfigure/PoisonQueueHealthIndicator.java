@@ -52,6 +52,10 @@ public final class PoisonQueueHealthIndicator extends AbstractHealthIndicator {
     protected void doHealthCheck(Health.Builder builder) {
         QueueDepthMonitor.Depth poison = monitor.depth("poison");
         QueueDepthMonitor.Depth parkingLot = monitor.depth("parking-lot");
+        if (poison == null) {
+            builder.unknown().withDetail("error", "the queue depth monitor does not poll a \"poison\" queue");
+            return;
+        }
         builder.withDetail("queue", poison.queue())
                 .withDetail("depth", poison.depth())
                 .withDetail("maxDepth", maxDepth)
