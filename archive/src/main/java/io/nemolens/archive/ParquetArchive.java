@@ -1,7 +1,6 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.dedup.MessageKey;
-import io.nemolens.archive.parquet.MessageRecords;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Appended;
@@ -11,6 +10,7 @@ import io.nemolens.archive.spool.SpoolUnavailableException;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,7 +128,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        MessageRecords records = MessageRecords.of(message);
+        Records records = message.records();
         if (!parts.writability().writable()) {
             try {
                 parts.writability().probe(parts.files().partitions(records));

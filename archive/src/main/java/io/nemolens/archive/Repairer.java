@@ -1,12 +1,12 @@
 package io.nemolens.archive;
 
-import io.nemolens.archive.parquet.MessageRecords;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -181,7 +181,7 @@ final class Repairer implements AutoCloseable {
         if (files == null) {
             throw new IllegalStateException("the repairer writes rows once it is started");
         }
-        MessageRecords records = MessageRecords.of(d);
+        Records records = d.records();
         List<PartitionKey> partitions = files.partitions(records);
         long backoff = 100;
         while (!writability.writable()) {

@@ -1,6 +1,5 @@
 package io.nemolens.archive;
 
-import io.nemolens.archive.parquet.MessageRecords;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.ParquetFile;
@@ -39,7 +38,7 @@ public final class DirectWriter implements AutoCloseable {
         long s = seq++;
         String id = message.info().messageId();
         holds.holdNew(s, id);
-        files.write(s, id, MessageRecords.of(message), key -> true);
+        files.write(s, id, message.records(), key -> true);
         commitCut();
     }
 

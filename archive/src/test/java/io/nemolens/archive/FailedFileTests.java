@@ -214,7 +214,7 @@ class FailedFileTests {
     }
 
     private void assertEachRowOnce(List<ReceivedMessage> sent) throws Exception {
-        long expected = sent.stream().mapToLong(m -> m.spans().size()).sum();
+        long expected = sent.stream().mapToLong(m -> m.records().spans().size()).sum();
         Set<String> ids = new HashSet<>();
         sent.forEach(m -> ids.add(m.info().messageId()));
         try (ArchiveReader reader = new ArchiveReader(dir)) {

@@ -71,8 +71,7 @@ class ParquetArchiveTests {
                 body.length,
                 false,
                 d.request());
-        return new ReceivedMessage(
-                info, body, Instant.now(), d.spans(), d.metricPoints(), d.logs(), d.gpuSamples(), d.nodeSamples());
+        return new ReceivedMessage(info, body, Instant.now(), d.records());
     }
 
     private ReceivedMessage received(Signal signal, Message request) {
@@ -108,7 +107,7 @@ class ParquetArchiveTests {
                            dropped_events_count, dropped_links_count, _message_id, _row,
                            len(events) AS event_count, len(links) AS link_count, len(json_keys(attributes)) AS attribute_count
                     FROM %s ORDER BY _row""", "spans");
-            List<Span> spans = decoded.spans();
+            List<Span> spans = decoded.records().spans();
             assertThat(rows).hasSize(spans.size());
             for (int i = 0; i < spans.size(); i++) {
                 Span s = spans.get(i);
@@ -176,7 +175,7 @@ class ParquetArchiveTests {
                 decoder.decode(Signal.SPANS, NemoLensTelemetry.traces().toByteArray(), null);
         take(received(Signal.SPANS, decoded.request()));
         archive.commitNow();
-        Span forward = decoded.spans().stream()
+        Span forward = decoded.records().spans().stream()
                 .filter(s -> s.name().equals("megatron.forward_backward"))
                 .findFirst()
                 .orElseThrow();
@@ -262,7 +261,7 @@ class ParquetArchiveTests {
                 decoder.decode(Signal.METRICS, NemoLensTelemetry.metrics().toByteArray(), null);
         take(received(Signal.METRICS, decoded.request()));
         archive.commitNow();
-        List<MetricPoint> points = decoded.metricPoints();
+        List<MetricPoint> points = decoded.records().metricPoints();
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             List<Map<String, Object>> rows = reader.query("""
@@ -346,7 +345,7 @@ class ParquetArchiveTests {
                     SELECT time_unix_nano, observed_time_unix_nano, severity_number, severity_text, body.type AS body_type,
                            body.string_value AS body_string, body.int_value AS body_int, event_name, trace_id, span_id, flags, run_id
                     FROM %s ORDER BY _row""", "logs");
-            List<LogEntry> logs = decoded.logs();
+            List<LogEntry> logs = decoded.records().logs();
             assertThat(rows).hasSize(logs.size());
             for (int i = 0; i < logs.size(); i++) {
                 LogEntry l = logs.get(i);
@@ -422,10 +421,10 @@ class ParquetArchiveTests {
         archive.commitNow();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .isEqualTo((long) decoded.spans().size() + 10);
+                    .isEqualTo((long) decoded.records().spans().size() + 10);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .as("each row once")
-                    .isEqualTo((long) decoded.spans().size() + 10);
+                    .isEqualTo((long) decoded.records().spans().size() + 10);
         }
     }
 
@@ -450,7 +449,7 @@ class ParquetArchiveTests {
             }
             try (ArchiveReader reader = new ArchiveReader(levelDir)) {
                 assertThat(reader.scalar("SELECT count(DISTINCT span_id) FROM %s", "spans"))
-                        .isEqualTo((long) decoded.spans().size());
+                        .isEqualTo((long) decoded.records().spans().size());
             }
         }
         assertThat(sizes[1]).as("level 19 compresses harder than level 1").isLessThan(sizes[0]);

@@ -59,7 +59,7 @@ class RedeliveryTests {
         assertThat(archive.status().duplicates()).isEqualTo(sent.size());
 
         archive.commitNow();
-        long expected = sent.stream().mapToLong(m -> m.spans().size()).sum();
+        long expected = sent.stream().mapToLong(m -> m.records().spans().size()).sum();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(expected);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))

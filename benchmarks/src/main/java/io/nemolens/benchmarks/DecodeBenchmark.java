@@ -87,8 +87,9 @@ public class DecodeBenchmark {
         request = (ExportTraceServiceRequest) ProtobufRequests.parse(Signal.SPANS, protobuf, 0, protobuf.length);
         json = CollectorJsonWriter.write(request);
         if (!decoder.decode(Signal.SPANS, json, null)
+                .records()
                 .spans()
-                .equals(decoder.decode(Signal.SPANS, protobuf, null).spans())) {
+                .equals(decoder.decode(Signal.SPANS, protobuf, null).records().spans())) {
             throw new IllegalStateException("protobuf and JSON decode differently");
         }
     }

@@ -55,19 +55,11 @@ record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
                             body.length,
                             false,
                             decoded.request());
-                    ReceivedMessage message = new ReceivedMessage(
-                            info,
-                            body,
-                            Instant.now(),
-                            decoded.spans(),
-                            decoded.metricPoints(),
-                            decoded.logs(),
-                            decoded.gpuSamples(),
-                            decoded.nodeSamples());
+                    ReceivedMessage message = new ReceivedMessage(info, body, Instant.now(), decoded.records());
                     long t = System.nanoTime();
                     writer.write(message);
                     writeNanos += System.nanoTime() - t;
-                    rows += decoded.spans().size();
+                    rows += decoded.records().count();
                 }
                 closeStarted = System.nanoTime();
             } // closing commits every open file: timed too

@@ -6,7 +6,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.GpuSample;
+import io.nemolens.handlers.record.LogEntry;
+import io.nemolens.handlers.record.MetricPoint;
+import io.nemolens.handlers.record.NodeSample;
+import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.TelemetryRecord;
 import io.nemolens.poison.Disposition;
 import io.nemolens.poison.IndexRecord;
 import io.nemolens.poison.PoisonIndex;
@@ -23,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -263,16 +269,11 @@ public final class ConsoleService {
 
     private static String describe(DecodedMessage d) {
         List<String> parts = new ArrayList<>();
-        count(parts, d.spans().size(), "span");
-        count(parts, d.metricPoints().size(), "metric point");
-        count(parts, d.logs().size(), "log record");
-        count(parts, d.gpuSamples().size(), "GPU sample");
-        count(parts, d.nodeSamples().size(), "node sample");
-        Set<String> runs = new LinkedHashSet<>();
-        d.spans().forEach(s -> runs.add(s.runId()));
-        d.metricPoints().forEach(s -> runs.add(s.runId()));
-        d.logs().forEach(s -> runs.add(s.runId()));
-        runs.remove("");
+        for (RecordKind<?> kind : RecordKind.all()) {
+            count(parts, d.records().count(kind), kind.noun());
+        }
+        List<String> runs =
+                d.records().runIds().stream().filter(id -> !id.isEmpty()).toList();
         return "decodes as OTLP " + d.encoding().tag() + " " + d.signal().tag() + ": "
                 + (parts.isEmpty() ? "no records" : String.join(", ", parts))
                 + (runs.isEmpty() ? "" : "; runs " + String.join(", ", runs));
@@ -286,18 +287,31 @@ public final class ConsoleService {
 
     private static List<String> lines(DecodedMessage d) {
         List<String> out = new ArrayList<>();
-        d.spans().stream()
-                .limit(DECODED_LINES)
-                .forEach(s -> out.add("span " + s.name() + " (" + s.durationNanos() / 1_000_000 + " ms)"));
-        d.metricPoints().stream()
-                .limit(DECODED_LINES)
-                .forEach(p -> out.add("metric " + p.metric().name()));
-        d.gpuSamples().stream().limit(DECODED_LINES).forEach(g -> out.add("gpu " + g.metricName() + " = " + g.value()));
-        d.nodeSamples().stream()
-                .limit(DECODED_LINES)
-                .forEach(n -> out.add("node " + n.metricName() + " = " + n.value()));
-        d.logs().stream().limit(DECODED_LINES).forEach(l -> out.add("log " + l.severityText() + " " + l.body()));
-        return out.size() > DECODED_LINES ? out.subList(0, DECODED_LINES) : out;
+        for (RecordKind<?> kind : RecordKind.all()) {
+            for (TelemetryRecord record : d.records().get(kind)) {
+                if (out.size() == DECODED_LINES) {
+                    return out;
+                }
+                out.add(line(kind, record));
+            }
+        }
+        return out;
+    }
+
+    /** One line of a decoded record: what an operator recognises it by. */
+    private static String line(RecordKind<?> kind, TelemetryRecord record) {
+        if (record instanceof Span s) {
+            return "span " + s.name() + " (" + s.durationNanos() / 1_000_000 + " ms)";
+        } else if (record instanceof MetricPoint p) {
+            return "metric " + p.metric().name();
+        } else if (record instanceof GpuSample g) {
+            return "gpu " + g.metricName() + " = " + g.value();
+        } else if (record instanceof NodeSample n) {
+            return "node " + n.metricName() + " = " + n.value();
+        } else if (record instanceof LogEntry l) {
+            return "log " + l.severityText() + " " + l.body();
+        }
+        return kind.noun() + " of run " + record.runId();
     }
 
     static String hex(byte[] body) {

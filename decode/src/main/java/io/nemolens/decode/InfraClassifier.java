@@ -1,5 +1,7 @@
 package io.nemolens.decode;
 
+import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.DcgmField;
 import io.nemolens.handlers.record.GpuSample;
@@ -61,7 +63,17 @@ public final class InfraClassifier {
 
     /** The points of one message, sorted. */
     public record Sorted(
-            List<MetricPoint> generic, List<GpuSample> gpuSamples, List<NodeSample> nodeSamples, int staleSkipped) {}
+            List<MetricPoint> generic, List<GpuSample> gpuSamples, List<NodeSample> nodeSamples, int staleSkipped) {
+
+        /** The sorted points as a message's records. */
+        public Records records() {
+            return Records.builder()
+                    .set(RecordKind.METRIC_POINTS, generic)
+                    .set(RecordKind.GPU_SAMPLES, gpuSamples)
+                    .set(RecordKind.NODE_SAMPLES, nodeSamples)
+                    .build();
+        }
+    }
 
     /** Sorts {@code points}, keeping their order within each list. */
     public Sorted sort(List<MetricPoint> points) {

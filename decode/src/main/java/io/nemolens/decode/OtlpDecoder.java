@@ -2,11 +2,12 @@ package io.nemolens.decode;
 
 import com.google.protobuf.Message;
 import io.nemolens.handlers.Encoding;
+import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -114,31 +115,24 @@ public final class OtlpDecoder {
                             signal,
                             encoding,
                             request,
-                            ProtoRecordMapper.spans((ExportTraceServiceRequest) request),
-                            List.of(),
-                            List.of());
+                            Records.builder()
+                                    .set(RecordKind.SPANS, ProtoRecordMapper.spans((ExportTraceServiceRequest) request))
+                                    .build(),
+                            0);
                 case METRICS -> {
                     InfraClassifier.Sorted sorted =
                             classifier.sort(ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
-                    yield new DecodedMessage(
-                            signal,
-                            encoding,
-                            request,
-                            List.of(),
-                            sorted.generic(),
-                            List.of(),
-                            sorted.gpuSamples(),
-                            sorted.nodeSamples(),
-                            sorted.staleSkipped());
+                    yield new DecodedMessage(signal, encoding, request, sorted.records(), sorted.staleSkipped());
                 }
                 case LOGS ->
                     new DecodedMessage(
                             signal,
                             encoding,
                             request,
-                            List.of(),
-                            List.of(),
-                            ProtoRecordMapper.logs((ExportLogsServiceRequest) request));
+                            Records.builder()
+                                    .set(RecordKind.LOGS, ProtoRecordMapper.logs((ExportLogsServiceRequest) request))
+                                    .build(),
+                            0);
             };
         } catch (IllegalArgumentException e) {
             throw new DecodeException(e.getMessage() != null ? e.getMessage() : e.toString(), encoding, e);

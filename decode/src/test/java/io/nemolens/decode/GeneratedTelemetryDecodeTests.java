@@ -44,9 +44,9 @@ class GeneratedTelemetryDecodeTests {
         assertThat(batches)
                 .extracting(Batch::kind)
                 .startsWith(Kind.SPANS, Kind.METRICS, Kind.LOGS, Kind.GPU, Kind.NODE, Kind.SPANS);
-        assertThat(instances(batches, Kind.SPANS, DecodedMessage::spans))
+        assertThat(instances(batches, Kind.SPANS, d -> d.records().spans()))
                 .containsExactly("run-1-rank0", "run-1-rank1", "run-1-rank2");
-        assertThat(instances(batches, Kind.GPU, DecodedMessage::metricPoints))
+        assertThat(instances(batches, Kind.GPU, d -> d.records().metricPoints()))
                 .containsExactly("dgx-a100-000:9400", "dgx-a100-001:9400", "dgx-a100-000:9400");
     }
 
@@ -69,8 +69,9 @@ class GeneratedTelemetryDecodeTests {
         List<Span> spans = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Batch b = g.next();
-            List<Span> decoded =
-                    decoder.decode(b.signal(), b.request().toByteArray(), null).spans();
+            List<Span> decoded = decoder.decode(b.signal(), b.request().toByteArray(), null)
+                    .records()
+                    .spans();
             assertThat(decoded).hasSize(b.records()).hasSize(12);
             spans.addAll(decoded);
         }
@@ -109,10 +110,12 @@ class GeneratedTelemetryDecodeTests {
         g.next();
         List<MetricPoint> first = decoder.decode(
                         io.nemolens.handlers.Signal.METRICS, g.next().request().toByteArray(), null)
+                .records()
                 .metricPoints();
         g.next();
         List<MetricPoint> second = decoder.decode(
                         io.nemolens.handlers.Signal.METRICS, g.next().request().toByteArray(), null)
+                .records()
                 .metricPoints();
 
         assertThat(first)
@@ -141,12 +144,15 @@ class GeneratedTelemetryDecodeTests {
         TelemetryGenerator g = generator(List.of(Kind.GPU, Kind.NODE), 8);
         List<MetricPoint> gpu1 = decoder.decode(
                         io.nemolens.handlers.Signal.METRICS, g.next().request().toByteArray(), null)
+                .records()
                 .metricPoints();
         List<MetricPoint> node1 = decoder.decode(
                         io.nemolens.handlers.Signal.METRICS, g.next().request().toByteArray(), null)
+                .records()
                 .metricPoints();
         List<MetricPoint> gpu2 = decoder.decode(
                         io.nemolens.handlers.Signal.METRICS, g.next().request().toByteArray(), null)
+                .records()
                 .metricPoints();
 
         assertThat(gpu1)
@@ -187,9 +193,9 @@ class GeneratedTelemetryDecodeTests {
             var fromProto = decoder.decode(b.signal(), b.request().toByteArray(), null);
             var fromJson = decoder.decode(b.signal(), CollectorJsonWriter.write(b.request()), null);
             assertThat(fromJson.request()).as(b.kind().label()).isEqualTo(fromProto.request());
-            assertThat(fromProto.spans().size()
-                            + fromProto.metricPoints().size()
-                            + fromProto.logs().size())
+            assertThat(fromProto.records().spans().size()
+                            + fromProto.records().metricPoints().size()
+                            + fromProto.records().logs().size())
                     .isEqualTo(b.records());
         }
     }

@@ -50,11 +50,14 @@ class GoldenDecodeTests {
         assertThat(fromJson.encoding()).isEqualTo(Encoding.JSON);
         assertThat(fromProtobuf.request()).isEqualTo(request);
         assertThat(fromJson.request()).isEqualTo(request);
-        assertThat(fromJson.spans()).isEqualTo(fromProtobuf.spans());
-        assertThat(fromJson.metricPoints()).isEqualTo(fromProtobuf.metricPoints());
-        assertThat(fromJson.logs()).isEqualTo(fromProtobuf.logs());
-        assertThat(fromJson.gpuSamples()).isEqualTo(fromProtobuf.gpuSamples());
-        assertThat(fromJson.nodeSamples()).isEqualTo(fromProtobuf.nodeSamples());
+        assertThat(fromJson.records().spans()).isEqualTo(fromProtobuf.records().spans());
+        assertThat(fromJson.records().metricPoints())
+                .isEqualTo(fromProtobuf.records().metricPoints());
+        assertThat(fromJson.records().logs()).isEqualTo(fromProtobuf.records().logs());
+        assertThat(fromJson.records().gpuSamples())
+                .isEqualTo(fromProtobuf.records().gpuSamples());
+        assertThat(fromJson.records().nodeSamples())
+                .isEqualTo(fromProtobuf.records().nodeSamples());
         assertThat(fromJson.staleSkipped()).isEqualTo(fromProtobuf.staleSkipped());
         assertThat(fromJson.recordCount()).isEqualTo(fromProtobuf.recordCount()).isPositive();
         assertThat(fromJson.signal()).isEqualTo(signal);
@@ -65,7 +68,7 @@ class GoldenDecodeTests {
         DecodedMessage decoded =
                 decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null);
 
-        Span step = decoded.spans().get(0);
+        Span step = decoded.records().spans().get(0);
         assertThat(step.traceId()).isEqualTo(NemoLensTelemetry.TRACE_ID_HEX);
         assertThat(step.spanId()).isEqualTo(NemoLensTelemetry.SPAN_ID_HEX);
         assertThat(step.parentSpanId()).isEqualTo(NemoLensTelemetry.PARENT_SPAN_ID_HEX);
@@ -94,13 +97,13 @@ class GoldenDecodeTests {
                         .getScopeSpans(0)
                         .getSpans(0));
 
-        Span optimizer = decoded.spans().get(2);
+        Span optimizer = decoded.records().spans().get(2);
         assertThat(optimizer.statusCode()).isEqualTo(2);
         assertThat(optimizer.statusMessage()).isEqualTo("optimizer step skipped: inf/nan grads");
         // one ResourceInfo per resource block, one ScopeInfo per scope block
         assertThat(optimizer.resource()).isSameAs(step.resource());
         assertThat(optimizer.scope()).isSameAs(step.scope());
-        Span checkpoint = decoded.spans().get(3);
+        Span checkpoint = decoded.records().spans().get(3);
         assertThat(checkpoint.isRoot()).isTrue();
         assertThat(checkpoint.resource()).isNotSameAs(step.resource());
         assertThat(checkpoint.resource().attributes().getLong("dl.rank")).isEqualTo(1L);
@@ -109,6 +112,7 @@ class GoldenDecodeTests {
     @Test
     void everyAnyValueKindIsMapped() {
         Span forward = decoder.decode(Signal.SPANS, CollectorJsonWriter.write(NemoLensTelemetry.traces()), null)
+                .records()
                 .spans()
                 .get(1);
         var a = forward.attributes();
@@ -140,6 +144,7 @@ class GoldenDecodeTests {
     void metricPointsOfAllFiveKinds() {
         List<MetricPoint> points = decoder.decode(
                         Signal.METRICS, CollectorJsonWriter.write(NemoLensTelemetry.megatronMetrics()), null)
+                .records()
                 .metricPoints();
 
         assertThat(points).extracting(p -> p.metric().type()).contains(MetricType.values());
@@ -200,6 +205,7 @@ class GoldenDecodeTests {
         // without classification: as generic points, staleness markers are kept (GPU samples skip them)
         List<MetricPoint> points = new OtlpDecoder(InfraClassifier.NONE)
                 .decode(Signal.METRICS, CollectorJsonWriter.write(NemoLensTelemetry.dcgmBatch()), null)
+                .records()
                 .metricPoints();
 
         MetricPoint stale =

@@ -41,9 +41,12 @@ class InfraClassifierTest {
     private DecodedMessage decode(ExportMetricsServiceRequest request) {
         DecodedMessage fromProtobuf = decoder.decode(Signal.METRICS, request.toByteArray(), null);
         DecodedMessage fromJson = decoder.decode(Signal.METRICS, CollectorJsonWriter.write(request), null);
-        assertThat(fromJson.gpuSamples()).isEqualTo(fromProtobuf.gpuSamples());
-        assertThat(fromJson.nodeSamples()).isEqualTo(fromProtobuf.nodeSamples());
-        assertThat(fromJson.metricPoints()).isEqualTo(fromProtobuf.metricPoints());
+        assertThat(fromJson.records().gpuSamples())
+                .isEqualTo(fromProtobuf.records().gpuSamples());
+        assertThat(fromJson.records().nodeSamples())
+                .isEqualTo(fromProtobuf.records().nodeSamples());
+        assertThat(fromJson.records().metricPoints())
+                .isEqualTo(fromProtobuf.records().metricPoints());
         return fromProtobuf;
     }
 
@@ -53,11 +56,14 @@ class InfraClassifierTest {
 
         // 17 gauges and the energy counter for two GPUs, PCIe rx for GPU 0, the replay counter for GPU 0;
         // GPU 1's PCIe rx is a staleness marker: skipped, never a 0
-        assertThat(decoded.gpuSamples()).hasSize(17 * 2 + 2 + 1 + 1);
+        assertThat(decoded.records().gpuSamples()).hasSize(17 * 2 + 2 + 1 + 1);
         assertThat(decoded.staleSkipped()).isEqualTo(1);
-        assertThat(decoded.nodeSamples()).isEmpty();
-        assertThat(decoded.metricPoints()).extracting(MetricPoint::name).containsExactlyElementsOf(SCRAPE_GAUGES);
-        assertThat(decoded.gpuSamples()).noneMatch(s -> s.field() == DcgmField.PROF_PCIE_RX_BYTES && s.gpu() == 1);
+        assertThat(decoded.records().nodeSamples()).isEmpty();
+        assertThat(decoded.records().metricPoints())
+                .extracting(MetricPoint::name)
+                .containsExactlyElementsOf(SCRAPE_GAUGES);
+        assertThat(decoded.records().gpuSamples())
+                .noneMatch(s -> s.field() == DcgmField.PROF_PCIE_RX_BYTES && s.gpu() == 1);
         assertThat(decoded.recordCount()).isEqualTo(38 + 5);
 
         GpuSample util = sample(decoded, DcgmField.GPU_UTIL, 0);
@@ -88,7 +94,7 @@ class InfraClassifierTest {
         assertThat(sample(decoded, DcgmField.PCIE_REPLAY_COUNTER, 0).counter()).isTrue();
         assertThat(sample(decoded, DcgmField.PROF_PCIE_TX_BYTES, 1).value()).isEqualTo(1.1e9);
         assertThat(sample(decoded, DcgmField.FB_USED, 1).value()).isEqualTo(79_000.0);
-        assertThat(decoded.gpuSamples()).allSatisfy(s -> {
+        assertThat(decoded.records().gpuSamples()).allSatisfy(s -> {
             assertThat(s.field()).isNotEqualTo(DcgmField.UNKNOWN);
             assertThat(s.counter()).isEqualTo(s.field().counter());
         });
@@ -98,7 +104,7 @@ class InfraClassifierTest {
     void newerDcgmBuildsWithLowercaseHostnameMigAndPodLabels() {
         DecodedMessage decoded = decode(NemoLensTelemetry.dcgmBatchNewerBuild());
 
-        assertThat(decoded.gpuSamples()).hasSize(38);
+        assertThat(decoded.records().gpuSamples()).hasSize(38);
         GpuSample gpu0 = sample(decoded, DcgmField.SM_CLOCK, 0);
         assertThat(gpu0.host()).isEqualTo("dgx-h100-001");
         assertThat(gpu0.gpuInstanceProfile()).isEqualTo("1g.10gb");
@@ -139,8 +145,8 @@ class InfraClassifierTest {
 
         DecodedMessage decoded = decode(request);
 
-        assertThat(decoded.gpuSamples()).hasSize(3);
-        GpuSample util = decoded.gpuSamples().get(0);
+        assertThat(decoded.records().gpuSamples()).hasSize(3);
+        GpuSample util = decoded.records().gpuSamples().get(0);
         assertThat(util.uuid()).isEqualTo("GPU-aaaa");
         assertThat(util.pod()).isEqualTo("p");
         assertThat(util.namespace()).isEqualTo("ns");
@@ -148,12 +154,12 @@ class InfraClassifierTest {
         assertThat(util.host())
                 .as("no Hostname label: the scrape target's host")
                 .isEqualTo("10.0.0.7");
-        GpuSample nvlink = decoded.gpuSamples().get(1);
+        GpuSample nvlink = decoded.records().gpuSamples().get(1);
         assertThat(nvlink.field()).isEqualTo(DcgmField.NVLINK_BANDWIDTH_TOTAL);
         assertThat(nvlink.uuid()).isEqualTo("GPU-bbbb");
         assertThat(nvlink.modelName()).isEqualTo("NVIDIA H100 80GB HBM3");
         assertThat(nvlink.counter()).isTrue();
-        GpuSample unknown = decoded.gpuSamples().get(2);
+        GpuSample unknown = decoded.records().gpuSamples().get(2);
         assertThat(unknown.field()).isEqualTo(DcgmField.UNKNOWN);
         assertThat(unknown.metricName()).isEqualTo("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
         assertThat(unknown.gpu()).as("not a number").isNull();
@@ -165,11 +171,13 @@ class InfraClassifierTest {
 
         // 6 InfiniBand counters x 2 ports, the rate and info of mlx5_0, netstat, 2 network receive counters
         // (veth1a2b3c's is a staleness marker), node_network_up of eth0
-        assertThat(decoded.nodeSamples()).hasSize(12 + 1 + 1 + 1 + 1 + 1);
+        assertThat(decoded.records().nodeSamples()).hasSize(12 + 1 + 1 + 1 + 1 + 1);
         assertThat(decoded.staleSkipped()).isEqualTo(1);
-        assertThat(decoded.gpuSamples()).isEmpty();
-        assertThat(decoded.metricPoints()).extracting(MetricPoint::name).containsExactlyElementsOf(SCRAPE_GAUGES);
-        assertThat(decoded.nodeSamples()).allSatisfy(s -> {
+        assertThat(decoded.records().gpuSamples()).isEmpty();
+        assertThat(decoded.records().metricPoints())
+                .extracting(MetricPoint::name)
+                .containsExactlyElementsOf(SCRAPE_GAUGES);
+        assertThat(decoded.records().nodeSamples()).allSatisfy(s -> {
             assertThat(s.host()).isEqualTo("dgx-a100-000");
             assertThat(s.timeUnixNano()).isEqualTo(SCRAPE_TIME);
         });
@@ -188,7 +196,7 @@ class InfraClassifierTest {
         NodeSample rx = node(decoded, "node_network_receive_bytes_total", "eth0");
         assertThat(rx.subsystem()).isEqualTo(NodeSubsystem.NETWORK);
         assertThat(rx.counter()).isTrue();
-        assertThat(decoded.nodeSamples()).noneMatch(s -> "veth1a2b3c".equals(s.device()));
+        assertThat(decoded.records().nodeSamples()).noneMatch(s -> "veth1a2b3c".equals(s.device()));
         assertThat(node(decoded, "node_network_up", "eth0").counter()).isFalse();
     }
 
@@ -231,12 +239,12 @@ class InfraClassifierTest {
 
         DecodedMessage decoded = decode(request);
 
-        assertThat(decoded.nodeSamples()).singleElement().satisfies(s -> {
+        assertThat(decoded.records().nodeSamples()).singleElement().satisfies(s -> {
             assertThat(s.metricName()).isEqualTo("textfile_custom_metric");
             assertThat(s.subsystem()).isEqualTo(NodeSubsystem.OTHER);
             assertThat(s.host()).isEqualTo("gpu-07");
         });
-        assertThat(decoded.metricPoints())
+        assertThat(decoded.records().metricPoints())
                 .extracting(MetricPoint::name)
                 .containsExactly(
                         "go_goroutines",
@@ -256,23 +264,25 @@ class InfraClassifierTest {
 
         DecodedMessage custom = new OtlpDecoder(new InfraClassifier(List.of("gpus"), "", List.of(), "node_"))
                 .decode(Signal.METRICS, request.toByteArray(), null);
-        assertThat(custom.gpuSamples())
+        assertThat(custom.records().gpuSamples())
                 .extracting(GpuSample::metricName)
                 .containsExactly("gpu_power_watts", "DCGM_FI_DEV_GPU_TEMP");
 
         DecodedMessage off = new OtlpDecoder(InfraClassifier.NONE)
                 .decode(Signal.METRICS, NemoLensTelemetry.dcgmBatch().toByteArray(), null);
-        assertThat(off.gpuSamples()).isEmpty();
+        assertThat(off.records().gpuSamples()).isEmpty();
         assertThat(off.staleSkipped()).isZero();
-        assertThat(off.metricPoints()).hasSize(39 + 5);
+        assertThat(off.records().metricPoints()).hasSize(39 + 5);
     }
 
     private static GpuSample sample(DecodedMessage decoded, DcgmField field, int gpu) {
-        return first(decoded.gpuSamples(), s -> s.field() == field && s.gpu() == gpu);
+        return first(decoded.records().gpuSamples(), s -> s.field() == field && s.gpu() == gpu);
     }
 
     private static NodeSample node(DecodedMessage decoded, String name, String device) {
-        return first(decoded.nodeSamples(), s -> s.metricName().equals(name) && Objects.equals(s.device(), device));
+        return first(
+                decoded.records().nodeSamples(),
+                s -> s.metricName().equals(name) && Objects.equals(s.device(), device));
     }
 
     private static <T> T first(List<T> samples, Predicate<T> wanted) {

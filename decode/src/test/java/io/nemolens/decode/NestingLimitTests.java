@@ -50,9 +50,11 @@ class NestingLimitTests {
 
         assertThat(fromProtobuf.encoding()).isEqualTo(Encoding.PROTOBUF);
         assertThat(fromJson.encoding()).isEqualTo(Encoding.JSON);
-        assertThat(fromJson.spans()).isEqualTo(fromProtobuf.spans()).hasSize(1);
+        assertThat(fromJson.records().spans())
+                .isEqualTo(fromProtobuf.records().spans())
+                .hasSize(1);
         io.nemolens.handlers.record.AnyValue value =
-                fromProtobuf.spans().get(0).attributes().get("deep");
+                fromProtobuf.records().spans().get(0).attributes().get("deep");
         for (int level = 0; level < 50; level++) {
             assertThat(value).as("level %d", level).isInstanceOf(io.nemolens.handlers.record.AnyValue.ArrayValue.class);
             value = ((io.nemolens.handlers.record.AnyValue.ArrayValue) value)
@@ -71,15 +73,18 @@ class NestingLimitTests {
             DecodedMessage fromProtobuf = decoder.decode(Signal.METRICS, request.toByteArray(), null);
             DecodedMessage fromJson = decoder.decode(Signal.METRICS, CollectorJsonWriter.write(request), null);
 
-            assertThat(fromJson.metricPoints())
-                    .isEqualTo(fromProtobuf.metricPoints())
+            assertThat(fromJson.records().metricPoints())
+                    .isEqualTo(fromProtobuf.records().metricPoints())
                     .hasSize(1);
             assertThat(fromJson.request()).isEqualTo(request);
         }
         ExportLogsServiceRequest logs = logBody(kvlists(limit));
         assertThat(decoder.decode(Signal.LOGS, CollectorJsonWriter.write(logs), null)
+                        .records()
                         .logs())
-                .isEqualTo(decoder.decode(Signal.LOGS, logs.toByteArray(), null).logs())
+                .isEqualTo(decoder.decode(Signal.LOGS, logs.toByteArray(), null)
+                        .records()
+                        .logs())
                 .singleElement()
                 .satisfies(log ->
                         assertThat(log.body()).isInstanceOf(io.nemolens.handlers.record.AnyValue.KvListValue.class));

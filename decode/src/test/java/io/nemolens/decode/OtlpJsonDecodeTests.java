@@ -34,7 +34,8 @@ class OtlpJsonDecodeTests {
     private Span onlySpan(String spanJson) {
         String json =
                 "{\"resourceSpans\":[{\"resource\":{},\"scopeSpans\":[{\"scope\":{},\"spans\":[" + spanJson + "]}]}]}";
-        List<Span> spans = decoder.decode(Signal.SPANS, utf8(json), null).spans();
+        List<Span> spans =
+                decoder.decode(Signal.SPANS, utf8(json), null).records().spans();
         assertThat(spans).hasSize(1);
         return spans.get(0);
     }
@@ -42,7 +43,7 @@ class OtlpJsonDecodeTests {
     private MetricPoint onlyPoint(String metricJson) {
         String json = "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[" + metricJson + "]}]}]}";
         List<MetricPoint> points =
-                decoder.decode(Signal.METRICS, utf8(json), null).metricPoints();
+                decoder.decode(Signal.METRICS, utf8(json), null).records().metricPoints();
         assertThat(points).hasSize(1);
         return points.get(0);
     }
@@ -70,7 +71,8 @@ class OtlpJsonDecodeTests {
         assertThat(wrong.getTraceId().size()).isEqualTo(24);
         assertThat(wrong.getSpanId().size()).isEqualTo(12);
 
-        Span right = decoder.decode(Signal.SPANS, utf8(json), null).spans().get(0);
+        Span right =
+                decoder.decode(Signal.SPANS, utf8(json), null).records().spans().get(0);
         assertThat(right.raw().getTraceId().toByteArray())
                 .hasSize(16)
                 .isEqualTo(NemoLensTelemetry.id(TRACE).toByteArray());
@@ -97,7 +99,7 @@ class OtlpJsonDecodeTests {
         String logs =
                 "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"severityNumber\":\"SEVERITY_NUMBER_WARN\"},"
                         + "{\"severityNumber\":13}]}]}]}";
-        assertThat(decoder.decode(Signal.LOGS, utf8(logs), null).logs())
+        assertThat(decoder.decode(Signal.LOGS, utf8(logs), null).records().logs())
                 .extracting(LogEntry::severityNumber)
                 .containsExactly(13, 13);
     }
@@ -169,7 +171,8 @@ class OtlpJsonDecodeTests {
                         + "\"attributes\":[{\"key\":\"a\",\"value\":{\"int_value\":\"7\"}},{\"key\":\"b\",\"value\":{\"bytes_value\":\"3q2+7w==\"}},"
                         + "{\"key\":\"c\",\"value\":{\"array_value\":{\"values\":[{\"double_value\":1.5},{\"bool_value\":true}]}}},"
                         + "{\"key\":\"d\",\"value\":{\"kvlist_value\":{\"values\":[{\"key\":\"e\",\"value\":{}}]}}}]}]}]}]}";
-        Span span = decoder.decode(Signal.SPANS, utf8(json), null).spans().get(0);
+        Span span =
+                decoder.decode(Signal.SPANS, utf8(json), null).records().spans().get(0);
 
         assertThat(span.runId()).isEqualTo("r1");
         assertThat(span.resource().droppedAttributesCount()).isEqualTo(1);
@@ -206,7 +209,7 @@ class OtlpJsonDecodeTests {
                         + "\"unknownValueKind\":{\"a\":1}}}]}],\"unknownArray\":[]}]}],\"topLevelExtra\":{\"resourceMetrics\":[]}}";
         DecodedMessage decoded = decoder.decode(Signal.SPANS, utf8(json), null);
 
-        Span span = decoded.spans().get(0);
+        Span span = decoded.records().spans().get(0);
         assertThat(span.name()).isEqualTo("n");
         assertThat(span.attributes().get("k")).isEqualTo(AnyValue.of("v"));
         ExportTraceServiceRequest request = (ExportTraceServiceRequest) decoded.request();
@@ -224,7 +227,8 @@ class OtlpJsonDecodeTests {
         String logs = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"eventName\":\"checkpoint.saved\","
                 + "\"observedTimeUnixNano\":\"5\",\"traceId\":\"" + TRACE
                 + "\",\"spanId\":\"\",\"body\":{\"stringValue\":\"hi\"}}]}]}]}";
-        LogEntry log = decoder.decode(Signal.LOGS, utf8(logs), null).logs().get(0);
+        LogEntry log =
+                decoder.decode(Signal.LOGS, utf8(logs), null).records().logs().get(0);
         assertThat(log.eventName()).isEqualTo("checkpoint.saved");
         assertThat(log.effectiveTimeUnixNano()).isEqualTo(5);
         assertThat(log.traceId()).isEqualTo(TRACE);
@@ -265,8 +269,9 @@ class OtlpJsonDecodeTests {
 
         DecodedMessage decoded = decoder.decode(Signal.SPANS, bom.toByteArray(), null);
         assertThat(decoded.encoding()).isEqualTo(Encoding.JSON);
-        assertThat(decoded.spans()).extracting(Span::name).containsExactly("n");
+        assertThat(decoded.records().spans()).extracting(Span::name).containsExactly("n");
         assertThat(decoder.decode(Signal.SPANS, bom.toByteArray(), "application/json")
+                        .records()
                         .spans())
                 .hasSize(1);
     }

@@ -6,7 +6,6 @@ import io.nemolens.consumer.poison.PoisonRecorder;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.record.TelemetryRecord;
 import io.nemolens.topology.ConfirmedPublisher;
 import io.nemolens.topology.PublishException;
 import java.nio.charset.StandardCharsets;
@@ -14,12 +13,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -180,19 +177,10 @@ public final class PoisonIndexWriter implements PoisonRecorder, AutoCloseable {
         }
         try {
             DecodedMessage decoded = decoder.decode(signal, body, props.getContentType());
-            Set<String> ids = new LinkedHashSet<>();
-            Stream.of(
-                            decoded.spans(),
-                            decoded.metricPoints(),
-                            decoded.logs(),
-                            decoded.gpuSamples(),
-                            decoded.nodeSamples())
-                    .flatMap(List::stream)
-                    .map(TelemetryRecord::runId)
+            return decoded.records().runIds().stream()
                     .filter(id -> !id.isEmpty())
-                    .takeWhile(id -> ids.size() < MAX_RUN_IDS)
-                    .forEach(ids::add);
-            return List.copyOf(ids);
+                    .limit(MAX_RUN_IDS)
+                    .toList();
         } catch (RuntimeException e) {
             log.debug("poison index: run ids of {} unknown: {}", message.messageId(), e.toString());
             return List.of();

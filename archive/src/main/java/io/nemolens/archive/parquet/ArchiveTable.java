@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.TelemetryRecord;
@@ -45,6 +46,7 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
                     RowWriter.jsonAttributes("scope_attributes"),
                     RowWriter.jsonAttributes("attributes"));
 
+    private final RecordKind<T> kind;
     private final String name;
     private final MessageType schema;
     private final int serviceName;
@@ -64,10 +66,12 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     private final int row;
 
     /**
+     * @param kind the kind of record the table holds
      * @param name the table name, also its folder
      * @param ownFields the table's own column definitions, before the common ones
      */
-    ArchiveTable(String name, String ownFields) {
+    ArchiveTable(RecordKind<T> kind, String name, String ownFields) {
+        this.kind = kind;
         this.name = name;
         // group definitions take no ';' in Parquet's schema language; the templates write one after every column
         String text = ("message " + name + " {\n" + ownFields + COMMON_FIELDS + "}").replaceAll("}\\s*;", "}");
@@ -87,6 +91,11 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         scopeSchemaUrl = index("scope_schema_url");
         messageId = index("_message_id");
         row = index("_row");
+    }
+
+    /** The kind of record the table holds. */
+    final RecordKind<T> kind() {
+        return kind;
     }
 
     final String name() {

@@ -1,5 +1,7 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -18,11 +20,10 @@ final class Converter {
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
-    private final SpanTable spans = new SpanTable();
-    private final MetricTable metrics = new MetricTable();
-    private final LogTable logs = new LogTable();
-    private final GpuTable gpus = new GpuTable();
-    private final NodeTable nodes = new NodeTable();
+    /** One table per {@link RecordKind}. */
+    private final List<ArchiveTable<?>> tables =
+            List.of(new SpanTable(), new MetricTable(), new LogTable(), new GpuTable(), new NodeTable());
+
     private final OpenFiles files;
     private final Clock clock;
     private static final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
@@ -38,28 +39,26 @@ final class Converter {
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    boolean convert(long seq, String messageId, MessageRecords r, Predicate<PartitionKey> wanted) {
-        boolean ok = convert(spans, r.spans(), seq, messageId, wanted);
-        ok &= convert(metrics, r.metricPoints(), seq, messageId, wanted);
-        ok &= convert(logs, r.logs(), seq, messageId, wanted);
-        ok &= convert(gpus, r.gpuSamples(), seq, messageId, wanted);
-        ok &= convert(nodes, r.nodeSamples(), seq, messageId, wanted);
+    boolean convert(long seq, String messageId, Records r, Predicate<PartitionKey> wanted) {
+        boolean ok = true;
+        for (ArchiveTable<?> table : tables) {
+            ok &= convert(table, r, seq, messageId, wanted);
+        }
         return ok;
     }
 
     /** The partitions the records of an entry go to (to probe their folders). */
-    List<PartitionKey> partitions(MessageRecords r) {
+    List<PartitionKey> partitions(Records r) {
         Map<PartitionKey, Rows> keys = new LinkedHashMap<>();
-        group(spans, r.spans(), keys);
-        group(metrics, r.metricPoints(), keys);
-        group(logs, r.logs(), keys);
-        group(gpus, r.gpuSamples(), keys);
-        group(nodes, r.nodeSamples(), keys);
+        for (ArchiveTable<?> table : tables) {
+            group(table, r, keys);
+        }
         return List.copyOf(keys.keySet());
     }
 
     private <T extends TelemetryRecord> boolean convert(
-            ArchiveTable<T> table, List<T> records, long seq, String messageId, Predicate<PartitionKey> wanted) {
+            ArchiveTable<T> table, Records r, long seq, String messageId, Predicate<PartitionKey> wanted) {
+        List<T> records = r.get(table.kind());
         if (records.isEmpty()) {
             return true;
         }
@@ -93,6 +92,10 @@ final class Converter {
     }
 
     /** Groups record indices by partition; consecutive records nearly always share one. */
+    private <T extends TelemetryRecord> void group(ArchiveTable<T> table, Records r, Map<PartitionKey, Rows> groups) {
+        group(table, r.get(table.kind()), groups);
+    }
+
     private <T extends TelemetryRecord> void group(
             ArchiveTable<T> table, List<T> records, Map<PartitionKey, Rows> groups) {
         PartitionKey last = null;

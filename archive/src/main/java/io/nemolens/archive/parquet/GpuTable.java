@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.GpuSample;
 
 /** The {@code gpu_metrics} table: one row per dcgm-exporter sample. */
@@ -20,7 +21,7 @@ final class GpuTable extends SampleTable<GpuSample> {
     private final int container = index("container");
 
     GpuTable() {
-        super("gpu_metrics", """
+        super(RecordKind.GPU_SAMPLES, "gpu_metrics", """
                   required binary field (STRING);
                   optional int32 gpu;
                   optional binary uuid (STRING);

@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.LogEntry;
 
 /** The {@code logs} table: one row per log record. */
@@ -16,7 +17,7 @@ final class LogTable extends ArchiveTable<LogEntry> {
     private final int flags = index("flags");
 
     LogTable() {
-        super("logs", """
+        super(RecordKind.LOGS, "logs", """
                   optional int64 time_unix_nano;
                   optional int64 observed_time_unix_nano;
                   required int32 severity_number;

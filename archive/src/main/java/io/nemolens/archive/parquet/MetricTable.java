@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.MetricInfo;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.NumberValue;
@@ -48,7 +49,7 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     private final int metadata = index("metric_metadata");
 
     MetricTable() {
-        super("metrics", """
+        super(RecordKind.METRIC_POINTS, "metrics", """
                   required binary metric_name (STRING);
                   required binary metric_type (STRING);
                   optional binary unit (STRING);

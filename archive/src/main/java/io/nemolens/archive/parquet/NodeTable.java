@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.NodeSample;
 
 /** The {@code node_metrics} table: one row per node-exporter sample. */
@@ -11,7 +12,7 @@ final class NodeTable extends SampleTable<NodeSample> {
     private final int host = index("host");
 
     NodeTable() {
-        super("node_metrics", """
+        super(RecordKind.NODE_SAMPLES, "node_metrics", """
                   required binary subsystem (STRING);
                   optional binary device (STRING);
                   optional binary port (STRING);

@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -112,12 +113,12 @@ public final class OpenFiles {
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    public boolean write(long seq, String messageId, MessageRecords records, Predicate<PartitionKey> wanted) {
+    public boolean write(long seq, String messageId, Records records, Predicate<PartitionKey> wanted) {
         return converter.convert(seq, messageId, records, wanted);
     }
 
     /** The partitions the records of an entry go to (to probe their folders). */
-    public List<PartitionKey> partitions(MessageRecords records) {
+    public List<PartitionKey> partitions(Records records) {
         return converter.partitions(records);
     }
 

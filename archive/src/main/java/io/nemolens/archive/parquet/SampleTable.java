@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.TelemetryRecord;
 
 /**
@@ -15,8 +16,8 @@ abstract class SampleTable<T extends TelemetryRecord> extends ArchiveTable<T> {
     private final int time = index("time_unix_nano");
 
     /** @param labelFields the column definitions of the table's own labels */
-    SampleTable(String name, String labelFields) {
-        super(name, """
+    SampleTable(RecordKind<T> kind, String name, String labelFields) {
+        super(kind, name, """
                   required binary metric_name (STRING);
                 %s
                   required double value;

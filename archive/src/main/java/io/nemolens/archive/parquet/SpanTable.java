@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.record.Span;
 
 /** The {@code spans} table: one row per span. */
@@ -24,7 +25,7 @@ final class SpanTable extends ArchiveTable<Span> {
     private final int droppedLinks = index("dropped_links_count");
 
     SpanTable() {
-        super("spans", """
+        super(RecordKind.SPANS, "spans", """
                   required binary trace_id (STRING);
                   required binary span_id (STRING);
                   optional binary parent_span_id (STRING);
@@ -46,7 +47,8 @@ final class SpanTable extends ArchiveTable<Span> {
                     %s; required int32 dropped_attributes_count; required int64 flags; } } }
                   required int32 dropped_events_count;
                   required int32 dropped_links_count;
-                """.formatted(RowWriter.jsonAttributes("attributes"), RowWriter.jsonAttributes("attributes")));
+                """.formatted(
+                        RowWriter.jsonAttributes("attributes"), RowWriter.jsonAttributes("attributes")));
     }
 
     @Override

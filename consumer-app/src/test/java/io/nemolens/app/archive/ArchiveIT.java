@@ -94,11 +94,11 @@ class ArchiveIT {
 
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .isEqualTo(2L * spans.spans().size());
+                    .isEqualTo(2L * spans.records().spans().size());
             assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics"))
-                    .isEqualTo(2L * points.metricPoints().size());
+                    .isEqualTo(2L * points.records().metricPoints().size());
             assertThat(reader.scalar("SELECT count(*) FROM %s", "logs"))
-                    .isEqualTo(2L * logRecords.logs().size());
+                    .isEqualTo(2L * logRecords.records().logs().size());
             assertThat(reader.query("SELECT DISTINCT _message_id FROM %s", "spans"))
                     .extracting(r -> r.get("_message_id"))
                     .containsExactlyInAnyOrder(protobufId, jsonId);
@@ -115,7 +115,7 @@ class ArchiveIT {
                         .isEqualTo(0L);
             }
 
-            Span step = spans.spans().get(0);
+            Span step = spans.records().spans().get(0);
             Map<String, Object> row = reader.query("""
                     SELECT trace_id, span_id, parent_span_id, start_time_unix_nano, end_time_unix_nano, run_id,
                            (attributes->>'$."megatron.loss".doubleValue')::DOUBLE AS loss,
@@ -134,7 +134,7 @@ class ArchiveIT {
             assertThat(row.get("event")).isEqualTo("nv.dl.training.objective");
             assertThat(row.get("link")).isEqualTo(NemoLensTelemetry.LINKED_SPAN_ID_HEX);
 
-            MetricPoint histogram = points.metricPoints().stream()
+            MetricPoint histogram = points.records().metricPoints().stream()
                     .filter(p -> p.value() instanceof PointValue.Histogram)
                     .findFirst()
                     .orElseThrow();
@@ -142,7 +142,7 @@ class ArchiveIT {
             Map<String, Object> hist = reader.query(
                             "SELECT bucket_counts, explicit_bounds, count FROM %s WHERE metric_name = '"
                                     + histogram.name() + "' AND _row = "
-                                    + points.metricPoints().indexOf(histogram) + " LIMIT 1",
+                                    + points.records().metricPoints().indexOf(histogram) + " LIMIT 1",
                             "metrics")
                     .get(0);
             assertThat(Arrays.stream((Object[]) ((Array) hist.get("bucket_counts")).getArray())
@@ -209,8 +209,12 @@ class ArchiveIT {
             assertThat(client.messageCount(topology.queue())).isZero();
         }
         try (ArchiveReader reader = new ArchiveReader(archive)) {
-            long expected =
-                    new OtlpDecoder().decode(Signal.SPANS, first, null).spans().size() + 40;
+            long expected = new OtlpDecoder()
+                            .decode(Signal.SPANS, first, null)
+                            .records()
+                            .spans()
+                            .size()
+                    + 40;
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(expected);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .as("every row once")

@@ -99,15 +99,15 @@ class InfraMetricsIT {
         assertThat(seen.nodes).hasSize(2);
         for (SignalBatch<GpuSample> batch : seen.gpus) {
             List<GpuSample> expected = batch.records().get(0).host().equals("dgx-h100-001")
-                    ? expectedNewer.gpuSamples()
-                    : expectedDcgm.gpuSamples();
+                    ? expectedNewer.records().gpuSamples()
+                    : expectedDcgm.records().gpuSamples();
             assertThat(batch.records()).isEqualTo(expected);
         }
         assertThat(seen.gpus)
                 .extracting(b -> b.message().encoding())
                 .containsExactlyInAnyOrder(Encoding.PROTOBUF, Encoding.JSON, Encoding.PROTOBUF, Encoding.JSON);
         for (SignalBatch<NodeSample> batch : seen.nodes) {
-            assertThat(batch.records()).isEqualTo(expectedNode.nodeSamples());
+            assertThat(batch.records()).isEqualTo(expectedNode.records().nodeSamples());
         }
         GpuSample migSample = seen.gpus.stream()
                 .flatMap(b -> b.records().stream())

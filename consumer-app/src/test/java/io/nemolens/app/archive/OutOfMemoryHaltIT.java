@@ -151,15 +151,16 @@ class OutOfMemoryHaltIT {
         OtlpDecoder decoder = new OtlpDecoder();
         long spanRows = 0;
         for (byte[] body : spans) {
-            spanRows += decoder.decode(Signal.SPANS, body, null).spans().size();
+            spanRows +=
+                    decoder.decode(Signal.SPANS, body, null).records().spans().size();
         }
         DecodedMessage m = decoder.decode(Signal.METRICS, metrics, null);
         DecodedMessage l = decoder.decode(Signal.LOGS, logs, null);
-        assertThat(m.gpuSamples()).isEmpty();
-        assertThat(m.nodeSamples()).isEmpty();
-        return new TreeMap<>(
-                Map.of("spans", spanRows, "metrics", (long) m.metricPoints().size(), "logs", (long)
-                        l.logs().size()));
+        assertThat(m.records().gpuSamples()).isEmpty();
+        assertThat(m.records().nodeSamples()).isEmpty();
+        return new TreeMap<>(Map.of(
+                "spans", spanRows, "metrics", (long) m.records().metricPoints().size(), "logs", (long)
+                        l.records().logs().size()));
     }
 
     private Map<String, Long> distinctRows(Iterable<String> tables) {

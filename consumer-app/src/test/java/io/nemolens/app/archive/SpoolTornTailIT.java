@@ -155,8 +155,11 @@ class SpoolTornTailIT {
                     .isEqualTo(redelivered - 1);
         }
 
-        int spansPerMessage =
-                new OtlpDecoder().decode(Signal.SPANS, last, null).spans().size();
+        int spansPerMessage = new OtlpDecoder()
+                .decode(Signal.SPANS, last, null)
+                .records()
+                .spans()
+                .size();
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(4L * spansPerMessage);
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))

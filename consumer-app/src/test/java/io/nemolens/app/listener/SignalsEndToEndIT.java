@@ -99,9 +99,9 @@ class SignalsEndToEndIT {
         };
         await().atMost(Duration.ofSeconds(20)).until(() -> batches.size() == 2);
         List<?> expectedRecords = switch (signal) {
-            case SPANS -> expected.spans();
-            case METRICS -> expected.metricPoints();
-            case LOGS -> expected.logs();
+            case SPANS -> expected.records().spans();
+            case METRICS -> expected.records().metricPoints();
+            case LOGS -> expected.records().logs();
         };
         SignalBatch<?> fromProtobuf = batches.stream()
                 .filter(b -> b.message().encoding() == Encoding.PROTOBUF)

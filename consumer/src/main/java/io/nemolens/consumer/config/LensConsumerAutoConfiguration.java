@@ -12,12 +12,9 @@ import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.consumer.poison.PoisonRecorder;
 import io.nemolens.decode.OtlpDecoder;
-import io.nemolens.handlers.GpuSampleHandler;
-import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MessageSink;
-import io.nemolens.handlers.MetricPointHandler;
-import io.nemolens.handlers.NodeSampleHandler;
-import io.nemolens.handlers.SpanHandler;
+import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.record.TelemetryRecord;
 import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
 import java.time.Clock;
@@ -27,6 +24,7 @@ import org.springframework.amqp.rabbit.config.SimpleRabbitListenerContainerFacto
 import org.springframework.amqp.rabbit.config.SimpleRabbitListenerEndpoint;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
@@ -90,31 +88,23 @@ public final class LensConsumerAutoConfiguration {
         return new LensMetrics(registry);
     }
 
+    /** The application's handlers of each kind of record ({@code SpanHandler}, ...) and message sinks, in {@code @Order}. */
     @Bean
     @ConditionalOnMissingBean
-    HandlerRegistry handlerRegistry(
-            ObjectProvider<SpanHandler> spans,
-            ObjectProvider<MetricPointHandler> metrics,
-            ObjectProvider<LogHandler> logs,
-            ObjectProvider<GpuSampleHandler> gpus,
-            ObjectProvider<NodeSampleHandler> nodes,
-            ObjectProvider<MessageSink> sinks) {
-        HandlerRegistry registry = new HandlerRegistry(
-                spans.orderedStream().toList(),
-                metrics.orderedStream().toList(),
-                logs.orderedStream().toList(),
-                gpus.orderedStream().toList(),
-                nodes.orderedStream().toList(),
-                sinks.orderedStream().toList());
-        log.info(
-                "handlers: {} for spans, {} for metric points, {} for logs, {} for GPU samples, {} for node samples; {} message sink(s)",
-                registry.spanHandlers().size(),
-                registry.metricPointHandlers().size(),
-                registry.logHandlers().size(),
-                registry.gpuSampleHandlers().size(),
-                registry.nodeSampleHandlers().size(),
-                registry.sinks().size());
+    HandlerRegistry handlerRegistry(ListableBeanFactory beans, ObjectProvider<MessageSink> sinks) {
+        HandlerRegistry.Builder builder = HandlerRegistry.builder();
+        for (RecordKind<?> kind : RecordKind.all()) {
+            addHandlers(builder, kind, beans);
+        }
+        HandlerRegistry registry = builder.sinks(sinks.orderedStream().toList()).build();
+        log.info("handlers: {}", registry);
         return registry;
+    }
+
+    private static <T extends TelemetryRecord> void addHandlers(
+            HandlerRegistry.Builder builder, RecordKind<T> kind, ListableBeanFactory beans) {
+        builder.handlers(
+                kind, beans.getBeanProvider(kind.handlerType()).orderedStream().toList());
     }
 
     @Bean

@@ -9,6 +9,7 @@ import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SignalHandler;
@@ -67,11 +68,9 @@ public final class BatchDispatcher {
     public @Nullable LensException dispatch(ReceivedMessage received, Supplier<Completion> deferrer) {
         MessageInfo message = received.info();
         List<Call> pending = new ArrayList<>();
-        addCalls(pending, handlers.spanHandlers(), received.spans(), message, deferrer);
-        addCalls(pending, handlers.metricPointHandlers(), received.metricPoints(), message, deferrer);
-        addCalls(pending, handlers.logHandlers(), received.logs(), message, deferrer);
-        addCalls(pending, handlers.gpuSampleHandlers(), received.gpuSamples(), message, deferrer);
-        addCalls(pending, handlers.nodeSampleHandlers(), received.nodeSamples(), message, deferrer);
+        for (RecordKind<?> kind : RecordKind.all()) {
+            addCalls(pending, kind, received, deferrer);
+        }
         // sinks take the message only once every handler has succeeded
         List<Call> sinks = new ArrayList<>();
         for (MessageSink sink : handlers.sinks()) {
@@ -147,17 +146,15 @@ public final class BatchDispatcher {
         }
     }
 
-    private static <T extends TelemetryRecord> void addCalls(
-            List<Call> calls,
-            List<? extends SignalHandler<T>> handlers,
-            List<T> records,
-            MessageInfo message,
-            Supplier<Completion> deferrer) {
-        if (records.isEmpty() || handlers.isEmpty()) {
+    private <T extends TelemetryRecord> void addCalls(
+            List<Call> calls, RecordKind<T> kind, ReceivedMessage received, Supplier<Completion> deferrer) {
+        List<SignalHandler<T>> kindHandlers = handlers.handlers(kind);
+        List<T> records = received.records().get(kind);
+        if (records.isEmpty() || kindHandlers.isEmpty()) {
             return;
         }
-        SignalBatch<T> batch = new SignalBatch<>(records, message, deferrer);
-        for (SignalHandler<T> handler : handlers) {
+        SignalBatch<T> batch = new SignalBatch<>(records, received.info(), deferrer);
+        for (SignalHandler<T> handler : kindHandlers) {
             calls.add(new HandlerCall<>(handler, batch));
         }
     }

@@ -18,12 +18,9 @@ import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.ReceivedMessage;
+import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.record.GpuSample;
-import io.nemolens.handlers.record.LogEntry;
-import io.nemolens.handlers.record.MetricPoint;
-import io.nemolens.handlers.record.NodeSample;
-import io.nemolens.handlers.record.Span;
 import io.nemolens.topology.PublishException;
 import java.io.IOException;
 import java.time.Clock;
@@ -124,15 +121,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 body.length,
                 Boolean.TRUE.equals(props.isRedelivered()),
                 decoded.request());
-        ReceivedMessage received = new ReceivedMessage(
-                info,
-                body,
-                receivedAt,
-                decoded.spans(),
-                decoded.metricPoints(),
-                decoded.logs(),
-                decoded.gpuSamples(),
-                decoded.nodeSamples());
+        ReceivedMessage received = new ReceivedMessage(info, body, receivedAt, decoded.records());
         long handleStart = System.nanoTime();
         LensException failure = dispatcher.dispatch(received, delivery::defer);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
@@ -199,11 +188,9 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
         lastProcessed.set(now);
         metrics.processingLag(handled.signal(), handled.lag(now));
         metrics.message(handled.signal(), handled.encoding(), Outcome.ACKED);
-        metrics.records(handled.signal(), "span", handled.spans());
-        metrics.records(handled.signal(), "metric_point", handled.metricPoints());
-        metrics.records(handled.signal(), "log", handled.logs());
-        metrics.records(handled.signal(), "gpu_sample", handled.gpuSamples());
-        metrics.records(handled.signal(), "node_sample", handled.nodeSamples());
+        for (RecordKind<?> kind : RecordKind.all()) {
+            metrics.records(handled.signal(), kind.tag(), handled.counts()[kind.index()]);
+        }
         metrics.staleSkipped(handled.signal(), handled.staleSkipped());
     }
 
@@ -214,30 +201,28 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
      *
      * @param receivedNanos {@link System#nanoTime()} when the listener received the message
      * @param newestTimeUnixNano the newest record time of the message, or 0 when no record has a time
+     * @param counts how many records of each {@link RecordKind}, by its index
      */
     record Handled(
             Signal signal,
             Encoding encoding,
             long receivedNanos,
             long newestTimeUnixNano,
-            int spans,
-            int metricPoints,
-            int logs,
-            int gpuSamples,
-            int nodeSamples,
+            int[] counts,
             int staleSkipped) {
 
         static Handled of(DecodedMessage decoded, long receivedNanos) {
+            Records records = decoded.records();
+            int[] counts = new int[RecordKind.all().size()];
+            for (RecordKind<?> kind : RecordKind.all()) {
+                counts[kind.index()] = records.count(kind);
+            }
             return new Handled(
                     decoded.signal(),
                     decoded.encoding(),
                     receivedNanos,
-                    newestTime(decoded),
-                    decoded.spans().size(),
-                    decoded.metricPoints().size(),
-                    decoded.logs().size(),
-                    decoded.gpuSamples().size(),
-                    decoded.nodeSamples().size(),
+                    records.newestTimeUnixNano(),
+                    counts,
                     decoded.staleSkipped());
         }
 
@@ -249,26 +234,6 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             }
             Instant newestTime = Instant.ofEpochSecond(0, newestTimeUnixNano);
             return newestTime.isAfter(now) ? Duration.ZERO : Duration.between(newestTime, now);
-        }
-
-        private static long newestTime(DecodedMessage decoded) {
-            long newest = 0;
-            for (Span span : decoded.spans()) {
-                newest = Math.max(newest, span.endTimeUnixNano());
-            }
-            for (MetricPoint point : decoded.metricPoints()) {
-                newest = Math.max(newest, point.timeUnixNano());
-            }
-            for (GpuSample sample : decoded.gpuSamples()) {
-                newest = Math.max(newest, sample.timeUnixNano());
-            }
-            for (NodeSample sample : decoded.nodeSamples()) {
-                newest = Math.max(newest, sample.timeUnixNano());
-            }
-            for (LogEntry entry : decoded.logs()) {
-                newest = Math.max(newest, entry.effectiveTimeUnixNano());
-            }
-            return newest;
         }
     }
 

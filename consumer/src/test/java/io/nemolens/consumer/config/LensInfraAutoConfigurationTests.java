@@ -10,6 +10,7 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.GpuSampleHandler;
 import io.nemolens.handlers.NodeSampleHandler;
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.testing.Wiring;
@@ -49,10 +50,12 @@ class LensInfraAutoConfigurationTests {
                     assertThat(infra.nodeJobs()).containsExactly("node-exporter");
                     assertThat(infra.nodeMetricPrefix()).isEqualTo("node_");
                     HandlerRegistry registry = context.getBean(HandlerRegistry.class);
-                    assertThat(registry.gpuSampleHandlers()).containsExactly(mine);
-                    assertThat(registry.nodeSampleHandlers()).containsExactly(myNodes);
+                    assertThat(registry.handlers(RecordKind.GPU_SAMPLES)).containsExactly(mine);
+                    assertThat(registry.handlers(RecordKind.NODE_SAMPLES)).containsExactly(myNodes);
                     assertThat(registry.sinks()).containsExactly(context.getBean(ParquetArchive.class));
-                    assertThat(decoded(context, NemoLensTelemetry.dcgmBatch()).gpuSamples())
+                    assertThat(decoded(context, NemoLensTelemetry.dcgmBatch())
+                                    .records()
+                                    .gpuSamples())
                             .hasSize(38);
                 });
     }
@@ -60,24 +63,27 @@ class LensInfraAutoConfigurationTests {
     @Test
     void classificationFollowsTheSettings() {
         runner().withPropertyValues("lens.infra.gpu-jobs=gpus", "lens.infra.gpu-metric-prefix=NOPE_")
-                .run(context -> assertThat(
-                                decoded(context, NemoLensTelemetry.dcgmBatch()).gpuSamples())
+                .run(context -> assertThat(decoded(context, NemoLensTelemetry.dcgmBatch())
+                                .records()
+                                .gpuSamples())
                         .as("DCGM_FI_ no longer a prefix, job dcgm-exporter no longer a GPU job: all generic")
                         .isEmpty());
         runner().withPropertyValues("lens.infra.enabled=false").run(context -> {
             var decoded = decoded(context, NemoLensTelemetry.nodeExporterBatch());
-            assertThat(decoded.nodeSamples()).isEmpty();
-            assertThat(decoded.metricPoints())
+            assertThat(decoded.records().nodeSamples()).isEmpty();
+            assertThat(decoded.records().metricPoints())
                     .as("17 samples, a staleness marker, 5 scrape gauges")
                     .hasSize(17 + 1 + 5);
         });
         runner().withPropertyValues("lens.infra.node-jobs=nodes", "lens.infra.node-metric-prefix=NOPE_")
                 .run(context -> assertThat(decoded(context, NemoLensTelemetry.nodeExporterBatch())
+                                .records()
                                 .nodeSamples())
                         .as("node_ no longer a prefix, job node-exporter no longer a node job")
                         .isEmpty());
         runner().withPropertyValues("lens.infra.gpu-jobs=dcgm-exporter,gpus")
                 .run(context -> assertThat(decoded(context, NemoLensTelemetry.dcgmBatchNewerBuild())
+                                .records()
                                 .gpuSamples())
                         .extracting(GpuSample::host)
                         .containsOnly("dgx-h100-001"));

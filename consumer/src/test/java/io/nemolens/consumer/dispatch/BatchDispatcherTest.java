@@ -15,6 +15,7 @@ import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
+import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.SpanHandler;
@@ -45,8 +46,7 @@ class BatchDispatcherTest {
         DecodedMessage d = new OtlpDecoder().decode(Signal.SPANS, body, null);
         MessageInfo info =
                 new MessageInfo("0123", Signal.SPANS, d.encoding(), "x", "otlp_spans", body.length, false, d.request());
-        return new ReceivedMessage(
-                info, body, Instant.EPOCH, d.spans(), d.metricPoints(), d.logs(), d.gpuSamples(), d.nodeSamples());
+        return new ReceivedMessage(info, body, Instant.EPOCH, d.records());
     }
 
     /** Completions the dispatcher hands out, kept as futures this test can look at. */
@@ -69,7 +69,10 @@ class BatchDispatcherTest {
     }
 
     private BatchDispatcher dispatcher(List<SpanHandler> handlers, List<MessageSink> sinks) {
-        HandlerRegistry registry = new HandlerRegistry(handlers, List.of(), List.of(), List.of(), List.of(), sinks);
+        HandlerRegistry registry = HandlerRegistry.builder()
+                .handlers(RecordKind.SPANS, handlers)
+                .sinks(sinks)
+                .build();
         return new BatchDispatcher(registry, THREE_QUICK, TRANSIENT, new LensMetrics(new SimpleMeterRegistry()));
     }
 
