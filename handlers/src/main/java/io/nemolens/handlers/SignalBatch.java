@@ -55,7 +55,7 @@ public final class SignalBatch<T extends TelemetryRecord> {
     }
 
     /**
-     * For handlers that buffer (like the Parquet archive): keeps the message unacknowledged after
+     * For handlers that buffer (write to a store in batches of their own): keeps the message unacknowledged after
      * {@code handle} returns, until the returned completion completes. Call it at most once per
      * {@code handle} call, before returning; a handler that finishes its work inside {@code handle}
      * never needs it.

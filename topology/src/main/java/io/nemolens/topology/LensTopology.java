@@ -31,7 +31,8 @@ import org.springframework.amqp.core.TopicExchange;
  *                                                       ─ key nemo_lens-poison.index ──────► nemo_lens-poison.index (stream)
  * </pre>
  *
- * <p>All three queues are durable quorum queues. Everything that goes to the poison queue, the
+ * <p>The processing queue, the poison queue and the parking lot are durable quorum queues; the poison index is a
+ * stream. Everything that goes to the poison queue, the
  * parking lot or the poison index goes through the <em>dead-letter exchange</em>, a direct exchange
  * of this topology that binds each of the three with its own name as routing key, and never through
  * the default exchange: a least-privilege broker user may write to its own exchanges but not to
