@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
 
@@ -21,13 +22,13 @@ public final class TestBroker {
 
     private static final String ENV = "LENS_TEST_AMQP_URI";
     private static final String LOCAL_URI = "amqp://guest:guest@127.0.0.1:5672/%2F";
-    private static TestBroker instance;
+    private static @Nullable TestBroker instance;
 
     private final URI uri;
     private final String description;
-    private final RabbitMQContainer container;
+    private final @Nullable RabbitMQContainer container;
 
-    private TestBroker(URI uri, String description, RabbitMQContainer container) {
+    private TestBroker(URI uri, String description, @Nullable RabbitMQContainer container) {
         this.uri = uri;
         this.description = description;
         this.container = container;
@@ -209,7 +210,8 @@ public final class TestBroker {
         String property = "{\"connection_name\",\"" + connectionName + "\"}";
         int closed = 0;
         for (String line : rabbitmqctlOutput("-q", "list_connections", "pid", "client_properties")
-                .split("\\R")) {
+                .lines()
+                .toList()) {
             int tab = line.indexOf('\t');
             if (tab > 0 && line.contains(property)) {
                 rabbitmqctlOutput("close_connection", line.substring(0, tab).strip(), reason);
@@ -233,10 +235,10 @@ public final class TestBroker {
             return result.getStdout();
         }
         String ctl = System.getenv().getOrDefault("LENS_TEST_RABBITMQCTL", "rabbitmqctl");
-        List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
+        List<String> cmd = new ArrayList<>(List.of(ctl.strip().split(" +", -1)));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException(
                     "'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);

@@ -26,8 +26,7 @@ class CommandLineIT {
     @ParameterizedTest
     @ValueSource(strings = {"generate", "--help", "poisn"})
     void anUnknownCommandIsAUsageErrorNeverAStartOfTheService(String word) throws Exception {
-        JarRun.Outcome run =
-                JarRun.run(execJar(), List.of(word, "--help"), workingDir, Duration.ofSeconds(120));
+        JarRun.Outcome run = JarRun.run(execJar(), List.of(word, "--help"), workingDir, Duration.ofSeconds(120));
         assertThat(run.exited()).as("ends by itself: %s", run.output()).isTrue();
         if (word.equals("--help")) {
             assertThat(run.exitCode()).as(run.output()).isZero();
@@ -35,9 +34,13 @@ class CommandLineIT {
             assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
             assertThat(run.output()).contains("unknown command: " + word);
         }
-        assertThat(run.output()).contains("usage: java -jar lens-consumer-app-exec.jar").contains("poison");
+        assertThat(run.output())
+                .contains("usage: java -jar lens-consumer-app-exec.jar")
+                .contains("poison");
         try (Stream<Path> written = Files.list(workingDir)) {
-            assertThat(written).as("no consumer ran: no archive or spool folder").isEmpty();
+            assertThat(written)
+                    .as("no consumer ran: no archive or spool folder")
+                    .isEmpty();
         }
     }
 
