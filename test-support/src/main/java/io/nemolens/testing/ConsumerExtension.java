@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *   <li>A test that needs its own properties calls {@link #manualStart()} at registration and {@link
  *       #start(Map)} itself (after making what the start needs: a broker user, a proxy, a file in the
  *       archive folder); {@link #start(Map)} again starts a second instance beside the first, or the
- *       application again after the test closed the first (a restart).
+ *       application again after the test closed the first (a restart); {@link #startThrough} starts it
+ *       behind a {@link TcpProxy}, so that the test can take the broker away from it.
  *   <li>{@link #startProcess} starts the service's executable jar as a child JVM ({@link ConsumerProcess})
  *       against the same topology, killed after the test if it still runs.
  *   <li>Registered in a {@code static} field, it does all this once for the whole class instead: one
@@ -156,6 +157,16 @@ public final class ConsumerExtension
         RunningConsumer consumer = RunningConsumer.start(topology(), props, sources);
         started.add(consumer);
         return consumer;
+    }
+
+    /**
+     * Starts the application as {@link #start(Map)} does, reaching the broker through {@code proxy}, so that the
+     * test can take the broker away from it and give it back.
+     */
+    public RunningConsumer startThrough(TcpProxy proxy, Map<String, ?> extra) {
+        Map<String, Object> props = new LinkedHashMap<>(proxy.springProperties());
+        props.putAll(extra);
+        return start(props);
     }
 
     /**

@@ -62,9 +62,7 @@ class HealthIT {
     @Test
     void aBrokerThatGoesAwayIsDownAndNotReadyAndUpAgainWhenItIsBack() throws Exception {
         try (TcpProxy proxy = TcpProxy.toTestBroker()) {
-            Map<String, Object> props = new HashMap<>(proxy.springProperties());
-            props.put("spring.rabbitmq.connection-timeout", "2s");
-            RunningConsumer consumer = lens.start(props);
+            RunningConsumer consumer = lens.startThrough(proxy, Map.of("spring.rabbitmq.connection-timeout", "2s"));
             awaitStatus("/actuator/health", 200);
 
             proxy.stop();
