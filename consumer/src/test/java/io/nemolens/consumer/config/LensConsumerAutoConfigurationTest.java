@@ -34,9 +34,9 @@ import org.springframework.context.ApplicationListener;
 /**
  * Wiring of the consumer ({@code lens.consumer.*}, and the dead-letter half of {@code lens.poison.*}),
  * without a broker: the listener container is created, never started. {@code lens.infra.*} is covered by
- * {@link LensInfraAutoConfigurationTests}.
+ * {@link LensInfraAutoConfigurationTest}.
  */
-class LensConsumerAutoConfigurationTests {
+class LensConsumerAutoConfigurationTest {
 
     private final ApplicationContextRunner runner =
             Wiring.brokerless(LensTopologyAutoConfiguration.class, LensConsumerAutoConfiguration.class);

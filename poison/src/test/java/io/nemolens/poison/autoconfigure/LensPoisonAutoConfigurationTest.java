@@ -29,11 +29,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Wiring of the poison queue tools ({@code lens.poison.*} but the dead-letter settings, which
- * {@code LensConsumerAutoConfigurationTests} covers), without a broker: the queue-depth poll of a
+ * {@code LensConsumerAutoConfigurationTest} covers), without a broker: the queue-depth poll of a
  * running consumer polls a connection factory that cannot connect. The poll against a broker is
  * covered by {@code HealthIT}.
  */
-class LensPoisonAutoConfigurationTests {
+class LensPoisonAutoConfigurationTest {
 
     private static final String EXPOSED = "management.endpoints.web.exposure.include=poison";
 

@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 /** Wiring of {@code lens.topology.*}, without a broker (the check runner is created, never run). */
-class LensTopologyAutoConfigurationTests {
+class LensTopologyAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LensTopologyAutoConfiguration.class))
