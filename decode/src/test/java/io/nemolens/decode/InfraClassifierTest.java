@@ -27,12 +27,6 @@ import org.junit.jupiter.api.Test;
 class InfraClassifierTest {
 
     private static final long SCRAPE_TIME = NemoLensTelemetry.T0 + 15_000_000_000L;
-    private static final List<String> SCRAPE_GAUGES = List.of(
-            "up",
-            "scrape_duration_seconds",
-            "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling",
-            "scrape_series_added");
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 
@@ -54,7 +48,9 @@ class InfraClassifierTest {
         assertThat(decoded.gpuSamples()).hasSize(17 * 2 + 2 + 1 + 1);
         assertThat(decoded.staleSkipped()).isEqualTo(1);
         assertThat(decoded.nodeSamples()).isEmpty();
-        assertThat(decoded.metricPoints()).extracting(MetricPoint::name).containsExactlyElementsOf(SCRAPE_GAUGES);
+        assertThat(decoded.metricPoints())
+                .extracting(MetricPoint::name)
+                .containsExactlyElementsOf(InfraRequests.SCRAPE_GAUGES);
         assertThat(decoded.gpuSamples()).noneMatch(s -> s.field() == DcgmField.PROF_PCIE_RX_BYTES && s.gpu() == 1);
         assertThat(decoded.recordCount()).isEqualTo(38 + 5);
 
@@ -166,7 +162,9 @@ class InfraClassifierTest {
         assertThat(decoded.nodeSamples()).hasSize(12 + 1 + 1 + 1 + 1 + 1);
         assertThat(decoded.staleSkipped()).isEqualTo(1);
         assertThat(decoded.gpuSamples()).isEmpty();
-        assertThat(decoded.metricPoints()).extracting(MetricPoint::name).containsExactlyElementsOf(SCRAPE_GAUGES);
+        assertThat(decoded.metricPoints())
+                .extracting(MetricPoint::name)
+                .containsExactlyElementsOf(InfraRequests.SCRAPE_GAUGES);
         assertThat(decoded.nodeSamples()).allSatisfy(s -> {
             assertThat(s.host()).isEqualTo("dgx-a100-000");
             assertThat(s.timeUnixNano()).isEqualTo(SCRAPE_TIME);

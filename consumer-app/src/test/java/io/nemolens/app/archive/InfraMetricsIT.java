@@ -11,6 +11,7 @@ import io.nemolens.app.testing.Service;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
+import io.nemolens.generator.InfraRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
@@ -102,19 +103,15 @@ class InfraMetricsIT {
         RecordingHandlers.Recorded recorded = consumer.bean(RecordingHandlers.Recorded.class);
         assertThat(recorded.allMetricPoints())
                 .extracting(MetricPoint::name)
-                .containsOnly(
-                        "up",
-                        "scrape_duration_seconds",
-                        "scrape_samples_scraped",
-                        "scrape_samples_post_metric_relabeling",
-                        "scrape_series_added")
-                .hasSize(6 * 5);
+                .containsOnlyElementsOf(InfraRequests.SCRAPE_GAUGES)
+                .hasSize(6 * InfraRequests.SCRAPE_GAUGES.size());
 
         Path archive = lens.archive();
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "gpu_metrics")).isEqualTo(4L * 38);
             assertThat(reader.scalar("SELECT count(*) FROM %s", "node_metrics")).isEqualTo(2L * 17);
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics")).isEqualTo(6L * 5);
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics"))
+                    .isEqualTo(6L * InfraRequests.SCRAPE_GAUGES.size());
             // the staleness markers are not rows: no GPU 1 PCIe rx, no veth receive bytes, and no value is null
             assertThat(reader.scalar(
                             "SELECT count(*) FROM %s WHERE field = 'PROF_PCIE_RX_BYTES' AND gpu = 1", "gpu_metrics"))
