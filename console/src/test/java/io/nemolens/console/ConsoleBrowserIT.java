@@ -8,6 +8,7 @@ import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.TestTopology;
 import java.net.CookieManager;
 import java.net.URI;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -42,8 +44,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -80,49 +80,44 @@ class ConsoleBrowserIT {
         }
     }
 
+    /**
+     * One application for the whole class (the browser's session spans the tests), its files committed after
+     * 1 s, its actuator exposing what the service's does.
+     */
+    @RegisterExtension
+    static final ConsumerExtension lens = ConsumerExtension.of(ConsoleApplication.class)
+            .with(Handlers.class)
+            .properties(Map.of(
+                    "management.server.port", "0",
+                    "management.endpoints.web.exposure.include", "health,info,prometheus",
+                    "spring.security.user.name", USER,
+                    "spring.security.user.password", PASSWORD,
+                    "lens.archive.max-age", "1s",
+                    "lens.console.sample-interval", "1s",
+                    "lens.consumer.handler-retry.max-attempts", "1",
+                    "lens.poison.depth-poll-interval", "300ms"));
+
     private TestTopology topology;
-    private ConfigurableApplicationContext app;
     private BrokerClient client;
     private WebDriver browser;
-    private Path archive;
     private String console;
     private int publicPort;
     private final List<String> pageSources = new ArrayList<>();
 
     @BeforeAll
     void start() throws Exception {
-        topology = TestTopology.unique("console");
-        archive = Path.of("target", "console-archive", topology.queue());
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("management.server.port", "0");
-        props.put("spring.security.user.name", USER);
-        props.put("spring.security.user.password", PASSWORD);
-        props.put("lens.archive.path", archive.toString());
-        props.put("lens.archive.max-age", "1s");
-        props.put("lens.console.sample-interval", "1s");
-        props.put("lens.consumer.handler-retry.max-attempts", "1");
-        props.put("lens.poison.depth-poll-interval", "300ms");
-        app = new SpringApplicationBuilder(ConsoleApplication.class, Handlers.class)
-                .run(topology.applicationArguments(props));
-        publicPort = Integer.parseInt(app.getEnvironment().getProperty("local.server.port", "-1"));
-        int managementPort = Integer.parseInt(app.getEnvironment().getProperty("local.management.port", "-1"));
-        console = "http://127.0.0.1:" + managementPort + "/console";
-        client = new BrokerClient();
+        topology = lens.topology();
+        client = lens.client();
+        publicPort = lens.consumer().port();
+        console = "http://127.0.0.1:" + lens.consumer().managementPort() + "/console";
         browser = chromium();
     }
 
     @AfterAll
-    void stop() throws Exception {
+    void stop() {
         if (browser != null) {
             browser.quit();
         }
-        if (app != null) {
-            app.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        topology.delete();
     }
 
     static WebDriver chromium() throws Exception {
@@ -394,7 +389,7 @@ class ConsoleBrowserIT {
     }
 
     private long archivedSpans(String run) {
-        try (ArchiveReader reader = new ArchiveReader(archive)) {
+        try (ArchiveReader reader = new ArchiveReader(lens.archive())) {
             return ((Number) reader.scalar("SELECT count(*) FROM %s WHERE run_id = '" + run + "'", "spans"))
                     .longValue();
         } catch (SQLException e) {

@@ -2,7 +2,7 @@ package io.nemolens.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -10,19 +10,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The console's POST actions refuse bad requests (a negative or non-numeric rate, a missing or unknown
@@ -38,26 +34,26 @@ class ConsoleRequestsIT {
     static final String PASSWORD =
             "console-it-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
 
-    private TestTopology topology;
-    private ConfigurableApplicationContext app;
+    /** One application for the whole class, its console on a management port of its own. */
+    @RegisterExtension
+    static final ConsumerExtension lens = ConsumerExtension.of(ConsoleApplication.class)
+            .properties(Map.of(
+                    "management.server.port",
+                    "0",
+                    "spring.security.user.name",
+                    USER,
+                    "spring.security.user.password",
+                    PASSWORD,
+                    "lens.poison.depth-poll-interval",
+                    "300ms"));
+
     private String console;
     private HttpClient http;
     private String token;
 
     @BeforeAll
-    void start() throws Exception {
-        topology = TestTopology.unique("console-requests");
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("management.server.port", "0");
-        props.put("spring.security.user.name", USER);
-        props.put("spring.security.user.password", PASSWORD);
-        props.put(
-                "lens.archive.path",
-                Path.of("target", "console-archive", topology.queue()).toString());
-        props.put("lens.poison.depth-poll-interval", "300ms");
-        app = new SpringApplicationBuilder(ConsoleApplication.class).run(topology.applicationArguments(props));
-        int managementPort = Integer.parseInt(app.getEnvironment().getProperty("local.management.port", "-1"));
-        console = "http://127.0.0.1:" + managementPort + "/console";
+    void logIn() throws Exception {
+        console = "http://127.0.0.1:" + lens.consumer().managementPort() + "/console";
         http = HttpClient.newBuilder()
                 .cookieHandler(new CookieManager())
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -69,14 +65,6 @@ class ConsoleRequestsIT {
         assertThat(login.statusCode()).isEqualTo(302);
         assertThat(login.headers().firstValue("Location").orElse("")).doesNotContain("error");
         token = csrf(send(get(console)).body());
-    }
-
-    @AfterAll
-    void stop() {
-        if (app != null) {
-            app.close();
-        }
-        topology.delete();
     }
 
     @Test

@@ -29,12 +29,6 @@ import org.junit.jupiter.api.Test;
 class InfraClassifierTest {
 
     private static final long SCRAPE_TIME = NemoLensTelemetry.T0 + 15_000_000_000L;
-    private static final List<String> SCRAPE_GAUGES = List.of(
-            "up",
-            "scrape_duration_seconds",
-            "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling",
-            "scrape_series_added");
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 
@@ -61,7 +55,7 @@ class InfraClassifierTest {
         assertThat(decoded.records().nodeSamples()).isEmpty();
         assertThat(decoded.records().metricPoints())
                 .extracting(MetricPoint::name)
-                .containsExactlyElementsOf(SCRAPE_GAUGES);
+                .containsExactlyElementsOf(InfraRequests.SCRAPE_GAUGES);
         assertThat(decoded.records().gpuSamples())
                 .noneMatch(s -> s.field() == DcgmField.PROF_PCIE_RX_BYTES && s.gpu() == 1);
         assertThat(decoded.recordCount()).isEqualTo(38 + 5);
@@ -176,7 +170,7 @@ class InfraClassifierTest {
         assertThat(decoded.records().gpuSamples()).isEmpty();
         assertThat(decoded.records().metricPoints())
                 .extracting(MetricPoint::name)
-                .containsExactlyElementsOf(SCRAPE_GAUGES);
+                .containsExactlyElementsOf(InfraRequests.SCRAPE_GAUGES);
         assertThat(decoded.records().nodeSamples()).allSatisfy(s -> {
             assertThat(s.host()).isEqualTo("dgx-a100-000");
             assertThat(s.timeUnixNano()).isEqualTo(SCRAPE_TIME);

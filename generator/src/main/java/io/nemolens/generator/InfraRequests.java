@@ -70,13 +70,13 @@ public final class InfraRequests {
             "node_infiniband_port_errors_received_total",
             "node_infiniband_symbol_error_total");
 
-    private static final String[] SCRAPE_GAUGES = {
-        "up",
-        "scrape_duration_seconds",
-        "scrape_samples_scraped",
-        "scrape_samples_post_metric_relabeling",
-        "scrape_series_added"
-    };
+    /** The gauges the {@code prometheus} receiver adds to every scrape, in its order: generic metric points. */
+    public static final List<String> SCRAPE_GAUGES = List.of(
+            "up",
+            "scrape_duration_seconds",
+            "scrape_samples_scraped",
+            "scrape_samples_post_metric_relabeling",
+            "scrape_series_added");
 
     private InfraRequests() {}
 
@@ -356,9 +356,9 @@ public final class InfraRequests {
         double[] values = {
             1, stats.durationSeconds(), stats.samplesScraped(), stats.samplesPostRelabeling(), stats.seriesAdded()
         };
-        for (int i = 0; i < SCRAPE_GAUGES.length; i++) {
+        for (int i = 0; i < SCRAPE_GAUGES.size(); i++) {
             scope.addMetrics(gauge(
-                    SCRAPE_GAUGES[i],
+                    SCRAPE_GAUGES.get(i),
                     List.of(NumberDataPoint.newBuilder()
                             .setTimeUnixNano(timeNanos)
                             .setAsDouble(values[i])

@@ -39,7 +39,13 @@ public final class BrokerClient implements AutoCloseable {
                 .contentType(contentType)
                 .headers(headers)
                 .build();
-        channel.basicPublish(exchange, routingKey, true, props, body);
+        publish(exchange, routingKey, props, body);
+    }
+
+    /** Publishes with exactly these properties (mandatory); waits for the confirm. */
+    public void publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
+            throws Exception {
+        channel.basicPublish(exchange, routingKey, true, properties, body);
         channel.waitForConfirmsOrDie(10_000);
     }
 
@@ -72,8 +78,11 @@ public final class BrokerClient implements AutoCloseable {
         }
     }
 
+    /** Closes the connection, unless the broker already closed it (a test that stopped the broker). */
     @Override
     public void close() throws java.io.IOException {
-        connection.close();
+        if (connection.isOpen()) {
+            connection.close();
+        }
     }
 }

@@ -1,11 +1,15 @@
 package io.nemolens.testing;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -23,23 +27,37 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * &#64;Test
  * void poisons() throws Exception {
  *     lens.publish("otlp_spans", body);
- *     await().until(() -&gt; lens.client().messageCount(lens.topology().poisonQueue()) == 1);
+ *     await().until(() -&gt; lens.poisoned() == 1);
  * }
  * </pre>
  *
- * A test that needs its own properties per test method calls {@link #manualStart()} at registration and
- * {@link #start(Map)} itself; the extension still closes what it started.
+ * <ul>
+ *   <li>A test that needs its own properties calls {@link #manualStart()} at registration and {@link
+ *       #start(Map)} itself (after making what the start needs: a broker user, a proxy, a file in the
+ *       archive folder); {@link #start(Map)} again starts a second instance beside the first, or the
+ *       application again after the test closed the first (a restart); {@link #startThrough} starts it
+ *       behind a {@link TcpProxy}, so that the test can take the broker away from it.
+ *   <li>{@link #startProcess} starts the service's executable jar as a child JVM ({@link ConsumerProcess})
+ *       against the same topology, killed after the test if it still runs.
+ *   <li>Registered in a {@code static} field, it does all this once for the whole class instead: one
+ *       topology, client and application for every test of the class.
+ * </ul>
+ *
+ * Whatever the extension started, it closes.
  */
-public final class ConsumerExtension implements BeforeEachCallback, AfterEachCallback {
+public final class ConsumerExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
     private final Class<?> application;
     private final List<Class<?>> configuration = new ArrayList<>();
     private final Map<String, Object> properties = new LinkedHashMap<>();
     private boolean startEach = true;
+    private boolean perClass;
 
     private @Nullable TestTopology topology;
     private @Nullable BrokerClient client;
     private final List<RunningConsumer> started = new ArrayList<>();
+    private final List<ConsumerProcess> processes = new ArrayList<>();
 
     private ConsumerExtension(Class<?> application) {
         this.application = application;
@@ -75,7 +93,31 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
     }
 
     @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        perClass = true;
+        setUp(context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        tearDown();
+    }
+
+    @Override
     public void beforeEach(ExtensionContext context) throws Exception {
+        if (!perClass) {
+            setUp(context);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        if (!perClass) {
+            tearDown();
+        }
+    }
+
+    private void setUp(ExtensionContext context) throws Exception {
         topology = TestTopology.unique(
                 context.getRequiredTestClass().getSimpleName().replaceAll("(IT|Tests?)$", ""));
         client = new BrokerClient();
@@ -84,14 +126,10 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
         }
     }
 
-    @Override
-    public void afterEach(ExtensionContext context) throws Exception {
+    private void tearDown() throws Exception {
         try {
-            for (int i = started.size() - 1; i >= 0; i--) {
-                started.get(i).close();
-            }
+            stop();
         } finally {
-            started.clear();
             if (client != null) {
                 client.close();
                 client = null;
@@ -105,7 +143,8 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
 
     /**
      * Starts the application (again, or once more beside the first) with the registered properties and
-     * these on top; closed after the test.
+     * these on top; closed after the test. A second instance at the same time needs an archive folder of its
+     * own ({@code lens.archive.path}): an archive's spool has one owner.
      */
     public RunningConsumer start(Map<String, ?> extra) {
         Map<String, Object> props = new LinkedHashMap<>(properties);
@@ -118,6 +157,56 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
         RunningConsumer consumer = RunningConsumer.start(topology(), props, sources);
         started.add(consumer);
         return consumer;
+    }
+
+    /**
+     * Starts the application as {@link #start(Map)} does, reaching the broker through {@code proxy}, so that the
+     * test can take the broker away from it and give it back.
+     */
+    public RunningConsumer startThrough(TcpProxy proxy, Map<String, ?> extra) {
+        Map<String, Object> props = new LinkedHashMap<>(proxy.springProperties());
+        props.putAll(extra);
+        return start(props);
+    }
+
+    /**
+     * Starts the service's executable jar in a child JVM ({@link ConsumerProcess}) against this test's topology,
+     * its archive in {@link #archive()}, with the registered properties and these on top; its output goes to
+     * {@code log}. Killed after the test if it still runs.
+     *
+     * @param launcher what the {@code java} command line runs under (e.g. {@code unshare ...}); may be empty
+     * @param jvmOptions options of the child JVM, such as {@code -Xmx256m}
+     */
+    public ConsumerProcess startProcess(Path log, List<String> launcher, List<String> jvmOptions, Map<String, ?> extra)
+            throws IOException {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("lens.archive.path", archive());
+        props.putAll(properties);
+        props.putAll(extra);
+        ConsumerProcess process = ConsumerProcess.start(topology(), log, launcher, jvmOptions, props);
+        processes.add(process);
+        return process;
+    }
+
+    /** {@link #startProcess(Path, List, List, Map)} with no launcher. */
+    public ConsumerProcess startProcess(Path log, List<String> jvmOptions, Map<String, ?> extra) throws IOException {
+        return startProcess(log, List.of(), jvmOptions, extra);
+    }
+
+    /**
+     * Closes the applications and child processes started so far, latest first: for a test whose own
+     * clean-up ({@code @AfterEach}, which runs before the extension's) needs them gone first.
+     */
+    public void stop() {
+        try {
+            processes.forEach(ConsumerProcess::close);
+            for (int i = started.size() - 1; i >= 0; i--) {
+                started.get(i).close();
+            }
+        } finally {
+            processes.clear();
+            started.clear();
+        }
     }
 
     /** The application started last in this test. */
@@ -134,6 +223,14 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
             throw new IllegalStateException("only inside a test");
         }
         return topology;
+    }
+
+    /**
+     * This test's archive folder ({@link TestTopology#archive()}): where every start points
+     * {@code lens.archive.path} unless its properties say otherwise.
+     */
+    public Path archive() {
+        return topology().archive();
     }
 
     /** This test's broker client. */
@@ -157,6 +254,11 @@ public final class ConsumerExtension implements BeforeEachCallback, AfterEachCal
     /** Ready messages in this test's processing queue. */
     public long queued() throws Exception {
         return client().messageCount(topology().queue());
+    }
+
+    /** Consumers of this test's processing queue (0 while it does not exist): a child JVM takes a while. */
+    public int consumers() throws IOException {
+        return client().consumerCount(topology().queue());
     }
 
     /** Ready messages in this test's poison queue. */

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +19,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The service's runnable jar ({@code target/*-exec.jar}, as deployed) in a child JVM against the test broker,
- * with a test's own topology: killed with SIGKILL, stopped with SIGTERM, asked over HTTP (its health and its
- * Prometheus meters). Its output goes to a log file.
+ * The service's executable jar, {@code target/lens-consumer-app-<version>-exec.jar} of consumer-app (the jar
+ * users run, the one the Dockerfile copies; so only consumer-app's integration tests, which failsafe runs in
+ * that module's folder after {@code package}, can start it), in a child JVM against the test broker with a
+ * test's own topology: killed with SIGKILL, stopped with SIGTERM, asked over HTTP (its health and its Prometheus
+ * meters). Its output goes to a log file.
  */
 public final class ConsumerProcess implements AutoCloseable {
 
@@ -55,43 +57,29 @@ public final class ConsumerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the jar.
+     * Starts the jar on a free HTTP port, with the broker's {@code spring.rabbitmq.*} and the topology's
+     * {@code lens.topology.*} properties, health details shown to everyone (the tests read reasons, spool and
+     * open-file figures from them), then {@code properties}, which win (all as {@code --name=value}, each once).
      *
      * @param launcher what the {@code java} command line is run under (e.g. {@code unshare ...}); may be empty
      * @param jvmOptions options of the child JVM, such as {@code -Xmx256m}
-     * @param properties application properties, passed as {@code --name=value}; they win over the broker's
-     *     and the topology's
+     * @param properties application properties; {@code server.port} is this class's own
      */
     public static ConsumerProcess start(
-            TestTopology topology,
-            Path log,
-            List<String> launcher,
-            List<String> jvmOptions,
-            Map<String, Object> properties)
+            TestTopology topology, Path log, List<String> launcher, List<String> jvmOptions, Map<String, ?> properties)
             throws IOException {
         int port = freePort();
-        List<String> cmd = new ArrayList<>(launcher);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(jvmOptions);
-        cmd.add("-jar");
-        cmd.add(execJar().toString());
-        for (Map.Entry<String, Object> e : TestBroker.get().springProperties().entrySet()) {
-            cmd.add("--" + e.getKey() + "=" + e.getValue());
-        }
-        topology.properties().forEach((k, v) -> cmd.add("--" + k + "=" + v));
-        cmd.add("--server.port=" + port);
-        cmd.add("--spring.main.banner-mode=off");
-        // the tests read health details (reasons, spool and open-file figures), which by default only an
-        // authenticated caller sees; a test's own properties can say otherwise
-        cmd.add("--management.endpoint.health.show-details=always");
-        properties.forEach((k, v) -> cmd.add("--" + k + "=" + v));
-        Files.createDirectories(log.toAbsolutePath().getParent());
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("management.endpoint.health.show-details", "always");
+        props.putAll(properties);
+        props.put("server.port", port);
+        Process process = ChildJvm.jar(execJar())
+                .launcher(launcher)
+                .options(jvmOptions)
+                .args(List.of(topology.applicationArguments(props)))
+                .output(log)
                 .start();
-        p.getOutputStream().close();
-        return new ConsumerProcess(p, port, log);
+        return new ConsumerProcess(process, port, log);
     }
 
     private static int freePort() throws IOException {
@@ -102,10 +90,11 @@ public final class ConsumerProcess implements AutoCloseable {
 
     private static Path execJar() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("target"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+            return s.filter(p -> p.getFileName().toString().startsWith("lens-consumer-app-")
+                            && p.getFileName().toString().endsWith("-exec.jar"))
                     .findFirst()
-                    .orElseThrow(
-                            () -> new IllegalStateException("no runnable jar in target/: run the package phase first"));
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no lens-consumer-app-*-exec.jar in target/: run consumer-app's package phase first"));
         }
     }
 

@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A runnable jar run as a user runs it: {@code java -jar JAR ARGS...} in a working folder of the test's
- * choosing, its output in a file outside that folder (so the folder holds only what the jar wrote), and a
- * bounded wait, so that a command that never ends fails its test instead of hanging it.
+ * A runnable jar run as a user runs it, {@code java -jar JAR ARGS...}, with a bounded wait, so that a command
+ * that never ends fails its test instead of hanging it; its output is read from a file outside the working
+ * folder (so the folder holds only what the jar wrote).
  */
 public final class JarRun {
 
@@ -20,18 +19,20 @@ public final class JarRun {
 
     private JarRun() {}
 
-    /** Runs the jar and waits at most {@code timeout}; a run still going then is killed. */
+    /** Runs the jar in {@code workingDir} and waits at most {@code timeout}; a run still going then is killed. */
     public static Outcome run(Path jar, List<String> args, Path workingDir, Duration timeout)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
-        command.addAll(args);
+        return run(ChildJvm.jar(jar).args(args).workingDir(workingDir), timeout);
+    }
+
+    /**
+     * Runs the child JVM (its output goes to a file of this method's) and waits at most {@code timeout}; a run
+     * still going then is killed.
+     */
+    public static Outcome run(ChildJvm jvm, Duration timeout) throws IOException, InterruptedException {
         Path log = Files.createTempFile("lens-command", ".log"); // outside the working folder
         try {
-            Process process = new ProcessBuilder(command)
-                    .directory(workingDir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+            Process process = jvm.output(log).start();
             boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!exited) {
                 process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -40,10 +41,5 @@ public final class JarRun {
         } finally {
             Files.deleteIfExists(log);
         }
-    }
-
-    /** The {@code java} of the JVM running the tests. */
-    public static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -23,11 +23,13 @@ public final class RunningConsumer implements AutoCloseable {
     /**
      * Starts an application made of exactly these sources (the application class first, then a test's own
      * configuration classes: handlers) with these properties; no other test class is scanned. Web server on
-     * a random port; broker from {@link TestBroker}; topology names from {@code topology}.
+     * a random port; broker from {@link TestBroker}; topology names from {@code topology}; the archive in
+     * {@link TestTopology#archive()}, its files committed 1 s after they are opened, unless the properties say
+     * otherwise.
      */
     public static RunningConsumer start(TestTopology topology, Map<String, Object> properties, Class<?>... sources) {
         Map<String, Object> props = new LinkedHashMap<>();
-        props.put("lens.archive.path", "target/test-archives/" + topology.queue());
+        props.put("lens.archive.path", topology.archive().toString());
         // files are committed this soon after they are opened, so that a test reads its records back quickly
         props.put("lens.archive.max-age", "1s");
         props.putAll(properties);
@@ -83,6 +85,11 @@ public final class RunningConsumer implements AutoCloseable {
     /** The port of the HTTP server (actuator). */
     public int port() {
         return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "-1"));
+    }
+
+    /** The port of the management server where it has one of its own ({@code management.server.port}), else -1. */
+    public int managementPort() {
+        return Integer.parseInt(context.getEnvironment().getProperty("local.management.port", "-1"));
     }
 
     @Override

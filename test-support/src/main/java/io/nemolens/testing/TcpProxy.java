@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +29,20 @@ public final class TcpProxy implements AutoCloseable {
     public TcpProxy(String targetHost, int targetPort) {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
+    }
+
+    /** A proxy in front of the test broker ({@link TestBroker}), listening. */
+    public static TcpProxy toTestBroker() throws IOException {
+        Map<String, Object> broker = TestBroker.get().springProperties();
+        return new TcpProxy(
+                        String.valueOf(broker.get("spring.rabbitmq.host")),
+                        Integer.parseInt(String.valueOf(broker.get("spring.rabbitmq.port"))))
+                .start();
+    }
+
+    /** The {@code spring.rabbitmq.host} and {@code spring.rabbitmq.port} that point an application at this proxy. */
+    public Map<String, Object> springProperties() {
+        return Map.of("spring.rabbitmq.host", "127.0.0.1", "spring.rabbitmq.port", port);
     }
 
     /** Starts listening (on a free port the first time, on the same port afterwards). */

@@ -2,11 +2,15 @@ package io.nemolens.testing;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-/** Exchange and queue names of one test, unique so tests never see each other's messages. */
+/**
+ * Exchange and queue names of one test, unique so tests never see each other's messages; and the folder its
+ * archive goes to.
+ */
 public record TestTopology(
         String exchange, String queue, String poisonQueue, String parkingLotQueue, String deadLetterExchange) {
 
@@ -24,6 +28,14 @@ public record TestTopology(
     /** The poison index stream's name ({@code LensTopology.poisonIndexName()}). */
     public String poisonIndex() {
         return poisonQueue + ".index";
+    }
+
+    /**
+     * The archive folder of this test's applications, {@code target/test-archives/<queue>} (relative to the
+     * module): {@link RunningConsumer} points {@code lens.archive.path} there unless told otherwise.
+     */
+    public Path archive() {
+        return Path.of("target", "test-archives", queue);
     }
 
     /** The {@code lens.topology.*} properties naming these. */

@@ -3,10 +3,12 @@ package io.nemolens.app.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.app.testing.Service;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.TestTopology;
 import java.io.IOException;
@@ -31,6 +33,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,97 +57,94 @@ class ArchiveCrashIT {
     @TempDir
     Path archive;
 
-    private TestTopology topology;
-    private final List<ConsumerProcess> consumers = new ArrayList<>();
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
+
     private final ExecutorService publisher = Executors.newSingleThreadExecutor();
 
     @AfterEach
-    void cleanUp() {
+    void stopPublishing() {
         publisher.shutdownNow();
-        consumers.forEach(ConsumerProcess::close);
-        topology.delete();
     }
 
     @Test
     void consumersKilledSeveralTimesMidStreamLoseNothingDuplicateNothingAndLeaveNothingHalfWritten() throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        topology = TestTopology.unique("crash");
+        TestTopology topology = lens.topology();
         Path logs = Files.createDirectories(Path.of("target", "crash-it", topology.queue()));
 
         ConsumerProcess consumer = startConsumer(logs, 0);
         Set<String> publishedIds = ConcurrentHashMap.newKeySet();
         AtomicInteger published = new AtomicInteger();
         AtomicBoolean killsDone = new AtomicBoolean();
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> client.consumerCount(topology.queue()) > 0);
-            Future<?> publishing = publisher.submit(() -> {
-                try (BrokerClient own = new BrokerClient()) {
-                    for (int i = 0; i < MAX_MESSAGES && !(killsDone.get() && i >= MIN_MESSAGES); i++) {
-                        while (own.messageCount(topology.queue()) > MAX_READY) {
-                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-                        }
-                        byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run-" + (i % 4), i % 8, i)
-                                .toByteArray();
-                        publishedIds.add(MessageIds.of(body));
-                        own.publish(topology.exchange(), "otlp_spans", body);
-                        published.incrementAndGet();
+        await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
+        Future<?> publishing = publisher.submit(() -> {
+            try (BrokerClient own = new BrokerClient()) {
+                for (int i = 0; i < MAX_MESSAGES && !(killsDone.get() && i >= MIN_MESSAGES); i++) {
+                    while (own.messageCount(topology.queue()) > MAX_READY) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
                     }
+                    byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run-" + (i % 4), i % 8, i)
+                            .toByteArray();
+                    publishedIds.add(MessageIds.of(body));
+                    own.publish(topology.exchange(), "otlp_spans", body);
+                    published.incrementAndGet();
                 }
-                return null;
-            });
-
-            List<String> kills = new ArrayList<>();
-            for (int kill = 1; kill <= KILLS; kill++) {
-                // a random-ish moment: after this consumer acknowledged some hundreds of messages, while a file
-                // is being written (a temporary file exists) and the publisher is still sending
-                int ackedBeforeKill = 100 + random.nextInt(400);
-                ConsumerProcess victim = consumer;
-                await().atMost(Duration.ofMinutes(3))
-                        .pollInterval(Duration.ofMillis(50))
-                        .until(() -> victim.messages("acked") >= ackedBeforeKill && temporaryFileExists());
-                kills.add("kill " + kill + " after " + ackedBeforeKill + " acks, " + published.get() + " published");
-                victim.kill();
-                consumer = startConsumer(logs, kill);
             }
-            killsDone.set(true);
-            publishing.get(5, TimeUnit.MINUTES);
-            assertThat(published.get())
-                    .as("the publisher was still sending at the last kill (seed %d, %s)", seed, kills)
-                    .isLessThan(MAX_MESSAGES);
-            assertThat(publishedIds).hasSize(published.get());
+            return null;
+        });
 
-            long expected = (long) published.get() * SPANS_PER_MESSAGE;
-            ConsumerProcess last = consumer;
-            await().atMost(Duration.ofMinutes(5))
-                    .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> client.messageCount(topology.queue()) == 0 && rows() >= expected);
-            assertThat(last.stop()).as("the last consumer stopped").isNotNegative();
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        List<String> kills = new ArrayList<>();
+        for (int kill = 1; kill <= KILLS; kill++) {
+            // a random-ish moment: after this consumer acknowledged some hundreds of messages, while a file
+            // is being written (a temporary file exists) and the publisher is still sending
+            int ackedBeforeKill = 100 + random.nextInt(400);
+            ConsumerProcess victim = consumer;
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> victim.messages("acked") >= ackedBeforeKill && temporaryFileExists());
+            kills.add("kill " + kill + " after " + ackedBeforeKill + " acks, " + published.get() + " published");
+            victim.kill();
+            consumer = startConsumer(logs, kill);
+        }
+        killsDone.set(true);
+        publishing.get(5, TimeUnit.MINUTES);
+        assertThat(published.get())
+                .as("the publisher was still sending at the last kill (seed %d, %s)", seed, kills)
+                .isLessThan(MAX_MESSAGES);
+        assertThat(publishedIds).hasSize(published.get());
 
-            try (ArchiveReader reader = new ArchiveReader(archive)) {
-                String about = "seed " + seed + ", " + kills;
-                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                        .as("rows, counted without DISTINCT (%s)", about)
-                        .isEqualTo(expected);
-                assertThat(reader.scalar(
-                                "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
-                                        + " HAVING count(*) > 1)",
-                                "spans"))
-                        .as("(_message_id, _row) pairs archived more than once (%s)", about)
-                        .isEqualTo(0L);
-                Set<String> archivedIds = new HashSet<>();
-                reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
-                        .forEach(r -> archivedIds.add((String) r.get("_message_id")));
-                assertThat(archivedIds).isEqualTo(publishedIds);
-                // what DuckDB's glob over the archive matches: committed files only
-                assertThat(reader.query("SELECT file FROM glob('" + archive.toAbsolutePath() + "/spans/**/*.parquet')"))
-                        .extracting(r ->
-                                Path.of((String) r.get("file")).getFileName().toString())
-                        .isNotEmpty()
-                        .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
-            }
+        long expected = (long) published.get() * SPANS_PER_MESSAGE;
+        ConsumerProcess last = consumer;
+        await().atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> lens.queued() == 0 && rows() >= expected);
+        assertThat(last.stop()).as("the last consumer stopped").isNotNegative();
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
+
+        try (ArchiveReader reader = new ArchiveReader(archive)) {
+            String about = "seed " + seed + ", " + kills;
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .as("rows, counted without DISTINCT (%s)", about)
+                    .isEqualTo(expected);
+            assertThat(reader.scalar(
+                            "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
+                                    + " HAVING count(*) > 1)",
+                            "spans"))
+                    .as("(_message_id, _row) pairs archived more than once (%s)", about)
+                    .isEqualTo(0L);
+            Set<String> archivedIds = new HashSet<>();
+            reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                    .forEach(r -> archivedIds.add((String) r.get("_message_id")));
+            assertThat(archivedIds).isEqualTo(publishedIds);
+            // what DuckDB's glob over the archive matches: committed files only
+            assertThat(reader.query("SELECT file FROM glob('" + archive.toAbsolutePath() + "/spans/**/*.parquet')"))
+                    .extracting(
+                            r -> Path.of((String) r.get("file")).getFileName().toString())
+                    .isNotEmpty()
+                    .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
         }
         try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
             assertThat(files.filter(Files::isRegularFile)
@@ -165,14 +165,10 @@ class ArchiveCrashIT {
     }
 
     private ConsumerProcess startConsumer(Path logs, int index) throws IOException {
-        ConsumerProcess p = ConsumerProcess.start(
-                topology,
+        return lens.startProcess(
                 logs.resolve("consumer-" + index + ".log"),
-                List.of(),
                 List.of("-Xmx256m"),
                 Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", "500ms"));
-        consumers.add(p);
-        return p;
     }
 
     /** Whether a file is being written: a hidden temporary file exists in a partition folder. */

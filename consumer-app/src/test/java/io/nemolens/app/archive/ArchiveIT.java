@@ -17,9 +17,8 @@ import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,9 +30,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every signal in both encodings through a real broker into the archive, read back with DuckDB; and a
@@ -41,48 +39,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ArchiveIT {
 
-    @TempDir
-    Path archive;
-
-    private TestTopology topology;
-    private RunningConsumer consumer;
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        topology.delete();
-    }
-
-    private RunningConsumer start(String name) {
-        topology = TestTopology.unique(name);
-        consumer =
-                Service.start(topology, RunningConsumer.withOperator(Map.of("lens.archive.path", archive.toString())));
-        return consumer;
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension()
+            .properties(RunningConsumer.withOperator(Map.of()))
+            .manualStart();
 
     @Test
     void allSignalsInBothEncodingsAreArchivedIdenticallyAndReadBackWithDuckDb() throws Exception {
-        start("archive");
+        RunningConsumer consumer = lens.start(Map.of());
         Message traces = NemoLensTelemetry.traces();
         Message metrics = NemoLensTelemetry.metrics();
         Message logs = NemoLensTelemetry.logs();
-        try (BrokerClient client = new BrokerClient()) {
-            for (var entry : List.of(
-                    Map.entry(Signal.SPANS, traces),
-                    Map.entry(Signal.METRICS, metrics),
-                    Map.entry(Signal.LOGS, logs))) {
-                client.publish(
-                        topology.exchange(),
-                        entry.getKey().routingKey(),
-                        entry.getValue().toByteArray());
-                client.publish(
-                        topology.exchange(), entry.getKey().routingKey(), CollectorJsonWriter.write(entry.getValue()));
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 6);
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        for (var entry : List.of(
+                Map.entry(Signal.SPANS, traces), Map.entry(Signal.METRICS, metrics), Map.entry(Signal.LOGS, logs))) {
+            lens.publish(entry.getKey().routingKey(), entry.getValue().toByteArray());
+            lens.publish(entry.getKey().routingKey(), CollectorJsonWriter.write(entry.getValue()));
         }
+        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 6);
+        assertThat(lens.poisoned()).isZero();
         consumer.awaitArchived(Duration.ofSeconds(30));
 
         OtlpDecoder decoder = new OtlpDecoder();
@@ -92,7 +66,7 @@ class ArchiveIT {
         String protobufId = MessageIds.of(traces.toByteArray());
         String jsonId = MessageIds.of(CollectorJsonWriter.write(traces));
 
-        try (ArchiveReader reader = new ArchiveReader(archive)) {
+        try (ArchiveReader reader = new ArchiveReader(lens.archive())) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
                     .isEqualTo(2L * spans.records().spans().size());
             assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics"))
@@ -159,55 +133,52 @@ class ArchiveIT {
 
     @Test
     void aBlockedArchivePausesConsumptionWithoutAckOrPoisonAndRecoversWithNothingLost() throws Exception {
+        Path archive = Files.createDirectories(lens.archive());
         Files.writeString(archive.resolve("spans"), "a regular file where the spans folder must be");
-        start("archive-blocked");
+        RunningConsumer consumer = lens.start(Map.of());
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
         MeterRegistry meters = consumer.bean(MeterRegistry.class);
 
         byte[] first = NemoLensTelemetry.traces().toByteArray();
         byte[] second = NemoLensRequests.spans(40, "blocked-run", 0, 0).toByteArray();
-        try (BrokerClient client = new BrokerClient()) {
-            // the first spans message is durable in the spool before its rows fail: it is acknowledged, and
-            // its rows are written again once the folder can be written
-            client.publish(topology.exchange(), "otlp_spans", first);
-            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-                HttpResponse<String> r = http.send(
-                        HttpRequest.newBuilder(health)
-                                .header("Authorization", RunningConsumer.operatorAuthorization())
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                assertThat(r.statusCode()).isEqualTo(503);
-                assertThat(r.body()).contains("\"archive\"").contains("archive cannot be written: spans");
-            });
-            // from now on the spans messages are held, neither acknowledged nor poisoned, while logs go through
-            client.publish(topology.exchange(), "otlp_spans", second);
-            client.publish(
-                    topology.exchange(), "otlp_logs", NemoLensTelemetry.logs().toByteArray());
-            await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 2);
-            await().atMost(Duration.ofSeconds(20))
-                    .until(() -> !meters.find("lens.retries")
-                            .tag("type", "transient")
-                            .counters()
-                            .isEmpty());
-            assertThat(consumer.messages("acked")).isEqualTo(2);
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters())
-                    .isEmpty();
-            assertThat(Files.isRegularFile(archive.resolve("spans"))).isTrue();
+        // the first spans message is durable in the spool before its rows fail: it is acknowledged, and
+        // its rows are written again once the folder can be written
+        lens.publish("otlp_spans", first);
+        await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 1);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(health)
+                            .header("Authorization", RunningConsumer.operatorAuthorization())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.body()).contains("\"archive\"").contains("archive cannot be written: spans");
+        });
+        // from now on the spans messages are held, neither acknowledged nor poisoned, while logs go through
+        lens.publish("otlp_spans", second);
+        lens.publish("otlp_logs", NemoLensTelemetry.logs().toByteArray());
+        await().atMost(Duration.ofSeconds(20)).until(() -> consumer.messages("acked") == 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !meters.find("lens.retries")
+                        .tag("type", "transient")
+                        .counters()
+                        .isEmpty());
+        assertThat(consumer.messages("acked")).isEqualTo(2);
+        assertThat(lens.poisoned()).isZero();
+        assertThat(meters.find("lens.messages").tag("outcome", "poisoned").counters())
+                .isEmpty();
+        assertThat(Files.isRegularFile(archive.resolve("spans"))).isTrue();
 
-            Files.delete(archive.resolve("spans"));
-            await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 3);
-            consumer.awaitArchived(Duration.ofSeconds(30));
-            await().atMost(Duration.ofSeconds(20))
-                    .until(() ->
-                            http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
-                                            .statusCode()
-                                    == 200);
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(client.messageCount(topology.queue())).isZero();
-        }
+        Files.delete(archive.resolve("spans"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == 3);
+        consumer.awaitArchived(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200);
+        assertThat(lens.poisoned()).isZero();
+        assertThat(lens.queued()).isZero();
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             long expected = new OtlpDecoder()
                             .decode(Signal.SPANS, first, null)

@@ -3,11 +3,11 @@ package io.nemolens.app.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.app.testing.Service;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
-import io.nemolens.testing.TestTopology;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,16 +36,10 @@ class ArchiveMemoryIT {
     @TempDir
     Path archive;
 
-    private TestTopology topology;
-    private ConsumerProcess consumer;
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
 
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        topology.delete();
-    }
+    private ConsumerProcess consumer;
 
     private static String runId(int i) {
         return String.format(Locale.ROOT, "memory-run-%02d", i % RUNS);
@@ -53,13 +47,10 @@ class ArchiveMemoryIT {
 
     @Test
     void sixtyFourInterleavedRunsFitA512MegabyteHeapAndKeepOneFileEachWithRowGroupsTheBudgetAllows() throws Exception {
-        topology = TestTopology.unique("memory");
-        Path log = Path.of("target", "memory-it", topology.queue() + ".log");
+        Path log = Path.of("target", "memory-it", lens.topology().queue() + ".log");
         // files are committed only at shutdown (max-age 30 min): every run's file stays open all along
-        consumer = ConsumerProcess.start(
-                topology,
+        consumer = lens.startProcess(
                 log,
-                List.of(),
                 List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"),
                 Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", "30m"));
         int messages = RUNS * MESSAGES_PER_RUN;
@@ -67,37 +58,35 @@ class ArchiveMemoryIT {
         AtomicLong maxOpen = new AtomicLong();
         AtomicLong maxHeap = new AtomicLong();
         AtomicLong maxLive = new AtomicLong();
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofMinutes(2)).until(() -> client.consumerCount(topology.queue()) > 0);
-            for (int i = 0; i < messages; i++) {
-                byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, runId(i), (i / RUNS) % 8, i)
-                        .toByteArray();
-                client.publish(topology.exchange(), "otlp_spans", body);
-                if (i % 32 == 0) {
-                    sample(maxBuffered, maxOpen, maxHeap, maxLive);
-                }
+        await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
+        for (int i = 0; i < messages; i++) {
+            byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, runId(i), (i / RUNS) % 8, i)
+                    .toByteArray();
+            lens.publish("otlp_spans", body);
+            if (i % 32 == 0) {
+                sample(maxBuffered, maxOpen, maxHeap, maxLive);
             }
-            await().atMost(Duration.ofMinutes(10))
-                    .pollInterval(Duration.ofMillis(500))
-                    .until(() -> {
-                        sample(maxBuffered, maxOpen, maxHeap, maxLive);
-                        return consumer.messages("acked") == messages || !consumer.alive();
-                    });
-            assertThat(consumer.alive())
-                    .as("the consumer is alive (no OutOfMemoryError)")
-                    .isTrue();
-            assertThat(consumer.messages("acked")).isEqualTo(messages);
-            assertThat(consumer.messages("poisoned")).isZero();
-            sample(maxBuffered, maxOpen, maxHeap, maxLive);
-            assertThat(maxOpen.get()).as("files open at once").isEqualTo(RUNS);
-            // each write is followed by cutting row groups until the total is back under the budget: at most one
-            // message's rows per listener thread above it
-            assertThat(maxBuffered.get()).as("bytes buffered at most").isLessThanOrEqualTo(BUDGET_BYTES + (16L << 20));
-
-            assertThat(consumer.stop()).as("stopped").isNotNegative();
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
         }
+        await().atMost(Duration.ofMinutes(10))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    sample(maxBuffered, maxOpen, maxHeap, maxLive);
+                    return consumer.messages("acked") == messages || !consumer.alive();
+                });
+        assertThat(consumer.alive())
+                .as("the consumer is alive (no OutOfMemoryError)")
+                .isTrue();
+        assertThat(consumer.messages("acked")).isEqualTo(messages);
+        assertThat(consumer.messages("poisoned")).isZero();
+        sample(maxBuffered, maxOpen, maxHeap, maxLive);
+        assertThat(maxOpen.get()).as("files open at once").isEqualTo(RUNS);
+        // each write is followed by cutting row groups until the total is back under the budget: at most one
+        // message's rows per listener thread above it
+        assertThat(maxBuffered.get()).as("bytes buffered at most").isLessThanOrEqualTo(BUDGET_BYTES + (16L << 20));
+
+        assertThat(consumer.stop()).as("stopped").isNotNegative();
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
         assertThat(consumer.output()).doesNotContain("OutOfMemoryError");
 
         String glob = archive.toAbsolutePath() + "/spans/**/*.parquet";

@@ -8,10 +8,9 @@ import io.nemolens.app.testing.Service;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -28,8 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,90 +45,71 @@ class ArchiveSpoolFaultIT {
     @TempDir
     Path tmp;
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private ConsumerProcess child;
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (child != null) {
-            child.close();
-        }
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
 
     @Test
     void aFullSpoolHoldsMessagesUnacknowledgedUnpoisonedAndHealthDownUntilCommittedFilesFreeIt() throws Exception {
-        topology = TestTopology.unique("spool-full");
         Path archive = tmp.resolve("archive");
         // a spool of 384 KB that only committed files free: with commit-threshold 1.0 none is committed early,
         // so the spool stays full until the open file is max-age (15 s) old
-        consumer = Service.start(
-                topology,
-                Map.of(
-                        "lens.archive.path", archive.toString(),
-                        "lens.archive.spool.max-size", "384KB",
-                        "lens.archive.spool.segment-size", "64KB",
-                        "lens.archive.spool.commit-threshold", "1.0",
-                        "lens.archive.max-age", "15s",
-                        "lens.consumer.transient-retry.max-backoff", "1s",
-                        // the test reads the reason in the health details, which are hidden from anonymous callers
-                        "management.endpoint.health.show-details", "always"));
+        RunningConsumer consumer = lens.start(Map.of(
+                "lens.archive.path", archive.toString(),
+                "lens.archive.spool.max-size", "384KB",
+                "lens.archive.spool.segment-size", "64KB",
+                "lens.archive.spool.commit-threshold", "1.0",
+                "lens.archive.max-age", "15s",
+                "lens.consumer.transient-retry.max-backoff", "1s",
+                // the test reads the reason in the health details, which are hidden from anonymous callers
+                "management.endpoint.health.show-details", "always"));
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
 
         int messages = 30; // about 23 KB each: nearly twice what the spool holds
         Set<String> ids = new HashSet<>();
-        try (BrokerClient client = new BrokerClient()) {
-            for (int i = 0; i < messages; i++) {
-                byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "spool-full-run", i % 8, i)
-                        .toByteArray();
-                ids.add(MessageIds.of(body));
-                client.publish(topology.exchange(), "otlp_spans", body);
-            }
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                HttpResponse<String> r =
-                        http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
-                assertThat(r.statusCode()).isEqualTo(503);
-                assertThat(r.body()).contains("spool full");
-            });
-            double ackedWhileFull = consumer.messages("acked");
-            assertThat(ackedWhileFull)
-                    .as("messages acknowledged before the spool was full")
-                    .isBetween(1.0, messages - 1.0);
-            // while it is full: nothing more acknowledged, nothing poisoned, the listeners retrying
-            await().during(Duration.ofSeconds(2))
-                    .atMost(Duration.ofSeconds(10))
-                    .until(() -> consumer.messages("acked") == ackedWhileFull);
-            assertThat(consumer.bean(MeterRegistry.class)
-                            .find("lens.retries")
-                            .tag("type", "transient")
-                            .counters())
-                    .as("transient retries")
-                    .isNotEmpty();
-            assertThat(consumer.messages("poisoned")).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-
-            // committed files free the spool: the rest goes through by itself
-            await().atMost(Duration.ofMinutes(2)).until(() -> consumer.messages("acked") == messages);
-            consumer.awaitArchived(Duration.ofMinutes(1));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() ->
-                            http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
-                                            .statusCode()
-                                    == 200);
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        for (int i = 0; i < messages; i++) {
+            byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "spool-full-run", i % 8, i)
+                    .toByteArray();
+            ids.add(MessageIds.of(body));
+            lens.publish("otlp_spans", body);
         }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            HttpResponse<String> r =
+                    http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.body()).contains("spool full");
+        });
+        double ackedWhileFull = consumer.messages("acked");
+        assertThat(ackedWhileFull)
+                .as("messages acknowledged before the spool was full")
+                .isBetween(1.0, messages - 1.0);
+        // while it is full: nothing more acknowledged, nothing poisoned, the listeners retrying
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> consumer.messages("acked") == ackedWhileFull);
+        assertThat(consumer.bean(MeterRegistry.class)
+                        .find("lens.retries")
+                        .tag("type", "transient")
+                        .counters())
+                .as("transient retries")
+                .isNotEmpty();
+        assertThat(consumer.messages("poisoned")).isZero();
+        assertThat(lens.poisoned()).isZero();
+
+        // committed files free the spool: the rest goes through by itself
+        await().atMost(Duration.ofMinutes(2)).until(() -> consumer.messages("acked") == messages);
+        consumer.awaitArchived(Duration.ofMinutes(1));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200);
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
         assertExactlyOnce(archive, ids);
     }
 
     @Test
     void aSpoolOnAFullDiskHoldsMessagesUnacknowledgedUnpoisonedAndHealthDownUntilThereIsRoomAgain() throws Exception {
-        topology = TestTopology.unique("spool-enospc");
         Path archive = tmp.resolve("archive");
         Path disk = Files.createDirectories(tmp.resolve("spool-disk"));
         // a real full disk needs a tmpfs of our own: the test fails (never skips) where it cannot have one
@@ -149,9 +129,8 @@ class ArchiveSpoolFaultIT {
         properties.put("lens.archive.min-free-space", "1KB");
         properties.put("lens.archive.max-age", "1s");
         properties.put("lens.consumer.transient-retry.max-backoff", "1s");
-        child = ConsumerProcess.start(
-                topology,
-                Path.of("target", "spool-fault-it", topology.queue() + ".log"),
+        ConsumerProcess child = lens.startProcess(
+                Path.of("target", "spool-fault-it", lens.topology().queue() + ".log"),
                 inSmallTmpfs(disk, List.of()),
                 List.of("-Xmx256m"),
                 properties);
@@ -165,45 +144,43 @@ class ArchiveSpoolFaultIT {
             ids.add(MessageIds.of(body));
             bodies.add(body);
         }
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofMinutes(2)).until(() -> client.consumerCount(topology.queue()) > 0);
-            for (byte[] body : bodies.subList(0, 10)) {
-                client.publish(topology.exchange(), "otlp_spans", body);
-            }
-            await().atMost(Duration.ofSeconds(60)).until(() -> child.messages("acked") == 10);
-            await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
-
-            Path filler = seenByChild.resolve("filler");
-            long filled = fill(filler);
-            assertThat(filled).as("bytes written until the disk was full").isPositive();
-            for (byte[] body : bodies.subList(10, bodies.size())) {
-                client.publish(topology.exchange(), "otlp_spans", body);
-            }
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                ConsumerProcess.Health h = child.health();
-                assertThat(h.status()).isEqualTo(503);
-                assertThat(h.body()).contains("spool cannot be written").contains("No space left on device");
-            });
-            // what a failed append gave back (it is cut off again) is taken too: the disk stays full
-            fill(filler);
-            double ackedWhileFull = child.messages("acked");
-            assertThat(ackedWhileFull).isBetween(10.0, bodies.size() - 1.0);
-            await().during(Duration.ofSeconds(3))
-                    .atMost(Duration.ofSeconds(15))
-                    .until(() -> child.messages("acked") == ackedWhileFull
-                            && !child.health().up());
-            assertThat(child.meter("lens_retries_total", "type=\"transient\"")).isPositive();
-            assertThat(child.messages("poisoned")).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-
-            Files.delete(filler);
-            await().atMost(Duration.ofMinutes(2)).until(() -> child.messages("acked") == bodies.size());
-            await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
-            assertThat(child.messages("poisoned")).isZero();
-            assertThat(child.stop()).as("stopped gracefully").isNotNegative();
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
+        for (byte[] body : bodies.subList(0, 10)) {
+            lens.publish("otlp_spans", body);
         }
+        await().atMost(Duration.ofSeconds(60)).until(() -> child.messages("acked") == 10);
+        await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
+
+        Path filler = seenByChild.resolve("filler");
+        long filled = fill(filler);
+        assertThat(filled).as("bytes written until the disk was full").isPositive();
+        for (byte[] body : bodies.subList(10, bodies.size())) {
+            lens.publish("otlp_spans", body);
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            ConsumerProcess.Health h = child.health();
+            assertThat(h.status()).isEqualTo(503);
+            assertThat(h.body()).contains("spool cannot be written").contains("No space left on device");
+        });
+        // what a failed append gave back (it is cut off again) is taken too: the disk stays full
+        fill(filler);
+        double ackedWhileFull = child.messages("acked");
+        assertThat(ackedWhileFull).isBetween(10.0, bodies.size() - 1.0);
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> child.messages("acked") == ackedWhileFull
+                        && !child.health().up());
+        assertThat(child.meter("lens_retries_total", "type=\"transient\"")).isPositive();
+        assertThat(child.messages("poisoned")).isZero();
+        assertThat(lens.poisoned()).isZero();
+
+        Files.delete(filler);
+        await().atMost(Duration.ofMinutes(2)).until(() -> child.messages("acked") == bodies.size());
+        await().atMost(Duration.ofSeconds(60)).until(() -> child.health().up());
+        assertThat(child.messages("poisoned")).isZero();
+        assertThat(child.stop()).as("stopped gracefully").isNotNegative();
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
         assertThat(child.output()).contains("No space left on device");
         assertExactlyOnce(archive, ids);
     }

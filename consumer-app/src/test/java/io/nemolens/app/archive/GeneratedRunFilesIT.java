@@ -6,10 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.nemolens.app.testing.Service;
 import io.nemolens.generator.GenerateCommand;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +24,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
@@ -48,26 +46,13 @@ class GeneratedRunFilesIT {
     private static final Pattern SENT_LINE =
             Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
 
-    @TempDir
-    Path archive;
-
-    private TestTopology topology;
-    private RunningConsumer consumer;
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().property("lens.archive.max-age", MAX_AGE.toSeconds() + "s");
 
     @Test
     void generateCount500LeavesOneFilePerPartitionHoldingExactlyTheReportedRecords() throws Exception {
-        topology = TestTopology.unique("generated-files");
-        consumer = Service.start(
-                topology,
-                Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", MAX_AGE.toSeconds() + "s"));
+        RunningConsumer consumer = lens.consumer();
+        Path archive = lens.archive();
         String runId = "generated-files-" + Long.toHexString(System.nanoTime());
 
         // the generator as a user runs it, in a connection of its own
@@ -77,7 +62,7 @@ class GeneratedRunFilesIT {
         long began = System.nanoTime();
         int exit;
         try {
-            exit = new GenerateCommand(() -> connections, topology.exchange(), Clock.systemUTC())
+            exit = new GenerateCommand(() -> connections, lens.topology().exchange(), Clock.systemUTC())
                     .run(
                             List.of("--count", "500", "--run-id", runId),
                             new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -94,10 +79,8 @@ class GeneratedRunFilesIT {
         long reportedTotal = Long.parseLong(sent.group(2));
         assertThat(reported.keySet()).containsExactlyInAnyOrder("spans", "metrics", "logs", "gpu", "node");
 
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> consumer.messages("acked") == 500);
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-        }
+        await().atMost(Duration.ofSeconds(120)).until(() -> consumer.messages("acked") == 500);
+        assertThat(lens.poisoned()).isZero();
         // every file is committed by its age: none is open, the spool holds nothing not yet committed
         consumer.awaitArchived(MAX_AGE.plus(Duration.ofSeconds(90)));
 

@@ -11,6 +11,7 @@ import io.nemolens.app.testing.Service;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
+import io.nemolens.generator.InfraRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
@@ -20,17 +21,15 @@ import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * dcgm-exporter and node-exporter batches, shaped as the collector's {@code prometheus} receiver makes
@@ -41,52 +40,36 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InfraMetricsIT {
 
-    @TempDir
-    Path archive;
-
-    private TestTopology topology;
-    private RunningConsumer consumer;
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (topology != null) {
-            topology.delete();
-        }
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(RecordingHandlers.class);
 
     @Test
     void gpuAndNodeSamplesInBothEncodingsReachHandlersAndTheArchive() throws Exception {
-        topology = TestTopology.unique("infra");
-        consumer = Service.start(topology, Map.of("lens.archive.path", archive.toString()), RecordingHandlers.class);
+        RunningConsumer consumer = lens.consumer();
         Message dcgm = NemoLensTelemetry.dcgmBatch();
         Message dcgmNewer = NemoLensTelemetry.dcgmBatchNewerBuild();
         Message node = NemoLensTelemetry.nodeExporterBatch();
         Message traces = NemoLensTelemetry.traces();
-        try (BrokerClient client = new BrokerClient()) {
-            for (Message m : List.of(dcgm, dcgmNewer, node)) {
-                client.publish(topology.exchange(), "otlp_metrics", m.toByteArray());
-                client.publish(topology.exchange(), "otlp_metrics", CollectorJsonWriter.write(m));
-            }
-            client.publish(topology.exchange(), "otlp_spans", traces.toByteArray());
-            MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 7);
-            consumer.awaitArchived(Duration.ofSeconds(30));
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(meters.get("lens.records")
-                            .tag("kind", "gpu_sample")
-                            .counter()
-                            .count())
-                    .isEqualTo(4 * 38);
-            assertThat(meters.get("lens.records")
-                            .tag("kind", "node_sample")
-                            .counter()
-                            .count())
-                    .isEqualTo(2 * 17);
-            assertThat(meters.get("lens.stale.skipped").counter().count()).isEqualTo(4 + 2);
+        for (Message m : List.of(dcgm, dcgmNewer, node)) {
+            lens.publish("otlp_metrics", m.toByteArray());
+            lens.publish("otlp_metrics", CollectorJsonWriter.write(m));
         }
+        lens.publish("otlp_spans", traces.toByteArray());
+        MeterRegistry meters = consumer.bean(MeterRegistry.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 7);
+        consumer.awaitArchived(Duration.ofSeconds(30));
+        assertThat(lens.poisoned()).isZero();
+        assertThat(meters.get("lens.records")
+                        .tag("kind", "gpu_sample")
+                        .counter()
+                        .count())
+                .isEqualTo(4 * 38);
+        assertThat(meters.get("lens.records")
+                        .tag("kind", "node_sample")
+                        .counter()
+                        .count())
+                .isEqualTo(2 * 17);
+        assertThat(meters.get("lens.stale.skipped").counter().count()).isEqualTo(4 + 2);
 
         OtlpDecoder decoder = new OtlpDecoder();
         DecodedMessage expectedDcgm = decoder.decode(Signal.METRICS, dcgm.toByteArray(), null);
@@ -120,18 +103,15 @@ class InfraMetricsIT {
         RecordingHandlers.Recorded recorded = consumer.bean(RecordingHandlers.Recorded.class);
         assertThat(recorded.allMetricPoints())
                 .extracting(MetricPoint::name)
-                .containsOnly(
-                        "up",
-                        "scrape_duration_seconds",
-                        "scrape_samples_scraped",
-                        "scrape_samples_post_metric_relabeling",
-                        "scrape_series_added")
-                .hasSize(6 * 5);
+                .containsOnlyElementsOf(InfraRequests.SCRAPE_GAUGES)
+                .hasSize(6 * InfraRequests.SCRAPE_GAUGES.size());
 
+        Path archive = lens.archive();
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "gpu_metrics")).isEqualTo(4L * 38);
             assertThat(reader.scalar("SELECT count(*) FROM %s", "node_metrics")).isEqualTo(2L * 17);
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics")).isEqualTo(6L * 5);
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "metrics"))
+                    .isEqualTo(6L * InfraRequests.SCRAPE_GAUGES.size());
             // the staleness markers are not rows: no GPU 1 PCIe rx, no veth receive bytes, and no value is null
             assertThat(reader.scalar(
                             "SELECT count(*) FROM %s WHERE field = 'PROF_PCIE_RX_BYTES' AND gpu = 1", "gpu_metrics"))
@@ -163,16 +143,18 @@ class InfraMetricsIT {
             assertThat(released.get("run_id"))
                     .as("a scrape target belongs to no run")
                     .isNull();
-            for (String absent : List.of("gpu_instance_profile", "gpu_instance_id", "pod", "namespace", "container")) {
+            // the MIG and Kubernetes labels: absent from the released build's rows, there in the newer one's
+            Map<String, Object> labels = Map.of(
+                    "gpu_instance_profile", "1g.10gb",
+                    "gpu_instance_id", "7",
+                    "pod", "llama3-8b-worker-0",
+                    "namespace", "training",
+                    "container", "megatron");
+            for (String absent : labels.keySet()) {
                 assertThat(released.get(absent)).as(absent).isNull();
             }
             Map<String, Object> newer = util.get(3);
-            assertThat(newer.get("host")).isEqualTo("dgx-h100-001");
-            assertThat(newer.get("gpu_instance_profile")).isEqualTo("1g.10gb");
-            assertThat(newer.get("gpu_instance_id")).isEqualTo("7");
-            assertThat(newer.get("pod")).isEqualTo("llama3-8b-worker-0");
-            assertThat(newer.get("namespace")).isEqualTo("training");
-            assertThat(newer.get("container")).isEqualTo("megatron");
+            assertThat(newer).containsEntry("host", "dgx-h100-001").containsAllEntriesOf(labels);
             assertThat(reader.scalar(
                             "SELECT count(*) FROM %s WHERE is_counter AND field = 'TOTAL_ENERGY_CONSUMPTION'",
                             "gpu_metrics"))

@@ -3,6 +3,7 @@ package io.nemolens.app.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.app.testing.Service;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
@@ -11,9 +12,7 @@ import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.ConsumerProcess;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -26,8 +25,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,18 +42,11 @@ class OutOfMemoryHaltIT {
     @TempDir
     Path archive;
 
-    private TestTopology topology;
-    private final List<Process> children = new ArrayList<>();
-
-    @AfterEach
-    void cleanUp() {
-        children.forEach(Process::destroyForcibly);
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
 
     @Test
     void anOutOfMemoryErrorHaltsAtOnceAndTheNextStartLeavesEveryFileReadable() throws Exception {
-        topology = TestTopology.unique("oom");
         Path logs = Path.of("target", "out-of-memory-halt-it");
         Path firstLog = logs.resolve("first.log");
         Process first = start(
@@ -77,44 +69,39 @@ class OutOfMemoryHaltIT {
         byte[] tooMuch = withOneHugeAttribute();
         assertThat(tooMuch.length).isBetween(24 << 20, 32 << 20);
 
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> client.consumerCount(topology.queue()) > 0);
-            for (byte[] body : spans) {
-                client.publish(topology.exchange(), "otlp_spans", body);
-            }
-            client.publish(topology.exchange(), "otlp_metrics", metrics);
-            client.publish(topology.exchange(), "otlp_logs", logRecords);
-            await().atMost(Duration.ofSeconds(120))
-                    .until(() -> client.messageCount(topology.queue()) == 0
-                            && temporaryFiles().size() >= 3);
-
-            client.publish(topology.exchange(), "otlp_spans", tooMuch);
-            long sent = System.nanoTime();
-            assertThat(first.waitFor(60, TimeUnit.SECONDS))
-                    .as("the consumer ended after its out-of-memory error (see %s)", firstLog)
-                    .isTrue();
-            Duration took = Duration.ofNanos(System.nanoTime() - sent);
-            assertThat(first.exitValue()).isEqualTo(OutOfMemoryHalt.EXIT_CODE);
-            assertThat(took)
-                    .as("from the message's publication to the end of the process")
-                    .isLessThan(Duration.ofSeconds(30));
-            assertThat(Files.readString(firstLog)).contains("OutOfMemoryError in ", "halting now with exit code 3");
-            assertThat(temporaryFiles())
-                    .as("the files it had open are still under their temporary names")
-                    .isNotEmpty();
-            assertEveryCommittedFileReads();
-
-            Process second =
-                    start(logs.resolve("second.log"), List.of("-Xmx256m"), Map.of("lens.archive.max-age", "1s"));
-            await().atMost(Duration.ofSeconds(180))
-                    .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> client.messageCount(topology.queue()) == 0
-                            && client.messageCount(topology.poisonQueue()) == 1
-                            && expected.equals(distinctRows(expected.keySet())));
-            second.destroy(); // SIGTERM: a graceful stop commits what is open
-            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(client.messageCount(topology.queue())).isZero();
+        await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
+        for (byte[] body : spans) {
+            lens.publish("otlp_spans", body);
         }
+        lens.publish("otlp_metrics", metrics);
+        lens.publish("otlp_logs", logRecords);
+        await().atMost(Duration.ofSeconds(120))
+                .until(() -> lens.queued() == 0 && temporaryFiles().size() >= 3);
+
+        lens.publish("otlp_spans", tooMuch);
+        long sent = System.nanoTime();
+        assertThat(first.waitFor(60, TimeUnit.SECONDS))
+                .as("the consumer ended after its out-of-memory error (see %s)", firstLog)
+                .isTrue();
+        Duration took = Duration.ofNanos(System.nanoTime() - sent);
+        assertThat(first.exitValue()).isEqualTo(OutOfMemoryHalt.EXIT_CODE);
+        assertThat(took)
+                .as("from the message's publication to the end of the process")
+                .isLessThan(Duration.ofSeconds(30));
+        assertThat(Files.readString(firstLog)).contains("OutOfMemoryError in ", "halting now with exit code 3");
+        assertThat(temporaryFiles())
+                .as("the files it had open are still under their temporary names")
+                .isNotEmpty();
+        assertEveryCommittedFileReads();
+
+        Process second = start(logs.resolve("second.log"), List.of("-Xmx256m"), Map.of("lens.archive.max-age", "1s"));
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() ->
+                        lens.queued() == 0 && lens.poisoned() == 1 && expected.equals(distinctRows(expected.keySet())));
+        second.destroy(); // SIGTERM: a graceful stop commits what is open
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(lens.queued()).isZero();
         assertThat(temporaryFiles()).as("temporary files left in the archive").isEmpty();
         assertEveryCommittedFileReads();
         assertThat(distinctRows(expected.keySet())).isEqualTo(expected);
@@ -141,10 +128,7 @@ class OutOfMemoryHaltIT {
     private Process start(Path log, List<String> jvmOptions, Map<String, Object> extra) throws Exception {
         Map<String, Object> properties = new TreeMap<>(extra);
         properties.put("lens.archive.path", archive);
-        Process p = ConsumerProcess.start(topology, log, List.of(), jvmOptions, properties)
-                .process();
-        children.add(p);
-        return p;
+        return lens.startProcess(log, jvmOptions, properties).process();
     }
 
     private static Map<String, Long> expectedRows(List<byte[]> spans, byte[] metrics, byte[] logs) {

@@ -10,17 +10,11 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
+import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TcpProxy;
-import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -34,12 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -49,7 +41,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * starts cleanly: it cuts the torn tail, writes the earlier entries' rows from the spool, and takes the
  * message again from the broker; every message is archived exactly once.
  *
- * <p>Modelled faithfully with a consumer in a child JVM (the runnable jar, as deployed) that reaches the
+ * <p>Modelled faithfully with a consumer in a child JVM (the service's executable jar) that reaches the
  * broker through a proxy: once its first messages are acknowledged, the proxy drops what the consumer
  * sends, so the last message is delivered and spooled but its acknowledgement never reaches the broker;
  * the child is then killed with SIGKILL (the broker takes the message back), and the spool's last entry
@@ -60,42 +52,14 @@ class SpoolTornTailIT {
 
     private static final int SPANS_PER_MESSAGE = 120;
 
-    @TempDir
-    Path archive;
-
-    private TestTopology topology;
-    private TcpProxy proxy;
-    private Process child;
-    private RunningConsumer consumer;
-
-    @AfterEach
-    void cleanUp() {
-        if (child != null) {
-            child.destroyForcibly();
-        }
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
 
     @Test
     void aTornLastSpoolEntryIsCutAtStartAndItsMessageComesBackFromTheBrokerAndIsArchivedOnce(CapturedOutput output)
             throws Exception {
-        topology = TestTopology.unique("torn-tail");
-        TestBroker broker = TestBroker.get();
-        Map<String, Object> brokerProperties = broker.springProperties();
-        proxy = new TcpProxy(
-                        String.valueOf(brokerProperties.get("spring.rabbitmq.host")),
-                        Integer.parseInt(String.valueOf(brokerProperties.get("spring.rabbitmq.port"))))
-                .start();
-        int httpPort = freePort();
+        Path archive = lens.archive();
         Path spool = archive.resolve(".spool");
-        child = startChild(httpPort, Path.of("target", "torn-tail-it", "child.log"));
-
         List<byte[]> earlier = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             earlier.add(
@@ -108,52 +72,55 @@ class SpoolTornTailIT {
         ids.add(MessageIds.of(last));
         assertThat(ids).hasSize(4);
 
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> client.consumerCount(topology.queue()) > 0);
+        try (TcpProxy proxy = TcpProxy.toTestBroker()) {
+            // the service's jar in a child JVM, reaching the broker through the proxy, its files open 10 minutes
+            Map<String, Object> props = new LinkedHashMap<>(proxy.springProperties());
+            props.put("lens.archive.max-age", "10m");
+            ConsumerProcess child =
+                    lens.startProcess(Path.of("target", "torn-tail-it", "child.log"), List.of("-Xmx256m"), props);
+            await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
             for (byte[] body : earlier) {
-                client.publish(topology.exchange(), "otlp_spans", body);
+                lens.publish("otlp_spans", body);
             }
             // the first three are spooled and acknowledged (their files stay open: max-age is long)
-            await().atMost(Duration.ofSeconds(60)).until(() -> acked(httpPort) == 3);
+            await().atMost(Duration.ofSeconds(60)).until(() -> child.messages("acked") == 3);
             assertThat(entries(spool)).hasSize(3);
 
             // from now on the broker hears nothing from the consumer: the last message is delivered and
             // spooled, but its acknowledgement never arrives
             proxy.dropClientBytes();
-            client.publish(topology.exchange(), "otlp_spans", last);
+            lens.publish("otlp_spans", last);
             await().atMost(Duration.ofSeconds(60)).until(() -> entries(spool).size() == 4);
-            child.destroyForcibly(); // SIGKILL
-            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            child.kill(); // SIGKILL
             proxy.stop();
-            // the broker takes back what was not acknowledged: the last message (and, should the third
-            // acknowledgement still have been on its way when the proxy began dropping, the third one too,
-            // which the next consumer finds in the spool and acknowledges without taking it again)
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.queue()) >= 1);
-            long redelivered = client.messageCount(topology.queue());
-            assertThat(redelivered).isBetween(1L, 2L);
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-
-            // a crash during the append leaves the last entry torn
-            Entry torn = entries(spool).get(3);
-            long cutAt = torn.offset() + torn.bytes() / 2;
-            try (FileChannel ch = FileChannel.open(torn.segment(), StandardOpenOption.WRITE)) {
-                ch.truncate(cutAt);
-            }
-            assertThat(entries(spool)).hasSize(3);
-
-            consumer = Service.start(
-                    topology, Map.of("lens.archive.path", archive.toString(), "lens.archive.max-age", "1s"));
-            assertThat(output.getOut())
-                    .as("the torn tail is cut at start")
-                    .contains("cut a torn tail of " + (cutAt - torn.offset()) + " bytes at offset " + torn.offset());
-            await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == redelivered);
-            consumer.awaitArchived(Duration.ofSeconds(60));
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            assertThat(consumer.bean(ParquetArchive.class).status().duplicates())
-                    .as("the last message came back as new: nothing of its torn entry counts for it")
-                    .isEqualTo(redelivered - 1);
         }
+        // the broker takes back what was not acknowledged: the last message (and, should the third
+        // acknowledgement still have been on its way when the proxy began dropping, the third one too,
+        // which the next consumer finds in the spool and acknowledges without taking it again)
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.queued() >= 1);
+        long redelivered = lens.queued();
+        assertThat(redelivered).isBetween(1L, 2L);
+        assertThat(lens.poisoned()).isZero();
+
+        // a crash during the append leaves the last entry torn
+        Entry torn = entries(spool).get(3);
+        long cutAt = torn.offset() + torn.bytes() / 2;
+        try (FileChannel ch = FileChannel.open(torn.segment(), StandardOpenOption.WRITE)) {
+            ch.truncate(cutAt);
+        }
+        assertThat(entries(spool)).hasSize(3);
+
+        RunningConsumer consumer = lens.start(Map.of("lens.archive.max-age", "1s"));
+        assertThat(output.getOut())
+                .as("the torn tail is cut at start")
+                .contains("cut a torn tail of " + (cutAt - torn.offset()) + " bytes at offset " + torn.offset());
+        await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == redelivered);
+        consumer.awaitArchived(Duration.ofSeconds(60));
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
+        assertThat(consumer.bean(ParquetArchive.class).status().duplicates())
+                .as("the last message came back as new: nothing of its torn entry counts for it")
+                .isEqualTo(redelivered - 1);
 
         int spansPerMessage = new OtlpDecoder()
                 .decode(Signal.SPANS, last, null)
@@ -176,64 +143,6 @@ class SpoolTornTailIT {
                             .map(p -> p.getFileName().toString()))
                     .as("nothing but committed Parquet files")
                     .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
-        }
-    }
-
-    /** The consumer's runnable jar in a child JVM, reaching the broker through the proxy, files open 10 minutes. */
-    private Process startChild(int httpPort, Path log) throws Exception {
-        Files.createDirectories(log.getParent());
-        Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
-        props.put("spring.rabbitmq.host", "127.0.0.1");
-        props.put("spring.rabbitmq.port", proxy.port());
-        props.putAll(topology.properties());
-        props.put("lens.archive.path", archive);
-        props.put("lens.archive.max-age", "10m");
-        props.put("server.port", httpPort);
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-jar",
-                execJar().toString()));
-        props.forEach((k, v) -> cmd.add("--" + k + "=" + v));
-        return new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-    }
-
-    private static Path execJar() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("target"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-                    .findFirst()
-                    .orElseThrow(
-                            () -> new IllegalStateException("no runnable jar in target/: run the package phase first"));
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** Messages the child acknowledged, from its {@code /actuator/prometheus}; -1 while it does not answer. */
-    private static double acked(int httpPort) {
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/prometheus"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            return r.body()
-                    .lines()
-                    .filter(l -> l.startsWith("lens_messages_total{") && l.contains("outcome=\"acked\""))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-                    .sum();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
         }
     }
 

@@ -3,17 +3,16 @@ package io.nemolens.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.nemolens.app.LensConsumerApplication;
 import io.nemolens.app.poison.BreakableHandlers;
+import io.nemolens.app.testing.Commands;
+import io.nemolens.app.testing.Commands.Result;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ChildJvm;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.JarRun;
-import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
 import io.nemolens.testing.TestTopology;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The jar's {@code poison list} and {@code poison replay} commands against a real broker, in this JVM
@@ -35,49 +33,35 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonCommandIT {
 
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class)
+            .properties(Map.of("lens.consumer.handler-retry.max-attempts", "1", "lens.consumer.concurrency", "1"));
+
+    @RegisterExtension
+    final Commands commands = new Commands();
+
     private TestTopology topology;
-    private RunningConsumer consumer;
     private BreakableHandlers.State state;
-    private final Map<String, String> savedProperties = new LinkedHashMap<>();
 
     @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("command");
-        consumer = Service.start(
-                topology,
-                Map.of("lens.consumer.handler-retry.max-attempts", "1", "lens.consumer.concurrency", "1"),
-                BreakableHandlers.class);
-        state = consumer.bean(BreakableHandlers.State.class);
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-c", "fail-span-1"));
-            client.publish(topology.exchange(), "otlp_logs", SmallRequests.logs("run-c", "fail-log-1"));
-            client.publish(topology.exchange(), "otlp_spans", "{\"resourceSpans\":[".getBytes(StandardCharsets.UTF_8));
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-c", "fail-span-2"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 4);
-        }
+    void poisonFour() throws Exception {
+        topology = lens.topology();
+        state = lens.bean(BreakableHandlers.State.class);
+        lens.publish("otlp_spans", SmallRequests.spans("run-c", "fail-span-1"));
+        lens.publish("otlp_logs", SmallRequests.logs("run-c", "fail-log-1"));
+        lens.publish("otlp_spans", "{\"resourceSpans\":[".getBytes(StandardCharsets.UTF_8));
+        lens.publish("otlp_spans", SmallRequests.spans("run-c", "fail-span-2"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 4);
         state.broken = false;
-    }
-
-    @AfterEach
-    void stop() {
-        savedProperties.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
-        consumer.close();
-        topology.delete();
     }
 
     @Test
     void listThenReplayAFilteredSubsetFromTheCommandLine() throws Exception {
         pointCommandsAtTheTestBroker();
 
-        Result list = run("poison", "list");
-        assertThat(list.code).isZero();
-        assertThat(list.out)
+        Result list = commands.run("poison", "list");
+        assertThat(list.code()).isZero();
+        assertThat(list.out())
                 .contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
                 .containsPattern(
                         "\\s+2\\s+handler\\s+otlp_spans\\s+handler failed after # attempt.*cannot take fail-span-#")
@@ -86,26 +70,26 @@ class PoisonCommandIT {
                 .containsPattern("\\s+1\\s+decode\\s+otlp_spans\\s+malformed")
                 .containsPattern("\\s+1\\s+[0-9a-f]{12}\\s+otlp_spans\\s+handler\\s+0\\s+0\\s+\\d+\\s+20\\d\\d-");
 
-        Result dry = run("poison", "replay", "--max", "100", "--routing-key", "otlp_spans", "--dry-run");
-        assertThat(dry.code).isZero();
-        assertThat(dry.out)
+        Result dry = commands.run("poison", "replay", "--max", "100", "--routing-key", "otlp_spans", "--dry-run");
+        assertThat(dry.code()).isZero();
+        assertThat(dry.out())
                 .contains("dry run, nothing moved: would replay 2, skipped 2, would park 0, failed 0 (of 4 examined)");
         assertThat(state.handled).isEmpty();
 
-        Result replay = run("poison", "replay", "--routing-key", "otlp_spans", "--category=handler");
-        assertThat(replay.code).isZero();
-        assertThat(replay.out).contains("replayed 2, skipped 2, parked 0, failed 0 (of 4 examined)");
+        Result replay = commands.run("poison", "replay", "--routing-key", "otlp_spans", "--category=handler");
+        assertThat(replay.code()).isZero();
+        assertThat(replay.out()).contains("replayed 2, skipped 2, parked 0, failed 0 (of 4 examined)");
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.size() == 2);
         assertThat(state.handled).containsExactlyInAnyOrder("fail-span-1", "fail-span-2");
 
-        Result after = run("poison", "list", "--max", "1");
-        assertThat(after.out)
+        Result after = commands.run("poison", "list", "--max", "1");
+        assertThat(after.out())
                 .contains(": 2 message(s), 2 examined")
                 .contains("(1 more not listed; --max N lists more)");
 
-        Result usage = run("poison", "replay", "--bogus");
-        assertThat(usage.code).isEqualTo(2);
-        assertThat(usage.out).contains("unknown option: --bogus").contains("usage: poison list");
+        Result usage = commands.run("poison", "replay", "--bogus");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.out()).contains("unknown option: --bogus").contains("usage: poison list");
     }
 
     @Test
@@ -115,14 +99,12 @@ class PoisonCommandIT {
         assertThat(jar)
                 .as("the exec jar is built by 'package', before the integration tests")
                 .exists();
-        List<String> command =
-                new ArrayList<>(List.of(JarRun.javaBinary(), "-jar", jar.toString(), "poison", "list", "--max", "2"));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        environment().forEach((k, v) -> pb.environment().put(k, v));
-        Process process = pb.start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(out).isZero();
+        JarRun.Outcome run = JarRun.run(
+                ChildJvm.jar(jar).args(List.of("poison", "list", "--max", "2")).environment(environment()),
+                Duration.ofSeconds(60));
+        String out = run.output();
+        assertThat(run.exited()).isTrue();
+        assertThat(run.exitCode()).as(out).isZero();
         assertThat(out)
                 .contains("poison queue '" + topology.poisonQueue() + "': 4 message(s), 4 examined")
                 .contains("(2 more not listed; --max N lists more)");
@@ -157,18 +139,15 @@ class PoisonCommandIT {
         }
         Files.delete(workingDir);
 
-        Result spaced = run("poison", "list", "--lens.topology.poison-queue", topology.poisonQueue());
-        assertThat(spaced.code).isEqualTo(2);
-        assertThat(spaced.out).contains("a Spring property takes the form --name=value");
+        Result spaced = commands.run("poison", "list", "--lens.topology.poison-queue", topology.poisonQueue());
+        assertThat(spaced.code()).isEqualTo(2);
+        assertThat(spaced.out()).contains("a Spring property takes the form --name=value");
     }
 
     private void pointCommandsAtTheTestBroker() {
         Map<String, Object> props = new LinkedHashMap<>(TestBroker.get().springProperties());
         props.putAll(topology.properties());
-        props.forEach((k, v) -> {
-            savedProperties.putIfAbsent(k, System.getProperty(k));
-            System.setProperty(k, String.valueOf(v));
-        });
+        commands.pointAt(props);
     }
 
     private Map<String, String> environment() {
@@ -179,17 +158,4 @@ class PoisonCommandIT {
                 (k, v) -> env.put(k.toUpperCase(Locale.ROOT).replace('.', '_').replace("-", ""), String.valueOf(v)));
         return env;
     }
-
-    private static Result run(String... args) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            code = LensCommandLine.run(LensConsumerApplication.class, args, out);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        System.out.println("$ java -jar lens-consumer-app-exec.jar " + String.join(" ", args) + "\n" + text);
-        return new Result(code, text);
-    }
-
-    private record Result(int code, String out) {}
 }

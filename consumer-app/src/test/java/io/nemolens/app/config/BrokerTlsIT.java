@@ -6,10 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.nemolens.app.poison.BreakableHandlers;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.io.FileInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
@@ -41,21 +41,17 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
  */
 class BrokerTlsIT {
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class).manualStart();
+
     private Path dir;
     private int tlsPort = -1;
 
     @AfterEach
     void stop() throws Exception {
-        if (consumer != null) {
-            consumer.close();
-        }
+        lens.stop(); // the consumer goes before the broker's TLS listener
         if (tlsPort > 0) {
             TestBroker.get().stopTlsListener(tlsPort);
-        }
-        if (topology != null) {
-            topology.delete();
         }
         if (dir != null) {
             try (Stream<Path> files = Files.walk(dir)) {
@@ -74,7 +70,6 @@ class BrokerTlsIT {
         selfSignedCertificate(certificate, key);
         tlsPort = TestBroker.get().startTlsListener(certificate, key);
 
-        topology = TestTopology.unique("tls");
         Map<String, Object> props = new HashMap<>();
         props.put("spring.rabbitmq.host", "localhost");
         props.put("spring.rabbitmq.port", tlsPort);
@@ -82,16 +77,14 @@ class BrokerTlsIT {
         props.put("spring.rabbitmq.ssl.bundle", "lens-broker");
         props.put("spring.rabbitmq.ssl.verify-hostname", "true");
         props.put("spring.ssl.bundle.pem.lens-broker.truststore.certificate", "file:" + certificate);
-        consumer = Service.start(topology, props, BreakableHandlers.class);
+        RunningConsumer consumer = lens.start(props);
 
         assertThat(consumer.bean(CachingConnectionFactory.class)
                         .getRabbitConnectionFactory()
                         .isSSL())
                 .isTrue();
         assertThat(consumer.bean(CachingConnectionFactory.class).getPort()).isEqualTo(tlsPort);
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-tls", "over-tls"));
-        }
+        lens.publish("otlp_spans", SmallRequests.spans("run-tls", "over-tls"));
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("over-tls"));
         HttpResponse<String> health = HttpClient.newHttpClient()

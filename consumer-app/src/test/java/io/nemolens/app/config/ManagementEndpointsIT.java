@@ -10,10 +10,9 @@ import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.poison.PoisonInspector;
 import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.ReplayRequest;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,10 +26,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
@@ -48,26 +46,14 @@ class ManagementEndpointsIT {
     private static final String ADMIN = "operator";
     private static final String ADMIN_PASSWORD = "op-" + UUID.randomUUID();
 
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class).manualStart();
+
     private final HttpClient http = HttpClient.newHttpClient();
-    private TestTopology topology;
-    private RunningConsumer consumer;
-
-    @BeforeEach
-    void names() {
-        topology = TestTopology.unique("management");
-    }
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        topology.delete();
-    }
 
     @Test
     void exactlyHealthInfoAndPrometheusAreExposedAndAnonymous() throws Exception {
-        consumer = Service.start(topology, credentials());
+        lens.start(credentials());
 
         JsonNode links = json(get("/actuator", null)).path("_links");
         List<String> names = iterate(links.propertyNames().iterator());
@@ -101,7 +87,7 @@ class ManagementEndpointsIT {
     void thePoisonEndpointOnceExposedNeedsAuthenticationAndIsReadOnlyByDefault() throws Exception {
         Map<String, Object> props = credentials();
         props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
-        consumer = Service.start(topology, props);
+        RunningConsumer consumer = lens.start(props);
         poisonOne();
 
         assertThat(get("/actuator/poison", null).statusCode()).isEqualTo(401);
@@ -122,12 +108,10 @@ class ManagementEndpointsIT {
         props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
         props.put("management.endpoint.poison.access", "unrestricted");
         props.put("lens.consumer.handler-retry.max-attempts", "1");
-        consumer = Service.start(topology, props, BreakableHandlers.class);
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-m", "fail-1"));
-            client.publish(topology.exchange(), "otlp_logs", SmallRequests.logs("run-m", "fail-2"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 2);
-        }
+        RunningConsumer consumer = lens.start(props);
+        lens.publish("otlp_spans", SmallRequests.spans("run-m", "fail-1"));
+        lens.publish("otlp_logs", SmallRequests.logs("run-m", "fail-2"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 2);
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
         state.broken = false;
 
@@ -152,7 +136,7 @@ class ManagementEndpointsIT {
         Map<String, Object> props = credentials();
         props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
         props.put("management.endpoint.poison.access", "unrestricted");
-        consumer = Service.start(topology, props);
+        RunningConsumer consumer = lens.start(props);
         poisonOne();
 
         Map<String, String> refused = new java.util.LinkedHashMap<>();
@@ -193,7 +177,7 @@ class ManagementEndpointsIT {
 
     @Test
     void healthDetailsOnlyForAnAuthenticatedCallerWhileProbesStayAnonymous() throws Exception {
-        consumer = Service.start(topology, credentials());
+        lens.start(credentials());
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> get("/actuator/health", null).statusCode() == 200);
 
@@ -204,7 +188,7 @@ class ManagementEndpointsIT {
                 .contains("status")
                 .isSubsetOf("status", "groups");
         assertThat(anonymous.body())
-                .doesNotContain(topology.queue())
+                .doesNotContain(lens.topology().queue())
                 .doesNotContain("lens-archive")
                 .doesNotContain("version");
         for (String probe : List.of("/actuator/health/liveness", "/actuator/health/readiness")) {
@@ -219,7 +203,7 @@ class ManagementEndpointsIT {
         assertThat(components.path("rabbit").path("details").path("version").asString())
                 .isNotBlank();
         assertThat(components.path("lensListener").path("details").isEmpty()).isFalse();
-        assertThat(authenticated.body()).contains(topology.queue());
+        assertThat(authenticated.body()).contains(lens.topology().queue());
         assertThat(get("/actuator/health", "wrong").statusCode()).isEqualTo(401);
     }
 
@@ -227,7 +211,7 @@ class ManagementEndpointsIT {
     void healthDetailsOpenToEveryoneWhenConfigured() throws Exception {
         Map<String, Object> props = new HashMap<>();
         props.put("management.endpoint.health.show-details", "always");
-        consumer = Service.start(topology, props);
+        lens.start(props);
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> get("/actuator/health", null).statusCode() == 200);
 
@@ -246,8 +230,7 @@ class ManagementEndpointsIT {
         Map<String, Object> props = new HashMap<>();
         props.put("management.endpoints.web.exposure.include", "health,poison");
         props.put("management.endpoint.poison.access", "unrestricted");
-        assertThatThrownBy(() -> Service.start(topology, props))
-                .hasStackTraceContaining("spring.security.user.password");
+        assertThatThrownBy(() -> lens.start(props)).hasStackTraceContaining("spring.security.user.password");
     }
 
     @Test
@@ -267,7 +250,7 @@ class ManagementEndpointsIT {
             props.put("logging.level.org.springframework.amqp", "DEBUG");
             props.put("logging.level.com.rabbitmq", "DEBUG");
             props.put("logging.level.io.nemolens", "DEBUG");
-            consumer = Service.start(topology, props);
+            RunningConsumer consumer = lens.start(props);
             poisonOne();
             consumer.bean(PoisonInspector.class).inspect(10);
             consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, true, false, 0));
@@ -282,7 +265,6 @@ class ManagementEndpointsIT {
                 assertThat(response.body()).as(path).doesNotContain(password);
             }
             consumer.close();
-            consumer = null;
 
             // a consumer that cannot reach the broker logs its failures, not the password
             int closedPort;
@@ -291,7 +273,7 @@ class ManagementEndpointsIT {
             }
             props.put("spring.rabbitmq.port", closedPort);
             props.put("spring.rabbitmq.connection-timeout", "1s");
-            consumer = Service.start(topology, props);
+            lens.start(props);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> get("/actuator/health", null).statusCode() == 503);
         } finally {
@@ -301,10 +283,8 @@ class ManagementEndpointsIT {
     }
 
     private void poisonOne() throws Exception {
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
-        }
+        lens.publish("otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 1);
     }
 
     private static Map<String, Object> credentials() {
@@ -329,7 +309,7 @@ class ManagementEndpointsIT {
     }
 
     private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + consumer.port() + path);
+        return URI.create("http://127.0.0.1:" + lens.consumer().port() + path);
     }
 
     private static HttpRequest.Builder auth(HttpRequest.Builder builder, String password) {

@@ -7,11 +7,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.app.poison.BreakableHandlers;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
-import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TcpProxy;
-import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,9 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,30 +32,16 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class HealthIT {
 
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class)
+            .properties(RunningConsumer.withOperator(Map.of()))
+            .manualStart();
+
     private final HttpClient http = HttpClient.newHttpClient();
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private TcpProxy proxy;
-
-    @BeforeEach
-    void names() {
-        topology = TestTopology.unique("health");
-    }
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        topology.delete();
-    }
 
     @Test
     void aStoppedListenerIsDownAndNotReadyButAlive() throws Exception {
-        consumer = Service.start(topology, RunningConsumer.withOperator(Map.of()));
+        RunningConsumer consumer = lens.start(Map.of());
         awaitStatus("/actuator/health", 200);
         SimpleMessageListenerContainer container =
                 consumer.context().getBean("lensListenerContainer", SimpleMessageListenerContainer.class);
@@ -78,38 +61,24 @@ class HealthIT {
 
     @Test
     void aBrokerThatGoesAwayIsDownAndNotReadyAndUpAgainWhenItIsBack() throws Exception {
-        Map<String, Object> broker = TestBroker.get().springProperties();
-        proxy = new TcpProxy(
-                        String.valueOf(broker.get("spring.rabbitmq.host")),
-                        Integer.parseInt(String.valueOf(broker.get("spring.rabbitmq.port"))))
-                .start();
-        consumer = Service.start(
-                topology,
-                RunningConsumer.withOperator(Map.of(
-                        "spring.rabbitmq.host",
-                        "127.0.0.1",
-                        "spring.rabbitmq.port",
-                        proxy.port(),
-                        "spring.rabbitmq.connection-timeout",
-                        "2s")),
-                BreakableHandlers.class);
-        awaitStatus("/actuator/health", 200);
+        try (TcpProxy proxy = TcpProxy.toTestBroker()) {
+            RunningConsumer consumer = lens.startThrough(proxy, Map.of("spring.rabbitmq.connection-timeout", "2s"));
+            awaitStatus("/actuator/health", 200);
 
-        proxy.stop();
+            proxy.stop();
 
-        awaitStatus("/actuator/health", 503);
-        assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
-        assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
+            awaitStatus("/actuator/health", 503);
+            assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
+            assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
 
-        proxy.start();
+            proxy.start();
 
-        awaitStatus("/actuator/health", 200);
-        awaitStatus("/actuator/health/readiness", 200);
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-h", "after-outage"));
+            awaitStatus("/actuator/health", 200);
+            awaitStatus("/actuator/health/readiness", 200);
+            lens.publish("otlp_spans", SmallRequests.spans("run-h", "after-outage"));
+            BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
+            await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("after-outage"));
         }
-        BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
-        await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("after-outage"));
     }
 
     @Test
@@ -117,38 +86,31 @@ class HealthIT {
         Map<String, Object> props = new HashMap<>();
         props.put("lens.poison.health.max-depth", "2");
         props.put("lens.poison.depth-poll-interval", "200ms");
-        consumer = Service.start(topology, RunningConsumer.withOperator(props));
+        RunningConsumer consumer = lens.start(props);
         awaitStatus("/actuator/health", 200);
 
-        try (BrokerClient client = new BrokerClient()) {
-            for (int i = 0; i < 3; i++) {
-                client.publish(topology.exchange(), "otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
-            }
-            awaitStatus("/actuator/health", 503);
-            assertThat(component("lensPoison").path("status").asString()).isEqualTo("DOWN");
-            assertThat(component("lensPoison").path("details").path("depth").asLong())
-                    .isEqualTo(3);
-            assertThat(component("lensListener").path("status").asString()).isEqualTo("UP");
-            assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
-            MeterRegistry meters = consumer.bean(MeterRegistry.class);
-            assertThat(meters.get("lens.queue.depth")
-                            .tag("queue", "poison")
-                            .gauge()
-                            .value())
-                    .isEqualTo(3.0);
-            assertThat(get("/actuator/prometheus").body()).contains("lens_queue_depth{queue=\"poison\"} 3");
-
-            client.drain(topology.poisonQueue());
-            awaitStatus("/actuator/health", 200);
+        for (int i = 0; i < 3; i++) {
+            lens.publish("otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
         }
+        awaitStatus("/actuator/health", 503);
+        assertThat(component("lensPoison").path("status").asString()).isEqualTo("DOWN");
+        assertThat(component("lensPoison").path("details").path("depth").asLong())
+                .isEqualTo(3);
+        assertThat(component("lensListener").path("status").asString()).isEqualTo("UP");
+        assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
+        MeterRegistry meters = consumer.bean(MeterRegistry.class);
+        assertThat(meters.get("lens.queue.depth").tag("queue", "poison").gauge().value())
+                .isEqualTo(3.0);
+        assertThat(get("/actuator/prometheus").body()).contains("lens_queue_depth{queue=\"poison\"} 3");
+
+        lens.client().drain(lens.topology().poisonQueue());
+        awaitStatus("/actuator/health", 200);
     }
 
     @Test
     void metricsReportLagBytesAndLatencyWithLowCardinalityTags() throws Exception {
-        consumer = Service.start(topology, RunningConsumer.withOperator(Map.of()), BreakableHandlers.class);
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-h", "step"));
-        }
+        RunningConsumer consumer = lens.start(Map.of());
+        lens.publish("otlp_spans", SmallRequests.spans("run-h", "step"));
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.contains("step"));
 
@@ -174,7 +136,9 @@ class HealthIT {
                 .contains("lens_queue_depth{queue=\"processing\"}");
         // no tag carries a run id, a message id or a queue name
         assertThat(prometheus.lines().filter(l -> l.startsWith("lens_")))
-                .allSatisfy(line -> assertThat(line).doesNotContain("run-h").doesNotContain(topology.queue()));
+                .allSatisfy(line -> assertThat(line)
+                        .doesNotContain("run-h")
+                        .doesNotContain(lens.topology().queue()));
     }
 
     private JsonNode component(String name) throws Exception {
@@ -201,7 +165,8 @@ class HealthIT {
 
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + path))
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + lens.consumer().port() + path))
                         .timeout(Duration.ofSeconds(15))
                         // health details only for an authenticated caller
                         .header("Authorization", RunningConsumer.operatorAuthorization())

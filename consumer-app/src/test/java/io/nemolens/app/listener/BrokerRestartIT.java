@@ -8,9 +8,9 @@ import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
-import io.nemolens.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -44,39 +45,28 @@ class BrokerRestartIT {
         }
     }
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
+    // prefetch 10 fits the default body budget only with a lower max-message-size (the messages are small)
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(SlowHandler.class)
+            .properties(Map.of("lens.consumer.prefetch", "10", "lens.consumer.max-message-size", "1MB"));
 
     @AfterEach
-    void stop() throws Exception {
-        try {
-            TestBroker.get().startApp(); // in case the test failed while the broker was stopped
-        } finally {
-            if (consumer != null) {
-                consumer.close();
-            }
-            topology.delete();
-        }
+    void brokerBack() throws Exception {
+        // in case the test failed while the broker was stopped; before the extension closes the consumer
+        TestBroker.get().startApp();
     }
 
     @Test
     void survivesABrokerRestartWithNothingLost() throws Exception {
-        handled.clear();
-        topology = TestTopology.unique("restart");
-        // prefetch 10 fits the default body budget only with a lower max-message-size (the messages are small)
-        consumer = Service.start(
-                topology,
-                Map.of("lens.consumer.prefetch", "10", "lens.consumer.max-message-size", "1MB"),
-                SlowHandler.class);
+        handled.clear(); // nothing is published before the test
+        RunningConsumer consumer = lens.consumer();
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health");
         await().atMost(Duration.ofSeconds(20)).until(() -> status(http, health) == 200);
 
         int perPhase = 300;
-        try (BrokerClient client = new BrokerClient()) {
-            for (int i = 0; i < perPhase; i++) {
-                client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-r", "before-" + i));
-            }
+        for (int i = 0; i < perPhase; i++) {
+            lens.publish("otlp_spans", SmallRequests.spans("run-r", "before-" + i));
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() >= 20);
 
@@ -84,15 +74,16 @@ class BrokerRestartIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> status(http, health) == 503);
         TestBroker.get().startApp();
 
+        // the extension's client lost its connection with the broker: a new one
         try (BrokerClient client = new BrokerClient()) {
             for (int i = 0; i < perPhase; i++) {
-                client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-r", "after-" + i));
+                client.publish(lens.topology().exchange(), "otlp_spans", SmallRequests.spans("run-r", "after-" + i));
             }
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
                 assertThat(handled).hasSize(2 * perPhase);
-                assertThat(client.messageCount(topology.queue())).isZero();
+                assertThat(client.messageCount(lens.topology().queue())).isZero();
             });
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+            assertThat(client.messageCount(lens.topology().poisonQueue())).isZero();
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> status(http, health) == 200);
     }

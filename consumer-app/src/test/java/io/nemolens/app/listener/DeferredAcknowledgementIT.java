@@ -10,19 +10,16 @@ import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.handlers.Completion;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -50,67 +47,56 @@ class DeferredAcknowledgementIT {
         }
     }
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private BrokerClient client;
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BufferingHandler.class).property("lens.archive.enabled", "false");
 
     @BeforeEach
-    void start() throws Exception {
-        deferred.clear();
-        topology = TestTopology.unique("deferred-ack");
-        consumer = Service.start(topology, Map.of("lens.archive.enabled", "false"), BufferingHandler.class);
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
+    void clear() {
+        deferred.clear(); // nothing is published before the test
     }
 
     @Test
     void aMessageIsAcknowledgedOnlyWhenItsHandlerCompletes() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "buffered"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "buffered"));
         Deferred held = next();
 
         // delivered and handled, but neither acknowledged nor back in the queue
         Thread.sleep(500);
-        assertThat(consumer.messages("acked")).isZero();
-        assertThat(client.messageCount(topology.queue())).isZero();
+        assertThat(lens.consumer().messages("acked")).isZero();
+        assertThat(lens.queued()).isZero();
         assertThat(ackLatency()).as("nothing acknowledged, no latency recorded").isNull();
 
         held.completion().complete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
         // the time from receipt to the acknowledgement includes the wait for the handler's completion
         Timer latency = ackLatency();
         assertThat(latency).isNotNull();
         assertThat(latency.count()).isEqualTo(1);
         assertThat(latency.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(500);
-        consumer.close();
-        assertThat(client.messageCount(topology.queue())).isZero();
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        lens.consumer().close();
+        assertThat(lens.queued()).isZero();
+        assertThat(lens.poisoned()).isZero();
     }
 
     @Test
     void aFailedCompletionReturnsTheMessageForRedelivery() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "lost-on-flush"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "lost-on-flush"));
         next().completion().fail(new java.io.IOException("disk went away"));
 
         Deferred again = next();
         assertThat(again.name()).isEqualTo("lost-on-flush");
         again.completion().complete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
-        assertThat(consumer.messages("requeued")).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
+        assertThat(lens.consumer().messages("requeued")).isEqualTo(1);
         assertThat(ackLatency().count())
                 .as("only the acknowledged delivery is timed")
                 .isEqualTo(1);
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        assertThat(lens.poisoned()).isZero();
     }
 
     @Test
     void aWaitingMessageDoesNotKeepItsDecodedRecordsAlive() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "waiting"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "waiting"));
         Deferred held = next();
 
         // only the completion is held: the decoded request and its records must be collectable while the
@@ -121,26 +107,26 @@ class DeferredAcknowledgementIT {
                     System.gc();
                     return held.firstSpan().get() == null;
                 });
-        assertThat(consumer.messages("acked")).isZero();
+        assertThat(lens.consumer().messages("acked")).isZero();
 
         held.completion().complete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.messages("acked") == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
     }
 
     @Test
     void unfinishedMessagesGoBackToTheQueueWhenTheConsumerStops() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "never-completed"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "never-completed"));
         assertThat(next().name()).isEqualTo("never-completed");
 
-        consumer.close();
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 1);
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        lens.consumer().close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.queued() == 1);
+        assertThat(lens.poisoned()).isZero();
         assertThat(deferred).as("no second delivery to the stopped consumer").isEmpty();
     }
 
     /** The {@code lens.ack.latency} timer of spans, or {@code null} before the first acknowledgement. */
     private @Nullable Timer ackLatency() {
-        return consumer.bean(MeterRegistry.class)
+        return lens.bean(MeterRegistry.class)
                 .find("lens.ack.latency")
                 .tag("signal", "spans")
                 .timer();

@@ -11,18 +11,16 @@ import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
 import io.nemolens.handlers.record.Span;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -63,39 +61,26 @@ class HandlerFailureIT {
         }
     }
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private BrokerClient client;
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(FailingHandlers.class)
+            .properties(Map.of(
+                    "lens.consumer.handler-retry.max-attempts", "3",
+                    "lens.consumer.handler-retry.initial-backoff", "50ms",
+                    "lens.consumer.transient-retry.initial-backoff", "20ms",
+                    "lens.consumer.transient-retry.max-backoff", "100ms"));
 
     @BeforeEach
-    void start() throws Exception {
-        calls.clear();
+    void clear() {
+        calls.clear(); // nothing is published before the test
         succeeded.clear();
-        topology = TestTopology.unique("handler-failure");
-        consumer = Service.start(
-                topology,
-                Map.of(
-                        "lens.consumer.handler-retry.max-attempts", "3",
-                        "lens.consumer.handler-retry.initial-backoff", "50ms",
-                        "lens.consumer.transient-retry.initial-backoff", "20ms",
-                        "lens.consumer.transient-retry.max-backoff", "100ms"),
-                FailingHandlers.class);
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
     }
 
     @Test
     void aThrowingHandlerIsRetriedThenItsMessagePoisoned() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "always-fails"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "always-fails"));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
-        GetResponse dead = client.drain(topology.poisonQueue()).get(0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> lens.poisoned() == 1);
+        GetResponse dead = lens.client().drain(lens.topology().poisonQueue()).get(0);
         Map<String, Object> h = dead.getProps().getHeaders();
         assertThat(calls.get("always-fails")).hasValue(3);
         assertThat(h.get(PoisonHeaders.FAILURE_CATEGORY)).hasToString("handler");
@@ -109,14 +94,14 @@ class HandlerFailureIT {
 
     @Test
     void aRejectedBatchIsPoisonedAtOnceAndAFlakyOneSucceedsOnRetry() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "reject-me"));
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "fails-twice"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "reject-me"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "fails-twice"));
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(1);
+            assertThat(lens.poisoned()).isEqualTo(1);
             assertThat(succeeded).containsExactly("fails-twice");
         });
-        GetResponse dead = client.drain(topology.poisonQueue()).get(0);
+        GetResponse dead = lens.client().drain(lens.topology().poisonQueue()).get(0);
         assertThat(dead.getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY))
                 .hasToString("handler-rejected");
         assertThat(calls.get("reject-me")).hasValue(1);
@@ -125,12 +110,12 @@ class HandlerFailureIT {
 
     @Test
     void aTransientFailureIsRetriedBeyondTheHandlerLimitAndNeverPoisoned() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run", "transient"));
+        lens.publish("otlp_spans", SmallRequests.spans("run", "transient"));
 
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(succeeded).containsExactly("transient"));
         assertThat(calls.get("transient").get()).isEqualTo(6);
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.messageCount(topology.queue()) == 0);
+        assertThat(lens.poisoned()).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.queued() == 0);
     }
 }

@@ -3,13 +3,12 @@ package io.nemolens.app.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.app.testing.Service;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.ConsumerProcess;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +19,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,25 +37,14 @@ class MemoryBudgetIT {
     @TempDir
     Path archive;
 
-    private TestTopology topology;
-    private Process child;
-
-    @AfterEach
-    void cleanUp() {
-        if (child != null) {
-            child.destroyForcibly();
-        }
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
 
     @Test
     void aSmallHeapTakesMessagesUpToTheSizeLimitWithoutRunningOutOfMemory() throws Exception {
-        topology = TestTopology.unique("membudget");
         Path log = Path.of("target", "memory-budget-it", "consumer.log");
-        child = ConsumerProcess.start(
-                        topology,
+        Process child = lens.startProcess(
                         log,
-                        List.of(),
                         List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"),
                         Map.of(
                                 "lens.archive.path", archive,
@@ -80,24 +68,22 @@ class MemoryBudgetIT {
         Set<String> ids = new HashSet<>();
         bodies.forEach(b -> ids.add(MessageIds.of(b.bytes())));
 
-        try (BrokerClient client = new BrokerClient()) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> client.consumerCount(topology.queue()) > 0);
-            for (Body body : bodies) {
-                client.publish(topology.exchange(), "otlp_spans", body.bytes());
-            }
-            await().atMost(Duration.ofMinutes(6))
-                    .pollInterval(Duration.ofSeconds(2))
-                    .until(() -> !child.isAlive() || distinctRows() == spans);
-            assertThat(child.isAlive())
-                    .as("the consumer is still running (see %s)", log)
-                    .isTrue();
-            child.destroy(); // SIGTERM: a graceful stop
-            assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
-            assertThat(client.messageCount(topology.queue()))
-                    .as("messages not acknowledged (back in the queue once the consumer is gone)")
-                    .isZero();
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
+        for (Body body : bodies) {
+            lens.publish("otlp_spans", body.bytes());
         }
+        await().atMost(Duration.ofMinutes(6))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> !child.isAlive() || distinctRows() == spans);
+        assertThat(child.isAlive())
+                .as("the consumer is still running (see %s)", log)
+                .isTrue();
+        child.destroy(); // SIGTERM: a graceful stop
+        assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        assertThat(lens.queued())
+                .as("messages not acknowledged (back in the queue once the consumer is gone)")
+                .isZero();
+        assertThat(lens.poisoned()).isZero();
         assertThat(Files.readString(log)).doesNotContain("OutOfMemoryError");
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             Set<String> archived = new HashSet<>();

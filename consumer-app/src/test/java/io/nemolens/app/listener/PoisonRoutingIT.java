@@ -9,18 +9,15 @@ import io.nemolens.app.testing.RecordingHandlers.Recorded;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.consumer.poison.PoisonHeaders;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input against a real broker: every kind of undecodable message lands in the poison queue with
@@ -28,50 +25,36 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonRoutingIT {
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private BrokerClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("poison");
-        consumer = Service.start(topology, Map.of("lens.consumer.max-message-size", "64KB"), RecordingHandlers.class);
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens =
+            Service.extension(RecordingHandlers.class).property("lens.consumer.max-message-size", "64KB");
 
     @Test
     void everyKindOfBadInputIsPoisonedWithItsReasonWhileValidMessagesAroundItAreHandled() throws Exception {
-        String x = topology.exchange();
+        String x = lens.topology().exchange();
         byte[] validSpans = SmallRequests.spans("run-a", "megatron.train_step");
         byte[] truncated = Arrays.copyOf(validSpans, validSpans.length / 2);
         byte[] oversized = SmallRequests.logs("run-a", "x".repeat(70 * 1024));
 
-        client.publish(x, "otlp_spans", validSpans);
-        client.publish(x, "otlp_spans", "{\"resourceSpans\":[{\"resource\":{".getBytes(StandardCharsets.UTF_8));
-        client.publish(x, "otlp_logs", SmallRequests.logs("run-a", "first"));
-        client.publish(x, "otlp_spans", truncated);
-        client.publish(x, "otlp_metrics", new byte[0]);
-        client.publish(x, "otlp_spans", "{\"resourceMetrics\":[]}".getBytes(StandardCharsets.UTF_8));
-        client.publish(x, "otlp_profiles", validSpans);
-        client.publish(x, "otlp_logs", oversized);
-        client.publish(x, "otlp_logs", SmallRequests.logs("run-a", "last"));
+        lens.publish("otlp_spans", validSpans);
+        lens.publish("otlp_spans", "{\"resourceSpans\":[{\"resource\":{".getBytes(StandardCharsets.UTF_8));
+        lens.publish("otlp_logs", SmallRequests.logs("run-a", "first"));
+        lens.publish("otlp_spans", truncated);
+        lens.publish("otlp_metrics", new byte[0]);
+        lens.publish("otlp_spans", "{\"resourceMetrics\":[]}".getBytes(StandardCharsets.UTF_8));
+        lens.publish("otlp_profiles", validSpans);
+        lens.publish("otlp_logs", oversized);
+        lens.publish("otlp_logs", SmallRequests.logs("run-a", "last"));
 
-        Recorded recorded = consumer.bean(Recorded.class);
+        Recorded recorded = lens.bean(Recorded.class);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(6);
+            assertThat(lens.poisoned()).isEqualTo(6);
             assertThat(recorded.batchCount()).isEqualTo(3);
-            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(lens.queued()).isZero();
         });
         assertThat(recorded.allLogs()).extracting(l -> l.body().asText()).containsExactly("first", "last");
 
-        List<GetResponse> poisoned = client.drain(topology.poisonQueue());
+        List<GetResponse> poisoned = lens.client().drain(lens.topology().poisonQueue());
         for (GetResponse r : poisoned) {
             Map<String, Object> h = r.getProps().getHeaders();
             assertThat(h)
@@ -127,21 +110,21 @@ class PoisonRoutingIT {
         for (int i = 0; i < 50; i++) {
             byte[] garbage = new byte[1 + random.nextInt(2000)];
             random.nextBytes(garbage);
-            client.publish(topology.exchange(), i % 2 == 0 ? "otlp_spans" : "otlp_metrics", garbage);
+            lens.publish(i % 2 == 0 ? "otlp_spans" : "otlp_metrics", garbage);
         }
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-b", "after-garbage"));
+        lens.publish("otlp_spans", SmallRequests.spans("run-b", "after-garbage"));
 
-        Recorded recorded = consumer.bean(Recorded.class);
+        Recorded recorded = lens.bean(Recorded.class);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(recorded.allSpans()).extracting(s -> s.name()).contains("after-garbage");
-            assertThat(client.messageCount(topology.queue())).isZero();
+            assertThat(lens.queued()).isZero();
         });
         // every garbage message is either poisoned or (when it happens to parse as protobuf) acknowledged
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            double poisoned = consumer.messages("poisoned");
-            double acked = consumer.messages("acked");
+            double poisoned = lens.consumer().messages("poisoned");
+            double acked = lens.consumer().messages("acked");
             assertThat(poisoned + acked).isEqualTo(51);
-            assertThat(client.messageCount(topology.poisonQueue())).isEqualTo((long) poisoned);
+            assertThat(lens.poisoned()).isEqualTo((long) poisoned);
         });
     }
 

@@ -19,8 +19,8 @@ import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,10 +29,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * All three signals in both encodings through a real broker: handlers receive exactly the records the
@@ -40,29 +39,17 @@ import org.junit.jupiter.api.Test;
  */
 class SignalsEndToEndIT {
 
-    private static TestTopology topology;
-    private static RunningConsumer consumer;
-    private static BrokerClient client;
-    private static Recorded recorded;
+    /** One consumer for the whole class; each test starts with nothing recorded. */
+    @RegisterExtension
+    static final ConsumerExtension lens =
+            Service.extension(RecordingHandlers.class).properties(RunningConsumer.withOperator(Map.of()));
+
     private final OtlpDecoder decoder = new OtlpDecoder();
-
-    @BeforeAll
-    static void start() throws Exception {
-        topology = TestTopology.unique("signals");
-        consumer = Service.start(topology, RunningConsumer.withOperator(Map.of()), RecordingHandlers.class);
-        client = new BrokerClient();
-        recorded = consumer.bean(Recorded.class);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
-    }
+    private Recorded recorded;
 
     @BeforeEach
     void clear() {
+        recorded = lens.bean(Recorded.class);
         recorded.spans.clear();
         recorded.metricPoints.clear();
         recorded.logs.clear();
@@ -89,8 +76,8 @@ class SignalsEndToEndIT {
         DecodedMessage expected = decoder.decode(signal, protobuf, null);
         assertThat(expected.recordCount()).isPositive();
 
-        client.publish(topology.exchange(), signal.routingKey(), protobuf);
-        client.publish(topology.exchange(), signal.routingKey(), json);
+        lens.publish(signal.routingKey(), protobuf);
+        lens.publish(signal.routingKey(), json);
 
         List<? extends SignalBatch<?>> batches = switch (signal) {
             case SPANS -> recorded.spans;
@@ -115,13 +102,13 @@ class SignalsEndToEndIT {
         assertThat(fromJson.records()).isEqualTo(expectedRecords);
         assertThat(fromProtobuf.message().signal()).isEqualTo(signal);
         assertThat(fromProtobuf.message().routingKey()).isEqualTo(signal.routingKey());
-        assertThat(fromProtobuf.message().exchange()).isEqualTo(topology.exchange());
+        assertThat(fromProtobuf.message().exchange()).isEqualTo(lens.topology().exchange());
         assertThat(fromProtobuf.message().request()).isEqualTo(request);
         assertThat(fromJson.message().request()).isEqualTo(request);
         assertThat(fromProtobuf.message().messageId())
                 .hasSize(32)
                 .isNotEqualTo(fromJson.message().messageId());
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
+        assertThat(lens.poisoned()).isZero();
     }
 
     @Test
@@ -135,7 +122,7 @@ class SignalsEndToEndIT {
                 "attributes":[{"key":"megatron.iteration","value":{"intValue":"1200"}},\
                 {"key":"megatron.loss","value":{"doubleValue":2.5}}],"status":{}}]}]}]}
                 """;
-        client.publish(topology.exchange(), "otlp_spans", collectorJson.getBytes(StandardCharsets.UTF_8));
+        lens.publish("otlp_spans", collectorJson.getBytes(StandardCharsets.UTF_8));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> recorded.spans.size() == 1);
         Span span = recorded.allSpans().get(0);
@@ -156,31 +143,33 @@ class SignalsEndToEndIT {
     void aContentTypeIsHonoured() throws Exception {
         byte[] protobuf = NemoLensTelemetry.logs().toByteArray();
         byte[] json = CollectorJsonWriter.write(NemoLensTelemetry.logs());
-        client.publish(topology.exchange(), "otlp_logs", json, "application/json", null);
-        client.publish(topology.exchange(), "otlp_logs", protobuf, "application/x-protobuf", null);
+        BrokerClient client = lens.client();
+        String x = lens.topology().exchange();
+        client.publish(x, "otlp_logs", json, "application/json", null);
+        client.publish(x, "otlp_logs", protobuf, "application/x-protobuf", null);
         // a JSON body labelled protobuf is read as protobuf, as its publisher said, and fails
-        client.publish(topology.exchange(), "otlp_logs", json, "application/x-protobuf", null);
+        client.publish(x, "otlp_logs", json, "application/x-protobuf", null);
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(recorded.logs)
                     .extracting(b -> b.message().encoding())
                     .containsExactlyInAnyOrder(Encoding.JSON, Encoding.PROTOBUF);
-            assertThat(client.messageCount(topology.poisonQueue())).isEqualTo(1);
+            assertThat(lens.poisoned()).isEqualTo(1);
         });
-        var dead = client.drain(topology.poisonQueue()).get(0);
+        var dead = client.drain(lens.topology().poisonQueue()).get(0);
         assertThat(dead.getProps().getHeaders().get(PoisonHeaders.ENCODING)).hasToString("protobuf");
         assertThat(dead.getProps().getContentType()).isEqualTo("application/x-protobuf");
     }
 
     @Test
     void actuatorReportsTheListenerAndCountsMessages() throws Exception {
-        client.publish(
-                topology.exchange(), "otlp_spans", NemoLensTelemetry.traces().toByteArray());
+        lens.publish("otlp_spans", NemoLensTelemetry.traces().toByteArray());
         await().atMost(Duration.ofSeconds(20)).until(() -> recorded.spans.size() == 1);
 
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> health = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health"))
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + lens.consumer().port() + "/actuator/health"))
                         .header("Authorization", RunningConsumer.operatorAuthorization())
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -188,9 +177,9 @@ class SignalsEndToEndIT {
         assertThat(health.body())
                 .contains("\"lensListener\"")
                 .contains("\"rabbit\"")
-                .contains(topology.queue());
+                .contains(lens.topology().queue());
 
-        MeterRegistry meters = consumer.bean(MeterRegistry.class);
+        MeterRegistry meters = lens.bean(MeterRegistry.class);
         // acknowledged (and counted) once the archive has committed the message's rows
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(meters.find("lens.messages")
@@ -202,7 +191,8 @@ class SignalsEndToEndIT {
                     .isPositive();
         });
         HttpResponse<String> prometheus = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/prometheus"))
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + lens.consumer().port() + "/actuator/prometheus"))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.statusCode()).isEqualTo(200);

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
  * batch. Everything a handler took without throwing is in {@code handled}, in order.
  *
  * <p>Deliberately not a {@code @Configuration}: the application's component scan would then add these
- * handlers to every test's consumer. Pass the class to {@code RunningConsumer.start} instead.
+ * handlers to every test's consumer. Pass the class to {@code Service.extension} instead.
  */
 public class BreakableHandlers {
 

@@ -11,15 +11,12 @@ import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.PoisonReport;
 import io.nemolens.poison.ReplayRequest;
 import io.nemolens.poison.ReplaySummary;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Listings count against the poison queue's {@code x-delivery-limit}, where the broker drops a message:
@@ -28,49 +25,37 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonDeliveryLimitIT {
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-
-    @AfterEach
-    void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().property("lens.topology.delivery-limit", "15");
 
     @Test
     void aMessageNearTheDeliveryLimitIsParkedInsteadOfDropped() throws Exception {
-        topology = TestTopology.unique("delivery-limit");
-        consumer = Service.start(topology, Map.of("lens.topology.delivery-limit", "15"));
-        try (BrokerClient client = new BrokerClient()) {
-            client.publish(topology.exchange(), "otlp_spans", "{broken".getBytes(StandardCharsets.UTF_8));
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
-            PoisonInspector inspector = consumer.bean(PoisonInspector.class);
-            PoisonReport report = null;
-            for (int i = 0; i < 14; i++) {
-                report = inspector.inspect(1);
-                assertThat(report.examined()).as("listing %d", i + 1).isEqualTo(1);
-            }
-            assertThat(report.messages().get(0).deliveryCount()).isEqualTo(13);
-            assertThat(report.nearDeliveryLimit()).isZero();
-            assertThat(inspector.inspect(1).nearDeliveryLimit()).isEqualTo(1);
-
-            ReplaySummary summary = consumer.bean(PoisonReplayer.class)
-                    .replay(new ReplayRequest(0, "no-such-routing-key", null, null, false, false, 0));
-
-            assertThat(summary).isEqualTo(new ReplaySummary(false, 1, 0, 0, 1, 0, List.of()));
-            assertThat(client.messageCount(topology.poisonQueue())).isZero();
-            List<GetResponse> parked = client.drain(topology.parkingLotQueue());
-            assertThat(parked).hasSize(1);
-            assertThat(parked.get(0)
-                            .getProps()
-                            .getHeaders()
-                            .get(PoisonHeaders.PARKED_REASON)
-                            .toString())
-                    .contains("x-delivery-limit of 15");
-            assertThat(parked.get(0).getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY))
-                    .hasToString("decode");
+        lens.publish("otlp_spans", "{broken".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 1);
+        PoisonInspector inspector = lens.bean(PoisonInspector.class);
+        PoisonReport report = null;
+        for (int i = 0; i < 14; i++) {
+            report = inspector.inspect(1);
+            assertThat(report.examined()).as("listing %d", i + 1).isEqualTo(1);
         }
+        assertThat(report.messages().get(0).deliveryCount()).isEqualTo(13);
+        assertThat(report.nearDeliveryLimit()).isZero();
+        assertThat(inspector.inspect(1).nearDeliveryLimit()).isEqualTo(1);
+
+        ReplaySummary summary = lens.bean(PoisonReplayer.class)
+                .replay(new ReplayRequest(0, "no-such-routing-key", null, null, false, false, 0));
+
+        assertThat(summary).isEqualTo(new ReplaySummary(false, 1, 0, 0, 1, 0, List.of()));
+        assertThat(lens.poisoned()).isZero();
+        List<GetResponse> parked = lens.client().drain(lens.topology().parkingLotQueue());
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0)
+                        .getProps()
+                        .getHeaders()
+                        .get(PoisonHeaders.PARKED_REASON)
+                        .toString())
+                .contains("x-delivery-limit of 15");
+        assertThat(parked.get(0).getProps().getHeaders().get(PoisonHeaders.FAILURE_CATEGORY))
+                .hasToString("decode");
     }
 }

@@ -14,6 +14,7 @@ import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.ReplayRequest;
 import io.nemolens.poison.ReplaySummary;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestTopology;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +23,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -42,25 +43,24 @@ class PoisonIndexIT {
             "lens.poison.depth-poll-interval", "200ms",
             "lens.poison.health.max-age", "24h");
 
+    /** Instances are started by the tests: a restart, and two at once. */
+    @RegisterExtension
+    final ConsumerExtension lens =
+            Service.extension(BreakableHandlers.class).properties(CONSUMER).manualStart();
+
     private TestTopology topology;
     private BrokerClient client;
 
     @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("index");
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        client.close();
-        topology.delete();
+    void names() {
+        topology = lens.topology();
+        client = lens.client();
     }
 
     @Test
     void afterARestartTheHealthReportsTheTrueAgeOfAnOldPoisonMessage() throws Exception {
         Instant threeDaysAgo = Instant.now().minus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.SECONDS);
-        try (RunningConsumer first = Service.start(topology, CONSUMER, BreakableHandlers.class)) {
+        try (RunningConsumer first = lens.start(Map.of())) {
             // a message that failed three days ago, was replayed, and fails again: it keeps its first failure
             client.publish(
                     topology.exchange(),
@@ -78,7 +78,7 @@ class PoisonIndexIT {
             assertThat(entry.signal()).isEqualTo("spans");
         }
 
-        try (RunningConsumer restarted = Service.start(topology, CONSUMER, BreakableHandlers.class)) {
+        try (RunningConsumer restarted = lens.start(Map.of())) {
             HealthIndicator indicator = restarted.context().getBean("lensPoisonHealthIndicator", HealthIndicator.class);
             Health health = await().atMost(Duration.ofSeconds(15))
                     .until(() -> indicator.health(true), h -> h.getDetails().containsKey("oldestFirstFailedAt"));
@@ -115,17 +115,11 @@ class PoisonIndexIT {
         }
     }
 
-    /** A second instance beside the first: its own archive folder (an archive's spool has one owner). */
-    private Map<String, Object> secondInstance() {
-        Map<String, Object> props = new java.util.LinkedHashMap<>(CONSUMER);
-        props.put("lens.archive.path", "target/test-archives/" + topology.queue() + "-second");
-        return props;
-    }
-
     @Test
     void twoInstancesShareTheIndexAndAReindexAddsWhatTheBrokerDeadLettered() throws Exception {
-        try (RunningConsumer a = Service.start(topology, CONSUMER, BreakableHandlers.class);
-                RunningConsumer b = Service.start(topology, secondInstance(), BreakableHandlers.class)) {
+        // the second instance beside the first has its own archive folder: an archive's spool has one owner
+        try (RunningConsumer a = lens.start(Map.of());
+                RunningConsumer b = lens.start(Map.of("lens.archive.path", lens.archive() + "-second"))) {
             client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-x", "fail-span"));
             client.publish(topology.exchange(), "otlp_logs", "not json".getBytes(StandardCharsets.UTF_8));
             await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 2);

@@ -11,9 +11,7 @@ import io.nemolens.decode.MessageIds;
 import io.nemolens.poison.PoisonInspector;
 import io.nemolens.poison.PoisonMessage;
 import io.nemolens.poison.PoisonReport;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +20,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Listing the poison queue on a real broker: poison messages of every category, made by the real
@@ -40,40 +37,25 @@ class PoisonInspectIT {
             "lens.consumer.concurrency",
             "1");
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private BrokerClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("inspect");
-        consumer = Service.start(topology, CONSUMER, BreakableHandlers.class);
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class).properties(CONSUMER);
 
     @Test
     void everyCategoryIsListedWithItsReasonWithoutLossOrReorder() throws Exception {
-        String x = topology.exchange();
+        String x = lens.topology().exchange();
         byte[] spans = SmallRequests.spans("run-i", "train_step");
-        client.publish(x, "otlp_spans", SmallRequests.spans("run-i", "fail-span"));
-        client.publish(x, "otlp_spans", "{\"resourceSpans\":[{\"resource\":{".getBytes(StandardCharsets.UTF_8));
-        client.publish(x, "otlp_profiles", spans);
-        client.publish(x, "otlp_logs", SmallRequests.logs("run-i", "x".repeat(70 * 1024)));
-        client.publish(x, "otlp_spans", SmallRequests.spans("run-i", "reject-span"));
-        client.publish(x, "otlp_logs", SmallRequests.logs("run-i", "fail-log"));
-        client.publish(x, "otlp_metrics", Arrays.copyOf(spans, spans.length / 2));
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 7);
+        lens.publish("otlp_spans", SmallRequests.spans("run-i", "fail-span"));
+        lens.publish("otlp_spans", "{\"resourceSpans\":[{\"resource\":{".getBytes(StandardCharsets.UTF_8));
+        lens.publish("otlp_profiles", spans);
+        lens.publish("otlp_logs", SmallRequests.logs("run-i", "x".repeat(70 * 1024)));
+        lens.publish("otlp_spans", SmallRequests.spans("run-i", "reject-span"));
+        lens.publish("otlp_logs", SmallRequests.logs("run-i", "fail-log"));
+        lens.publish("otlp_metrics", Arrays.copyOf(spans, spans.length / 2));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 7);
         // one that the processing queue's dead-letter exchange moved: no x-lens headers, only x-death
         publishBrokerDeadLetter(x, "otlp_spans", spans);
 
-        PoisonInspector inspector = consumer.bean(PoisonInspector.class);
+        PoisonInspector inspector = lens.bean(PoisonInspector.class);
         PoisonReport first = inspector.inspect(100);
 
         assertThat(first.depth()).isEqualTo(8);
@@ -138,13 +120,13 @@ class PoisonInspectIT {
 
         List<String> expected = new ArrayList<>(ids(first));
         expected.add(MessageIds.of(late));
-        List<GetResponse> drained = client.drain(topology.poisonQueue());
+        List<GetResponse> drained = lens.client().drain(lens.topology().poisonQueue());
         assertThat(drained).extracting(r -> MessageIds.of(r.getBody())).containsExactlyElementsOf(expected);
     }
 
     @Test
     void anEmptyPoisonQueueListsNothing() throws Exception {
-        PoisonReport report = consumer.bean(PoisonInspector.class).inspect(100);
+        PoisonReport report = lens.bean(PoisonInspector.class).inspect(100);
         assertThat(report.depth()).isZero();
         assertThat(report.examined()).isZero();
         assertThat(report.messages()).isEmpty();
@@ -161,7 +143,7 @@ class PoisonInspectIT {
                 "reason",
                 "delivery_limit",
                 "queue",
-                topology.queue(),
+                lens.topology().queue(),
                 "count",
                 1L,
                 "time",
@@ -170,8 +152,7 @@ class PoisonInspectIT {
                 .deliveryMode(2)
                 .headers(Map.of("x-death", List.of(death)))
                 .build();
-        client.channel().basicPublish("", topology.poisonQueue(), true, props, body);
-        client.channel().waitForConfirmsOrDie(10_000);
+        lens.client().publish("", lens.topology().poisonQueue(), props, body);
     }
 
     private static PoisonMessage only(PoisonReport report, String category) {

@@ -17,16 +17,16 @@ import io.nemolens.poison.PoisonReport;
 import io.nemolens.poison.ReplayRequest;
 import io.nemolens.poison.ReplaySummary;
 import io.nemolens.testing.BrokerClient;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Replaying the poison queue on a real broker: a filtered subset goes back to processing and is
@@ -35,31 +35,25 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonReplayIT {
 
-    private TestTopology topology;
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class)
+            .properties(PoisonInspectIT.CONSUMER)
+            .property("lens.poison.max-replays", "2");
+
+    private BreakableHandlers.State state;
     private RunningConsumer consumer;
     private BrokerClient client;
-    private BreakableHandlers.State state;
 
     @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("replay");
-        Map<String, Object> props = new HashMap<>(PoisonInspectIT.CONSUMER);
-        props.put("lens.poison.max-replays", "2");
-        consumer = Service.start(topology, props, BreakableHandlers.class);
-        client = new BrokerClient();
+    void handlers() {
+        consumer = lens.consumer();
+        client = lens.client();
         state = consumer.bean(BreakableHandlers.State.class);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
     }
 
     @Test
     void aFilteredReplayReturnsExactlyThoseMessagesToProcessingAndLeavesTheRestInOrder() throws Exception {
-        String x = topology.exchange();
+        String x = lens.topology().exchange();
         client.publish(x, "otlp_logs", SmallRequests.logs("run-r", "fail-log-1"));
         client.publish(x, "otlp_spans", SmallRequests.spans("run-r", "fail-span-1"));
         client.publish(x, "otlp_spans", "{\"resourceSpans\":[{".getBytes(StandardCharsets.UTF_8));
@@ -67,7 +61,7 @@ class PoisonReplayIT {
         client.publish(x, "otlp_spans", SmallRequests.spans("run-r", "fail-span-2"));
         client.publish(x, "otlp_spans", SmallRequests.spans("run-r", "reject-span"));
         client.publish(x, "otlp_logs", SmallRequests.logs("run-r", "fail-log-3"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 7);
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 7);
         PoisonInspector inspector = consumer.bean(PoisonInspector.class);
         List<String> before = PoisonInspectIT.ids(inspector.inspect(100));
 
@@ -130,8 +124,8 @@ class PoisonReplayIT {
 
     @Test
     void aMessageThatKeepsFailingEndsInTheParkingLotAfterMaxReplays() throws Exception {
-        client.publish(topology.exchange(), "otlp_spans", SmallRequests.spans("run-r", "always-broken"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.messageCount(topology.poisonQueue()) == 1);
+        lens.publish("otlp_spans", SmallRequests.spans("run-r", "always-broken"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.poisoned() == 1);
         PoisonReplayer replayer = consumer.bean(PoisonReplayer.class);
         PoisonInspector inspector = consumer.bean(PoisonInspector.class);
 
@@ -148,8 +142,8 @@ class PoisonReplayIT {
         }
         assertThat(replayer.replay(ReplayRequest.all())).isEqualTo(new ReplaySummary(false, 1, 0, 0, 1, 0, List.of()));
 
-        assertThat(client.messageCount(topology.poisonQueue())).isZero();
-        List<GetResponse> parked = client.drain(topology.parkingLotQueue());
+        assertThat(lens.poisoned()).isZero();
+        List<GetResponse> parked = client.drain(lens.topology().parkingLotQueue());
         assertThat(parked).hasSize(1);
         Map<String, Object> headers = parked.get(0).getProps().getHeaders();
         assertThat(headers.get(PoisonHeaders.REPLAY_COUNT)).hasToString("2");
@@ -162,14 +156,17 @@ class PoisonReplayIT {
 
     @Test
     void aReplayTheBrokerRefusesLosesNothing() throws Exception {
-        String gone = topology.exchange() + ".deleted";
+        String gone = lens.topology().exchange() + ".deleted";
         List<String> ids = new java.util.ArrayList<>();
         for (int i = 0; i < 5; i++) {
             byte[] body = SmallRequests.spans("run-r", "span-" + i);
             // three came from an exchange that has been deleted since (the broker closes the channel: 404);
             // two from the default exchange to a queue that no longer exists (returned as unroutable)
             boolean deleted = i < 3;
-            publishPoison(deleted ? gone : "", deleted ? "otlp_spans" : "no-such-queue-" + topology.queue(), body);
+            publishPoison(
+                    deleted ? gone : "",
+                    deleted ? "otlp_spans" : "no-such-queue-" + lens.topology().queue(),
+                    body);
             ids.add(MessageIds.of(body));
         }
         PoisonReplayer replayer = consumer.bean(PoisonReplayer.class);
@@ -183,7 +180,7 @@ class PoisonReplayIT {
         assertThat(summary.failures()).anySatisfy(f -> assertThat(f).contains("unroutable"));
         assertThat(PoisonInspectIT.ids(consumer.bean(PoisonInspector.class).inspect(100)))
                 .isEqualTo(ids);
-        assertThat(client.drain(topology.poisonQueue()))
+        assertThat(client.drain(lens.topology().poisonQueue()))
                 .extracting(r -> MessageIds.of(r.getBody()))
                 .isEqualTo(ids);
         assertThat(state.handled).isEmpty();
@@ -192,7 +189,7 @@ class PoisonReplayIT {
     @Test
     void aRateLimitPacesTheReplay() throws Exception {
         for (int i = 0; i < 6; i++) {
-            publishPoison(topology.exchange(), "otlp_spans", SmallRequests.spans("run-r", "paced-" + i));
+            publishPoison(lens.topology().exchange(), "otlp_spans", SmallRequests.spans("run-r", "paced-" + i));
         }
         long start = System.nanoTime();
         ReplaySummary summary =
@@ -217,7 +214,6 @@ class PoisonReplayIT {
                 .deliveryMode(2)
                 .headers(headers)
                 .build();
-        client.channel().basicPublish("", topology.poisonQueue(), true, props, body);
-        client.channel().waitForConfirmsOrDie(10_000);
+        client.publish("", lens.topology().poisonQueue(), props, body);
     }
 }

@@ -7,9 +7,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.app.testing.Service;
 import io.nemolens.consumer.poison.PoisonHeaders;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,9 +15,8 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A poisoned copy keeps the properties of the message it copies: what the publisher set is there
@@ -32,23 +29,8 @@ class PoisonedCopyPropertiesIT {
 
     private static final byte[] NOT_OTLP = "{not otlp".getBytes(StandardCharsets.UTF_8);
 
-    private TestTopology topology;
-    private RunningConsumer consumer;
-    private BrokerClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        topology = TestTopology.unique("poison-props");
-        consumer = Service.start(topology, Map.of());
-        client = new BrokerClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        consumer.close();
-        client.close();
-        topology.delete();
-    }
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension();
 
     @Test
     void aMessageAsTheCollectorPublishesItKeepsItsFewPropertiesAndGainsNoOthers() throws Exception {
@@ -121,11 +103,10 @@ class PoisonedCopyPropertiesIT {
 
     /** Publishes an undecodable body with these properties and returns the poisoned copy's. */
     private AMQP.BasicProperties poison(AMQP.BasicProperties properties) throws Exception {
-        client.channel().basicPublish(topology.exchange(), "otlp_spans", true, properties, NOT_OTLP);
-        client.channel().waitForConfirmsOrDie(10_000);
+        lens.client().publish(lens.topology().exchange(), "otlp_spans", properties, NOT_OTLP);
         List<GetResponse> poisoned = new ArrayList<>();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            poisoned.addAll(client.drain(topology.poisonQueue()));
+            poisoned.addAll(lens.client().drain(lens.topology().poisonQueue()));
             return !poisoned.isEmpty();
         });
         assertThat(poisoned).hasSize(1);

@@ -8,8 +8,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
-import io.nemolens.app.LensConsumerApplication;
-import io.nemolens.app.cli.LensCommandLine;
+import io.nemolens.app.testing.Commands;
+import io.nemolens.app.testing.Commands.Result;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.consumer.poison.PoisonHeaders;
@@ -19,13 +19,12 @@ import io.nemolens.poison.PoisonMessage;
 import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.ReplayRequest;
 import io.nemolens.poison.ReplaySummary;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TestBroker;
 import io.nemolens.testing.TestTopology;
 import io.nemolens.topology.LensTopology;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +40,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.Declarable;
 import org.springframework.amqp.core.Exchange;
@@ -73,13 +73,29 @@ class RestrictedBrokerUserIT {
     private static final String POISON = LensTopology.DEFAULT_POISON_QUEUE;
     private static final String PARKING_LOT = LensTopology.DEFAULT_PARKING_LOT_QUEUE;
     private static final String PROCESSING = LensTopology.DEFAULT_QUEUE;
+    /** The default names, in the test's own vhost. */
+    private static final TestTopology DEFAULT_NAMES = new TestTopology(RAW, PROCESSING, POISON, PARKING_LOT, DEAD);
+
+    /**
+     * Started by the tests, as a restricted user in the test's vhost with the default names; the extension's
+     * own topology only names the archive folder here.
+     */
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension(BreakableHandlers.class)
+            .properties(DEFAULT_NAMES.properties())
+            .properties(Map.of(
+                    "lens.consumer.handler-retry.max-attempts", "1",
+                    "lens.consumer.concurrency", "1",
+                    "lens.poison.max-replays", "1"))
+            .manualStart();
+
+    @RegisterExtension
+    final Commands commands = new Commands();
 
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private final String vhost = "lens-it-restricted-" + id;
     private final List<String> users = new ArrayList<>();
     private final Map<String, String> passwords = new HashMap<>();
-    private final Map<String, String> savedProperties = new LinkedHashMap<>();
-    private RunningConsumer consumer;
     private Connection admin;
 
     /** configure, write, read of one documented user. */
@@ -99,17 +115,8 @@ class RestrictedBrokerUserIT {
 
     @AfterEach
     void deleteVhostAndUsers() throws Exception {
-        savedProperties.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
         try {
-            if (consumer != null) {
-                consumer.close();
-            }
+            lens.stop(); // the consumer goes before its vhost
             if (admin != null && admin.isOpen()) {
                 admin.close();
             }
@@ -127,23 +134,10 @@ class RestrictedBrokerUserIT {
         List<Permissions> documented = documentedPermissions();
         String service = user("consumer", documented.get(0));
         String collector = user("collector", documented.get(3));
-        consumer = startConsumer(service, Map.of());
+        consumeAndPoison(service, collector, Map.of(), "run-x", "otlp_spans");
+        RunningConsumer consumer = lens.consumer();
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
-        await().atMost(Duration.ofSeconds(60)).until(() -> consumers(PROCESSING) > 0);
-
-        publishAs(collector, "otlp_spans", SmallRequests.spans("run-x", "ok-1"));
-        publishAs(collector, "otlp_spans", SmallRequests.spans("run-x", "fail-1"));
-        publishAs(collector, "otlp_spans", SmallRequests.spans("run-x", "always-1"));
-        publishAs(collector, "otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
-
-        await().atMost(Duration.ofSeconds(60)).until(() -> depth(POISON) == 3 && depth(PROCESSING) == 0);
-        assertThat(state.handled).containsExactly("ok-1");
-        assertPoisonedByTheConsumer(3);
-        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 1);
-
-        // the poison index: appended through the dead-letter exchange, followed from the stream
         PoisonIndex index = consumer.bean(PoisonIndex.class);
-        await().atMost(Duration.ofSeconds(30)).until(() -> index.isCaughtUp() && index.size() == 3);
         assertThat(index.error()).isNull();
 
         // replay as the poison endpoint and the console do it: as the consumer's user
@@ -181,36 +175,25 @@ class RestrictedBrokerUserIT {
         String service = user("consumer", documented.get(1));
         String operator = user("operator", documented.get(2));
         String collector = user("collector", documented.get(3));
-        consumer = startConsumer(service, Map.of("lens.topology.declare", "false"));
+        consumeAndPoison(service, collector, Map.of("lens.topology.declare", "false"), "run-y", "otlp_logs");
+        RunningConsumer consumer = lens.consumer();
         BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
-        await().atMost(Duration.ofSeconds(60)).until(() -> consumers(PROCESSING) > 0);
-
-        publishAs(collector, "otlp_spans", SmallRequests.spans("run-y", "ok-1"));
-        publishAs(collector, "otlp_spans", SmallRequests.spans("run-y", "fail-1"));
-        publishAs(collector, "otlp_logs", SmallRequests.logs("run-y", "always-1"));
-        publishAs(collector, "otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
-
-        await().atMost(Duration.ofSeconds(60)).until(() -> depth(POISON) == 3 && depth(PROCESSING) == 0);
-        assertThat(state.handled).containsExactly("ok-1");
-        assertPoisonedByTheConsumer(3);
-        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 1);
         PoisonIndex index = consumer.bean(PoisonIndex.class);
-        await().atMost(Duration.ofSeconds(30)).until(() -> index.isCaughtUp() && index.size() == 3);
 
         // the operator's commands, as the jar runs them
         pointCommandsAt(operator);
-        Result list = run("poison", "list");
+        Result list = commands.run("poison", "list");
         assertThat(list.code()).as(list.out()).isZero();
         assertThat(list.out()).contains("poison queue '" + POISON + "': 3 message(s), 3 examined");
 
         state.broken = false;
-        Result replay = run("poison", "replay");
+        Result replay = commands.run("poison", "replay");
         assertThat(replay.code()).as(replay.out()).isZero();
         assertThat(replay.out()).contains("replayed 2, skipped 1, parked 0, failed 0 (of 3 examined)");
         await().atMost(Duration.ofSeconds(30)).until(() -> state.handled.contains("fail-1"));
         await().atMost(Duration.ofSeconds(30)).until(() -> depth(POISON) == 2 && depth(PROCESSING) == 0);
 
-        Result park = run("poison", "replay");
+        Result park = commands.run("poison", "replay");
         assertThat(park.code()).as(park.out()).isZero();
         assertThat(park.out()).contains("replayed 0, skipped 1, parked 1, failed 0 (of 2 examined)");
         assertParked("always-1");
@@ -223,10 +206,46 @@ class RestrictedBrokerUserIT {
     }
 
     /**
+     * Starts the consumer as {@code service}, and publishes as {@code collector} one message it takes, one
+     * ({@code fail-1}) its handler fails on until it is fixed, one ({@code always-1}, to {@code alwaysRoutingKey})
+     * it always fails on, and one it cannot decode: the last three end in the poison queue, put there by our
+     * publisher, and in the poison index.
+     */
+    private void consumeAndPoison(
+            String service, String collector, Map<String, Object> extra, String run, String alwaysRoutingKey)
+            throws Exception {
+        Map<String, Object> props = new LinkedHashMap<>(extra);
+        props.put("spring.rabbitmq.username", service);
+        props.put("spring.rabbitmq.password", passwords.get(service));
+        props.put("spring.rabbitmq.virtual-host", vhost);
+        RunningConsumer consumer = lens.start(props);
+        BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
+        await().atMost(Duration.ofSeconds(60)).until(() -> consumers(PROCESSING) > 0);
+
+        publishAs(collector, "otlp_spans", SmallRequests.spans(run, "ok-1"));
+        publishAs(collector, "otlp_spans", SmallRequests.spans(run, "fail-1"));
+        publishAs(
+                collector,
+                alwaysRoutingKey,
+                alwaysRoutingKey.equals("otlp_logs")
+                        ? SmallRequests.logs(run, "always-1")
+                        : SmallRequests.spans(run, "always-1"));
+        publishAs(collector, "otlp_spans", "{not otlp".getBytes(StandardCharsets.UTF_8));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> depth(POISON) == 3 && depth(PROCESSING) == 0);
+        assertThat(state.handled).containsExactly("ok-1");
+        assertPoisonedByTheConsumer(consumer, 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.messages("acked") == 1);
+        // the poison index: appended through the dead-letter exchange, followed from the stream
+        PoisonIndex index = consumer.bean(PoisonIndex.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> index.isCaughtUp() && index.size() == 3);
+    }
+
+    /**
      * The poison queue holds {@code count} copies our publisher made (category and reason in
      * {@code x-lens-*} headers), none that the processing queue's own dead-lettering moved.
      */
-    private void assertPoisonedByTheConsumer(int count) throws Exception {
+    private static void assertPoisonedByTheConsumer(RunningConsumer consumer, int count) throws Exception {
         assertThat(consumer.messages("poisoned")).isEqualTo(count);
         assertThat(consumer.messages("dead-lettered")).isZero();
         List<PoisonMessage> messages =
@@ -294,30 +313,6 @@ class RestrictedBrokerUserIT {
                         permissions.write(),
                         permissions.read());
         return user;
-    }
-
-    private RunningConsumer startConsumer(String user, Map<String, Object> extra) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("spring.rabbitmq.username", user);
-        props.put("spring.rabbitmq.password", passwords.get(user));
-        props.put("spring.rabbitmq.virtual-host", vhost);
-        props.putAll(defaultNames());
-        props.put("lens.consumer.handler-retry.max-attempts", "1");
-        props.put("lens.consumer.concurrency", "1");
-        props.put("lens.poison.max-replays", "1");
-        props.putAll(extra);
-        // TestTopology only names the archive folder here: the broker names are the defaults, in our vhost
-        return Service.start(TestTopology.unique("restricted"), props, BreakableHandlers.class);
-    }
-
-    private static Map<String, Object> defaultNames() {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("lens.topology.exchange", RAW);
-        props.put("lens.topology.dead-letter-exchange", DEAD);
-        props.put("lens.topology.queue", PROCESSING);
-        props.put("lens.topology.poison-queue", POISON);
-        props.put("lens.topology.parking-lot-queue", PARKING_LOT);
-        return props;
     }
 
     /** What an administrator's import of definitions.json does: the whole topology, declared. */
@@ -397,24 +392,8 @@ class RestrictedBrokerUserIT {
         props.put("spring.rabbitmq.username", user);
         props.put("spring.rabbitmq.password", passwords.get(user));
         props.put("spring.rabbitmq.virtual-host", vhost);
-        props.putAll(defaultNames());
+        props.putAll(DEFAULT_NAMES.properties());
         props.put("lens.poison.max-replays", "1");
-        props.forEach((k, v) -> {
-            savedProperties.putIfAbsent(k, System.getProperty(k));
-            System.setProperty(k, String.valueOf(v));
-        });
+        commands.pointAt(props);
     }
-
-    private static Result run(String... args) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            code = LensCommandLine.run(LensConsumerApplication.class, args, out);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        System.out.println("$ poison " + String.join(" ", args) + "\n" + text);
-        return new Result(code, text);
-    }
-
-    private record Result(int code, String out) {}
 }

@@ -13,11 +13,15 @@ import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.handlers.record.Span;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.springframework.context.annotation.Bean;
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
-/** Handlers that remember every batch they were given. */
+/** Handlers that remember every batch they were given, in a {@link Recorded} bean. */
 @Configuration(proxyBeanMethods = false)
+@Import(RecordingHandlers.Registrar.class)
 public class RecordingHandlers {
 
     /** Everything the handlers saw. */
@@ -45,33 +49,22 @@ public class RecordingHandlers {
         }
     }
 
-    @Bean
-    Recorded recorded() {
-        return new Recorded();
-    }
+    /** The lists, and one handler per signal adding each batch to its list: registered in code. */
+    static final class Registrar implements BeanRegistrar {
 
-    @Bean
-    SpanHandler recordingSpanHandler(Recorded recorded) {
-        return recorded.spans::add;
-    }
+        @Override
+        public void register(BeanRegistry registry, Environment environment) {
+            Recorded recorded = new Recorded();
+            bean(registry, "recorded", Recorded.class, recorded);
+            bean(registry, "recordingSpanHandler", SpanHandler.class, recorded.spans::add);
+            bean(registry, "recordingMetricPointHandler", MetricPointHandler.class, recorded.metricPoints::add);
+            bean(registry, "recordingLogHandler", LogHandler.class, recorded.logs::add);
+            bean(registry, "recordingGpuSampleHandler", GpuSampleHandler.class, recorded.gpus::add);
+            bean(registry, "recordingNodeSampleHandler", NodeSampleHandler.class, recorded.nodes::add);
+        }
 
-    @Bean
-    MetricPointHandler recordingMetricPointHandler(Recorded recorded) {
-        return recorded.metricPoints::add;
-    }
-
-    @Bean
-    LogHandler recordingLogHandler(Recorded recorded) {
-        return recorded.logs::add;
-    }
-
-    @Bean
-    GpuSampleHandler recordingGpuSampleHandler(Recorded recorded) {
-        return recorded.gpus::add;
-    }
-
-    @Bean
-    NodeSampleHandler recordingNodeSampleHandler(Recorded recorded) {
-        return recorded.nodes::add;
+        private static <T> void bean(BeanRegistry registry, String name, Class<T> type, T bean) {
+            registry.registerBean(name, type, spec -> spec.supplier(context -> bean));
+        }
     }
 }

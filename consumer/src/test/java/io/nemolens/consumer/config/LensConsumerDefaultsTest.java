@@ -13,36 +13,40 @@ class LensConsumerDefaultsTest {
 
     @Test
     void defaultsApplyWhereTheApplicationSaysNothing() {
-        StandardEnvironment environment = new StandardEnvironment();
-        new LensConsumerDefaults().postProcessEnvironment(environment, new SpringApplication());
-        assertThat(environment.getProperty("management.endpoint.health.group.readiness.include"))
-                .isEqualTo("readinessState,rabbit,lensListener");
-        assertThat(environment.getProperty("management.endpoint.health.group.liveness.include"))
-                .isEqualTo("livenessState");
-        assertThat(environment.getProperty("management.endpoint.health.probes.enabled"))
-                .isEqualTo("true");
-        assertThat(environment.getProperty("server.shutdown")).isEqualTo("graceful");
-        assertThat(environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase"))
-                .as("lens.consumer.shutdown-timeout (30s) and 10s")
-                .isEqualTo("40000ms");
+        assertSettings(
+                withDefaults(Map.of()),
+                Map.of(
+                        "management.endpoint.health.group.readiness.include", "readinessState,rabbit,lensListener",
+                        "management.endpoint.health.group.liveness.include", "livenessState",
+                        "management.endpoint.health.probes.enabled", "true",
+                        "server.shutdown", "graceful",
+                        // lens.consumer.shutdown-timeout (30s) and 10s
+                        "spring.lifecycle.timeout-per-shutdown-phase", "40000ms"));
     }
 
     @Test
     void theApplicationsOwnSettingsWinAndTheShutdownPhaseFollowsTheConsumersTimeout() {
+        Map<String, Object> application = Map.of(
+                "management.endpoint.health.group.readiness.include", "readinessState",
+                "lens.consumer.shutdown-timeout", "1m");
+        assertSettings(
+                withDefaults(application),
+                Map.of(
+                        "management.endpoint.health.group.readiness.include", "readinessState",
+                        "management.endpoint.health.group.liveness.include", "livenessState",
+                        "spring.lifecycle.timeout-per-shutdown-phase", "70000ms"));
+    }
+
+    /** An environment with these settings of the application's ({@code application.yml}), then the library's defaults. */
+    private static StandardEnvironment withDefaults(Map<String, Object> application) {
         StandardEnvironment environment = new StandardEnvironment();
-        environment
-                .getPropertySources()
-                .addFirst(new MapPropertySource(
-                        "application.yml",
-                        Map.of(
-                                "management.endpoint.health.group.readiness.include", "readinessState",
-                                "lens.consumer.shutdown-timeout", "1m")));
+        environment.getPropertySources().addFirst(new MapPropertySource("application.yml", application));
         new LensConsumerDefaults().postProcessEnvironment(environment, new SpringApplication());
-        assertThat(environment.getProperty("management.endpoint.health.group.readiness.include"))
-                .isEqualTo("readinessState");
-        assertThat(environment.getProperty("management.endpoint.health.group.liveness.include"))
-                .isEqualTo("livenessState");
-        assertThat(environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase"))
-                .isEqualTo("70000ms");
+        return environment;
+    }
+
+    private static void assertSettings(StandardEnvironment environment, Map<String, String> expected) {
+        expected.forEach((name, value) ->
+                assertThat(environment.getProperty(name)).as(name).isEqualTo(value));
     }
 }

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.testing.BrokerClient;
-import io.nemolens.testing.TestTopology;
+import io.nemolens.testing.ConsumerExtension;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -16,12 +14,10 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringApplication;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The README's handler example as a user runs it: their own application, which depends on
@@ -30,6 +26,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * is written.
  */
 class ExampleHandlerIT {
+
+    @RegisterExtension
+    final ConsumerExtension lens = ConsumerExtension.of(ExampleApplication.class);
 
     @Test
     void theReadmeHandlerCountsSlowStepsOfEachRunAndTheMessageIsAcknowledged() throws Exception {
@@ -40,40 +39,28 @@ class ExampleHandlerIT {
                 .as("nor is Parquet")
                 .isInstanceOf(ClassNotFoundException.class);
 
-        TestTopology topology = TestTopology.unique("example");
-        Path archive = Path.of("target", "archive-" + topology.queue());
-        String[] args = topology.applicationArguments(Map.of("lens.archive.path", archive.toString()));
-        try (ConfigurableApplicationContext app = SpringApplication.run(ExampleApplication.class, args);
-                BrokerClient client = new BrokerClient()) {
-            ScopeSpans.Builder scope = ScopeSpans.newBuilder()
-                    .addSpans(step(1, 3_000)) // slow
-                    .addSpans(step(2, 900)) // fast
-                    .addSpans(step(3, 2_500)); // slow
-            byte[] body = ExportTraceServiceRequest.newBuilder()
-                    .addResourceSpans(ResourceSpans.newBuilder()
-                            .setResource(Resource.newBuilder()
-                                    .addAttributes(kv("nemo.run.id", "run-42"))
-                                    .addAttributes(kv("dl.rank", "3")))
-                            .addScopeSpans(scope))
-                    .build()
-                    .toByteArray();
-            client.publish(topology.exchange(), "otlp_spans", body);
+        ScopeSpans.Builder scope = ScopeSpans.newBuilder()
+                .addSpans(step(1, 3_000)) // slow
+                .addSpans(step(2, 900)) // fast
+                .addSpans(step(3, 2_500)); // slow
+        byte[] body = ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(Resource.newBuilder()
+                                .addAttributes(kv("nemo.run.id", "run-42"))
+                                .addAttributes(kv("dl.rank", "3")))
+                        .addScopeSpans(scope))
+                .build()
+                .toByteArray();
+        lens.publish("otlp_spans", body);
 
-            SlowTrainStepHandler handler = app.getBean(SlowTrainStepHandler.class);
-            await().atMost(Duration.ofSeconds(20))
-                    .until(() -> !handler.slowStepsByRun().isEmpty());
-            assertThat(handler.slowStepsByRun()).containsExactly(Map.entry("run-42", 2L));
-            MeterRegistry meters = app.getBean(MeterRegistry.class);
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> meters.find("lens.messages").tag("outcome", "acked").counters().stream()
-                                    .mapToDouble(c -> c.count())
-                                    .sum()
-                            == 1.0);
-            assertThat(client.messageCount(topology.queue())).isZero();
-            assertThat(Files.exists(archive)).as("nothing archived").isFalse();
-        } finally {
-            topology.delete();
-        }
+        SlowTrainStepHandler handler = lens.bean(SlowTrainStepHandler.class);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !handler.slowStepsByRun().isEmpty());
+        assertThat(handler.slowStepsByRun()).containsExactly(Map.entry("run-42", 2L));
+        // lens.messages{outcome=acked}, all signals
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1.0);
+        assertThat(lens.queued()).isZero();
+        assertThat(Files.exists(lens.archive())).as("nothing archived").isFalse();
     }
 
     private static Span step(int iteration, long millis) {

@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.security.web.SecurityFilterChain;
 
 /** The console's wiring without a broker: on by default where the consumer runs, off when told, backs off. */
-class LensConsoleAutoConfigurationTests {
+class LensConsoleAutoConfigurationTest {
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while the first delivery waits for its fsync) is acknowledged only once the first delivery's append is
  * durable: that append can still fail, and the message must then not be acknowledged.
  */
-class RedeliveryTests {
+class RedeliveryTest {
 
     @TempDir
     Path dir;
@@ -43,7 +43,7 @@ class RedeliveryTests {
         List<ReceivedMessage> sent = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             byte[] body = NemoLensRequests.spans(30, "run-a", 0, i).toByteArray();
-            ReceivedMessage message = ParquetArchiveTests.received(decoder.decode(Signal.SPANS, body, null), body);
+            ReceivedMessage message = ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body);
             sent.add(message);
 
             CompletableFuture<?> first = archive.accept(message).toCompletableFuture();

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * written by a writer driven by the descriptors alone, in both styles OTLP/JSON allows, and must read
  * back equal. A field with no reader, or a reader that sets another field, fails here.
  */
-class OtlpJsonRoundTripTests {
+class OtlpJsonRoundTripTest {
 
     /** The bytes fields OTLP/JSON writes as hex, not base64. */
     private static final Set<String> HEX_IDS = Set.of("trace_id", "span_id", "parent_span_id");

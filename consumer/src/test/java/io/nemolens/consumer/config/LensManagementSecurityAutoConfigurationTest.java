@@ -25,7 +25,7 @@ import org.springframework.security.web.SecurityFilterChain;
  * of a servlet application; both give way to the application's own. What the chain lets through is
  * covered against a running server by {@code ManagementEndpointsIT}.
  */
-class LensManagementSecurityAutoConfigurationTests {
+class LensManagementSecurityAutoConfigurationTest {
 
     private static final AutoConfigurations SECURITY = AutoConfigurations.of(
             LensManagementSecurityAutoConfiguration.class,

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * from protobuf and collector-shaped OTLP/JSON (here, because the generator's own module cannot depend on the
  * decoder: the decoder's tests take their telemetry from the generator).
  */
-class GeneratedTelemetryDecodeTests {
+class GeneratedTelemetryDecodeTest {
 
     private static final long T0 = NemoLensRequests.START_NANOS;
     /** Every point generic: these tests look at the requests' raw shape. */

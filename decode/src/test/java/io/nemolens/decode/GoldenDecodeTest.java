@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The same request as protobuf and as collector-shaped OTLP/JSON decodes to equal records and an equal request. */
-class GoldenDecodeTests {
+class GoldenDecodeTest {
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 

@@ -14,14 +14,12 @@ import io.nemolens.poison.QueueDepthMonitor;
 import io.nemolens.poison.actuate.PoisonEndpoint;
 import io.nemolens.testing.Wiring;
 import io.nemolens.testing.Wiring.Replaceable;
+import io.nemolens.testing.WiringChecks;
 import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -29,11 +27,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Wiring of the poison queue tools ({@code lens.poison.*} but the dead-letter settings, which
- * {@code LensConsumerAutoConfigurationTests} covers), without a broker: the queue-depth poll of a
+ * {@code LensConsumerAutoConfigurationTest} covers), without a broker: the queue-depth poll of a
  * running consumer polls a connection factory that cannot connect. The poll against a broker is
  * covered by {@code HealthIT}.
  */
-class LensPoisonAutoConfigurationTests {
+class LensPoisonAutoConfigurationTest implements WiringChecks {
 
     private static final String EXPOSED = "management.endpoints.web.exposure.include=poison";
 
@@ -41,6 +39,11 @@ class LensPoisonAutoConfigurationTests {
                     LensTopologyAutoConfiguration.class, LensConsumerAutoConfiguration.class)
             .withConfiguration(
                     AutoConfigurations.of(LensPoisonAutoConfiguration.class, EndpointAutoConfiguration.class));
+
+    @Override
+    public ApplicationContextRunner runner() {
+        return runner;
+    }
 
     @Test
     void theCommandsContextHasInspectorAndReplayerButNoPoll() {
@@ -151,21 +154,9 @@ class LensPoisonAutoConfigurationTests {
                 Replaceable.byName("lensPoisonHealthIndicator", HealthIndicator.class));
     }
 
-    @ParameterizedTest
-    @MethodSource("replaceables")
-    void anApplicationsOwnBeanWins(Replaceable bean) {
-        bean.assertBacksOff(runner);
-    }
-
-    @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "lens.poison.max-replays=-1",
-                "lens.poison.inspect-limit=0",
-                "lens.poison.depth-poll-interval=often"
-            })
-    void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
-        Wiring.assertRejected(runner, setting);
+    static Stream<String> invalidSettings() {
+        return Stream.of(
+                "lens.poison.max-replays=-1", "lens.poison.inspect-limit=0", "lens.poison.depth-poll-interval=often");
     }
 
     @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bodies that cannot be decoded fail with a {@link DecodeException} that says what and where. */
-class DecodeFailureTests {
+class DecodeFailureTest {
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 

@@ -14,6 +14,7 @@ import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.testing.Wiring;
 import io.nemolens.testing.Wiring.Replaceable;
+import io.nemolens.testing.WiringChecks;
 import io.nemolens.topology.LensTopology;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
 import java.time.Clock;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
@@ -34,12 +34,17 @@ import org.springframework.context.ApplicationListener;
 /**
  * Wiring of the consumer ({@code lens.consumer.*}, and the dead-letter half of {@code lens.poison.*}),
  * without a broker: the listener container is created, never started. {@code lens.infra.*} is covered by
- * {@link LensInfraAutoConfigurationTests}.
+ * {@link LensInfraAutoConfigurationTest}.
  */
-class LensConsumerAutoConfigurationTests {
+class LensConsumerAutoConfigurationTest implements WiringChecks {
 
     private final ApplicationContextRunner runner =
             Wiring.brokerless(LensTopologyAutoConfiguration.class, LensConsumerAutoConfiguration.class);
+
+    @Override
+    public ApplicationContextRunner runner() {
+        return runner;
+    }
 
     @Test
     void theConsumerIsWiredButNotStarted() {
@@ -76,8 +81,7 @@ class LensConsumerAutoConfigurationTests {
                     assertThat(container.isAutoStartup())
                             .as("lens.consumer.auto-startup")
                             .isFalse();
-                    assertThat(getField(container, "prefetchCount")).isEqualTo(7);
-                    assertThat(getField(container, "concurrentConsumers")).isEqualTo(3);
+                    assertConsumers(context, 3, 7);
                     assertThat(getField(container, "shutdownTimeout")).isEqualTo(4000L);
                     assertThat(getField(context.getBean(LensMessageListener.class), "maxMessageSize"))
                             .isEqualTo(1L << 20);
@@ -127,10 +131,8 @@ class LensConsumerAutoConfigurationTests {
                         "spring.rabbitmq.listener.simple.idle-event-interval=40s",
                         "lens.consumer.max-message-size=4MB")
                 .run(context -> {
-                    SimpleMessageListenerContainer container = container(context);
-                    assertThat(getField(container, "prefetchCount")).isEqualTo(7);
-                    assertThat(getField(container, "concurrentConsumers")).isEqualTo(3);
-                    assertThat(getField(container, "idleEventInterval"))
+                    assertConsumers(context, 3, 7);
+                    assertThat(getField(container(context), "idleEventInterval"))
                             .as("a Spring setting we have none of applies as Spring applies it")
                             .isEqualTo(40_000L);
                 });
@@ -139,11 +141,7 @@ class LensConsumerAutoConfigurationTests {
                         "spring.rabbitmq.listener.simple.concurrency=3",
                         "lens.consumer.prefetch=2",
                         "lens.consumer.concurrency=1")
-                .run(context -> {
-                    SimpleMessageListenerContainer container = container(context);
-                    assertThat(getField(container, "prefetchCount")).isEqualTo(2);
-                    assertThat(getField(container, "concurrentConsumers")).isEqualTo(1);
-                });
+                .run(context -> assertConsumers(context, 1, 2));
         runner.withPropertyValues(
                         "spring.rabbitmq.listener.simple.auto-startup=false",
                         "spring.rabbitmq.listener.simple.missing-queues-fatal=true",
@@ -301,15 +299,8 @@ class LensConsumerAutoConfigurationTests {
                 Replaceable.byName("lensListenerHealthIndicator", HealthIndicator.class));
     }
 
-    @ParameterizedTest
-    @MethodSource("replaceables")
-    void anApplicationsOwnBeanWins(Replaceable bean) {
-        bean.assertBacksOff(runner);
-    }
-
-    @ParameterizedTest
-    @ValueSource(
-            strings = {
+    static Stream<String> invalidSettings() {
+        return Stream.of(
                 "lens.consumer.prefetch=0",
                 "lens.consumer.prefetch=20",
                 "lens.consumer.max-in-flight-bytes=16MB",
@@ -317,10 +308,7 @@ class LensConsumerAutoConfigurationTests {
                 "lens.consumer.concurrency=0",
                 "lens.consumer.max-message-size=lots",
                 "lens.consumer.shutdown-timeout=soon",
-                "lens.poison.stack-trace-max-length=10"
-            })
-    void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
-        Wiring.assertRejected(runner, setting);
+                "lens.poison.stack-trace-max-length=10");
     }
 
     /** Spring names an invalid nested setting by its object and its field in Java's spelling. */
@@ -334,5 +322,12 @@ class LensConsumerAutoConfigurationTests {
 
     private static SimpleMessageListenerContainer container(AssertableApplicationContext context) {
         return context.getBean("lensListenerContainer", SimpleMessageListenerContainer.class);
+    }
+
+    /** The listener container's consumers (threads) and the prefetch of each. */
+    private static void assertConsumers(AssertableApplicationContext context, int concurrency, int prefetch) {
+        SimpleMessageListenerContainer container = container(context);
+        assertThat(getField(container, "concurrentConsumers")).isEqualTo(concurrency);
+        assertThat(getField(container, "prefetchCount")).isEqualTo(prefetch);
     }
 }

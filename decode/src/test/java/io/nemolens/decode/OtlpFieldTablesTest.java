@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The field tables say what the descriptors say: a table for every OTLP message, every field in it, no other. */
-class OtlpFieldTablesTests {
+class OtlpFieldTablesTest {
 
     /** Every message type the three export requests can hold, from their descriptors. */
     static Set<Descriptor> otlpMessages() {

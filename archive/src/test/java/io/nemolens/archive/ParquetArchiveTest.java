@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The archive writes what it is given, read back with DuckDB; it commits before it acknowledges. */
-class ParquetArchiveTests {
+class ParquetArchiveTest {
 
     @TempDir
     Path dir;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The bench's reference writes what the archive writes from the same rows: the files cut alike, with the
  * same schema, rows and footer.
  */
-class DirectWriterTests {
+class DirectWriterTest {
 
     @TempDir
     Path dir;
@@ -33,7 +33,7 @@ class DirectWriterTests {
         List<ReceivedMessage> messages = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             byte[] body = NemoLensRequests.spans(400, "run-a", i, i).toByteArray();
-            messages.add(ParquetArchiveTests.received(decoder.decode(Signal.SPANS, body, null), body));
+            messages.add(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body));
         }
         // files cut at 500 rows: 800 rows (cut after the second message), then 400
         Path archived = dir.resolve("archive");
@@ -57,7 +57,7 @@ class DirectWriterTests {
     }
 
     private static ArchiveOptions options(Path root) {
-        return ParquetArchiveTests.options(root, 500, Duration.ofMinutes(10), 96L << 20, 1);
+        return ParquetArchiveTest.options(root, 500, Duration.ofMinutes(10), 96L << 20, 1);
     }
 
     /** The rows of each committed file, in the order the files were opened. */

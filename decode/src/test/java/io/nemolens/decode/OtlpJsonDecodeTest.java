@@ -20,7 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Hand-written OTLP/JSON: what the specification and the collector's own parser accept beyond the collector's output. */
-class OtlpJsonDecodeTests {
+class OtlpJsonDecodeTest {
 
     private static final String TRACE = NemoLensTelemetry.TRACE_ID_HEX;
     private static final String SPAN = NemoLensTelemetry.SPAN_ID_HEX;

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * back with DuckDB, no temporary file is left, the failed file's rows are written again from the spool,
  * each row exactly once (counted without {@code DISTINCT}), and the failed file's stream is closed.
  */
-class FailedFileTests {
+class FailedFileTest {
 
     /** Bytes a failing file takes before it fails: past the 4-byte magic, inside the first row group. */
     private static final long FAIL_AFTER = 64;
@@ -118,7 +118,7 @@ class FailedFileTests {
                 .addAllResourceSpans(NemoLensRequests.spans(900, "run-b", 0, 2).getResourceSpansList())
                 .build();
         byte[] body = request.toByteArray();
-        ReceivedMessage message = ParquetArchiveTests.received(decoder.decode(Signal.SPANS, body, null), body);
+        ReceivedMessage message = ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body);
 
         // the message is durable in the spool: it is acknowledged, the other partition's rows are written as
         // usual, and the failed file's rows come back from the spool
@@ -186,7 +186,7 @@ class FailedFileTests {
     private ReceivedMessage spans(int count, String run, int rank, long seed) {
         byte[] body = NemoLensRequests.spans(count, run, rank, seed).toByteArray();
         DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-        return ParquetArchiveTests.received(decoded, body);
+        return ParquetArchiveTest.received(decoded, body);
     }
 
     /** Hands the message to the archive and waits until it is durable in the spool (the consumer's ack). */

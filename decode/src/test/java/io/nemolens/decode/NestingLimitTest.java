@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * {@link OtlpDecoder#MAX_VALUE_NESTING} arrays or key-value lists, in the deepest place a value can sit, and
  * beyond it both fail permanently with the same reason.
  */
-class NestingLimitTests {
+class NestingLimitTest {
 
     private final OtlpDecoder decoder = new OtlpDecoder();
 

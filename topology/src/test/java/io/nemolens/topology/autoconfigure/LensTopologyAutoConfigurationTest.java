@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.testing.Wiring;
 import io.nemolens.testing.Wiring.Replaceable;
+import io.nemolens.testing.WiringChecks;
 import io.nemolens.topology.LensTopology;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -20,11 +18,16 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 /** Wiring of {@code lens.topology.*}, without a broker (the check runner is created, never run). */
-class LensTopologyAutoConfigurationTests {
+class LensTopologyAutoConfigurationTest implements WiringChecks {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LensTopologyAutoConfiguration.class))
             .withBean(ConnectionFactory.class, Wiring::noBroker);
+
+    @Override
+    public ApplicationContextRunner runner() {
+        return runner;
+    }
 
     @Test
     void byDefaultTheDefaultTopologyIsDeclared() {
@@ -78,12 +81,6 @@ class LensTopologyAutoConfigurationTests {
                 Replaceable.byName("lensTopologyCheck", ApplicationRunner.class, "lens.topology.declare=false"));
     }
 
-    @ParameterizedTest
-    @MethodSource("replaceables")
-    void anApplicationsOwnBeanWins(Replaceable bean) {
-        bean.assertBacksOff(runner);
-    }
-
     @Test
     void theDeclarablesFollowAnApplicationsOwnTopology() {
         LensTopology mine = LensTopology.builder().queue("mine").build();
@@ -91,10 +88,8 @@ class LensTopologyAutoConfigurationTests {
                 .run(context -> assertThat(declaredQueues(context)).contains("mine"));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"lens.topology.delivery-limit=0", "lens.topology.queue= ", "lens.topology.exchange="})
-    void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
-        Wiring.assertRejected(runner, setting);
+    static Stream<String> invalidSettings() {
+        return Stream.of("lens.topology.delivery-limit=0", "lens.topology.queue= ", "lens.topology.exchange=");
     }
 
     private static List<String> declaredQueues(ApplicationContext context) {

@@ -24,7 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 /** Every {@code lens.infra.*} setting reaches the decoder, and GPU/node handlers (the archive's first) reach the registry; no broker. */
-class LensInfraAutoConfigurationTests {
+class LensInfraAutoConfigurationTest {
 
     @TempDir
     Path archive;

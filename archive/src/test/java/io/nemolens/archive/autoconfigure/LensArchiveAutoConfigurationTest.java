@@ -27,7 +27,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 /** Wiring of the Parquet archive ({@code lens.archive.*}), in a folder of the test's own. */
-class LensArchiveAutoConfigurationTests {
+class LensArchiveAutoConfigurationTest {
 
     private static final long MB = 1L << 20;
 
