@@ -6,6 +6,7 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.poison.PoisonIndex;
 import io.nemolens.poison.PoisonReindexer;
 import io.nemolens.poison.PoisonReplayer;
+import io.nemolens.poison.QueueDepthMonitor;
 import io.nemolens.poison.autoconfigure.LensPoisonAutoConfiguration;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -73,8 +74,9 @@ public final class LensConsoleAutoConfiguration {
             PoisonIndex index,
             PoisonReplayer replayer,
             PoisonReindexer reindexer,
-            OtlpDecoder decoder) {
-        return new ConsoleService(registry, health, index, replayer, reindexer, decoder);
+            OtlpDecoder decoder,
+            ObjectProvider<QueueDepthMonitor> depths) {
+        return new ConsoleService(registry, health, index, replayer, reindexer, decoder, depths.getIfAvailable());
     }
 
     /**
