@@ -57,7 +57,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 @EnableConfigurationProperties(LensConsoleProperties.class)
 public final class LensConsoleAutoConfiguration {
 
-    /** The URLs under {@link LensConsoleProperties#PATH} that the console's forms POST to (the login form's aside). */
+    /** The URLs under {@link LensConsoleProperties#PATH} that the console's forms POST to, but the login form's (its GET is the login page). */
     static final List<String> ACTIONS = List.of("/poison/preview", "/poison/act", "/poison/reindex", "/logout");
 
     @Bean
