@@ -20,6 +20,7 @@ import io.nemolens.poison.PoisonIndex;
 import io.nemolens.poison.PoisonMessage;
 import io.nemolens.poison.PoisonReindexer;
 import io.nemolens.poison.PoisonReplayer;
+import io.nemolens.poison.QueueDepthMonitor;
 import io.nemolens.poison.ReplayRequest;
 import io.nemolens.poison.ReplaySummary;
 import java.io.IOException;
@@ -27,6 +28,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -47,7 +50,7 @@ import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescripto
 /**
  * What the console's pages show and do. Numbers come from the meter registry that
  * {@code /actuator/prometheus} reads and the health endpoint that {@code /actuator/health} answers; the
- * poison queue from the poison index (no page reads the queue); actions go through the
+ * poison queue from the poison index (no page reads a message of the queue); actions go through the
  * {@link PoisonReplayer} and {@link PoisonReindexer}, which record them in the index, and are logged here
  * with who did them and what they touched.
  */
@@ -75,9 +78,12 @@ public final class ConsoleService {
      * @param outcomes messages by outcome, since start ({@code lens.messages})
      * @param messages messages by signal since start
      * @param records records by signal since start ({@code lens.records})
-     * @param depths ready messages by queue role ({@code lens.queue.depth}, -1 unknown)
+     * @param depths ready messages by queue role ({@code lens.queue.depth}, -1 unknown); the poison queue's
+     *     read after the index last changed
+     * @param poisonDepthAt when the poison queue's depth was read, or {@code null} when it is unknown
      * @param indexed messages the poison index holds
-     * @param unindexed messages in the poison queue the index does not know
+     * @param unindexed messages in the poison queue the index does not know, or -1 when that cannot be told
+     *     (the depth unknown, or the index still being read)
      * @param archive the archive's state, or {@code null} without an archive
      * @param health every indicator
      */
@@ -87,6 +93,7 @@ public final class ConsoleService {
             Map<String, Double> messages,
             Map<String, Double> records,
             Map<String, Double> depths,
+            @Nullable Instant poisonDepthAt,
             int indexed,
             long unindexed,
             @Nullable ArchiveState archive,
@@ -111,20 +118,24 @@ public final class ConsoleService {
     private final PoisonReplayer replayer;
     private final PoisonReindexer reindexer;
     private final OtlpDecoder decoder;
+    private final @Nullable QueueDepthMonitor depthPoll;
 
+    /** @param depthPoll the queue depth poll, or {@code null} without one (then the poison depth is unknown) */
     public ConsoleService(
             MeterRegistry registry,
             ObjectProvider<HealthEndpoint> health,
             PoisonIndex index,
             PoisonReplayer replayer,
             PoisonReindexer reindexer,
-            OtlpDecoder decoder) {
+            OtlpDecoder decoder,
+            @Nullable QueueDepthMonitor depthPoll) {
         this.registry = registry;
         this.health = health;
         this.index = index;
         this.replayer = replayer;
         this.reindexer = reindexer;
         this.decoder = decoder;
+        this.depthPoll = depthPoll;
     }
 
     PoisonIndex index() {
@@ -180,17 +191,31 @@ public final class ConsoleService {
                     archiveHealth.get("freeBytes"));
         }
         int indexed = index.size();
-        double poison = depths.getOrDefault("poison", -1.0);
-        return new Overview(
-                status,
-                outcomes,
-                messages,
-                records,
-                depths,
-                indexed,
-                poison < 0 ? 0 : Math.max(0, (long) poison - indexed),
-                archive,
-                lines);
+        boolean caughtUp = index.isCaughtUp();
+        QueueDepthMonitor.Depth poison = poisonDepth();
+        depths.put("poison", poison == null ? -1.0 : poison.depth());
+        Instant depthAt = null;
+        long unindexed = -1;
+        if (poison != null && poison.polledAt() != null && poison.depth() >= 0) {
+            depthAt = poison.polledAt().truncatedTo(ChronoUnit.SECONDS);
+            if (caughtUp) {
+                unindexed = Math.max(0, poison.depth() - indexed);
+            }
+        }
+        return new Overview(status, outcomes, messages, records, depths, depthAt, indexed, unindexed, archive, lines);
+    }
+
+    /**
+     * The poison queue's depth, read after the index last changed (read after its size was): the last
+     * poll's when it is that recent, else one passive declare now. A depth from before a replay or discard
+     * that the index has already applied would count the moved messages as unindexed.
+     */
+    private QueueDepthMonitor.@Nullable Depth poisonDepth() {
+        if (depthPoll == null) {
+            return null;
+        }
+        Instant changed = index.changedAt();
+        return changed == null ? depthPoll.depth("poison") : depthPoll.depthAsOf("poison", changed);
     }
 
     private static Map<String, Double> zeroBySignal() {

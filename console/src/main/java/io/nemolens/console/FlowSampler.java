@@ -14,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -22,6 +24,8 @@ import org.springframework.context.SmartLifecycle;
  * second between two samples, for the last {@code lens.console.chart-window}.
  */
 public final class FlowSampler implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(FlowSampler.class);
 
     /** The signals charted, in order. */
     public static final List<String> SIGNALS = List.of("spans", "metrics", "logs");
@@ -44,6 +48,7 @@ public final class FlowSampler implements SmartLifecycle {
     private @Nullable Map<String, Double> lastRecords;
     private long lastNanos;
     private @Nullable ScheduledExecutorService executor;
+    private volatile boolean failing;
 
     public FlowSampler(MeterRegistry registry, Duration interval, int capacity, Clock clock) {
         this.registry = registry;
@@ -101,6 +106,28 @@ public final class FlowSampler implements SmartLifecycle {
         return rates;
     }
 
+    /**
+     * A sample on the timer: a failure is logged and the next sample taken on time (a scheduled task that
+     * throws is never run again, which would freeze the chart).
+     */
+    void sampleQuietly() {
+        try {
+            sample();
+            failing = false;
+        } catch (RuntimeException e) {
+            if (!failing) {
+                log.warn(
+                        "the console's chart missed a sample (the next one is due in {}): {}",
+                        interval,
+                        e.toString(),
+                        e);
+            } else {
+                log.debug("the console's chart missed another sample", e);
+            }
+            failing = true;
+        }
+    }
+
     @Override
     public synchronized void start() {
         if (executor == null) {
@@ -110,7 +137,7 @@ public final class FlowSampler implements SmartLifecycle {
                 return t;
             });
             var unused = executor.scheduleAtFixedRate(
-                    OutOfMemoryHalt.guarded(this::sample, "the console sampler"),
+                    OutOfMemoryHalt.guarded(this::sampleQuietly, "the console sampler"),
                     0,
                     interval.toMillis(),
                     TimeUnit.MILLISECONDS);

@@ -6,6 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.poison.Disposition;
+import io.nemolens.poison.PoisonIndex;
+import io.nemolens.poison.PoisonReplayer;
+import io.nemolens.poison.QueueDepthMonitor;
+import io.nemolens.poison.ReplayRequest;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.BrokerClient;
 import io.nemolens.testing.ConsumerExtension;
@@ -27,15 +32,18 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -44,6 +52,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.chromium.HasCdp;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -367,6 +376,133 @@ class ConsoleBrowserIT {
 
         // no page showed a secret
         assertThat(pageSources).isNotEmpty().noneMatch(s -> s.contains(PASSWORD));
+    }
+
+    /**
+     * Right after a discard, the poison page compares the index (which has just lost the discarded
+     * messages) with a depth read after it, never with the depth of the last poll, which can be from before
+     * the discard ({@code lens.poison.depth-poll-interval}, 15 s by default): the poll is stopped here, so
+     * its last depth is as old as the test makes it. And the session cookie is {@code SameSite=Lax}.
+     */
+    @Test
+    void afterADiscardThePoisonPageShowsNoUnindexedMessagesThatDoNotExist() throws Exception {
+        String run = "run-stale-depth-" + hex(4);
+        String mine = console + "/poison?run=" + run;
+        QueueDepthMonitor poll = lens.bean(QueueDepthMonitor.class);
+        browser.manage().deleteAllCookies();
+        try {
+            logIn();
+            Cookie session = browser.manage().getCookieNamed("JSESSIONID");
+            assertThat(session).as("the console's session cookie").isNotNull();
+            assertThat(session.getSameSite()).isEqualTo("Lax");
+            assertThat(session.isHttpOnly()).isTrue();
+            // WebDriver says Lax for a cookie without the attribute too (Chromium's default); the browser's
+            // own record says whether the server set it
+            assertThat(storedCookie("JSESSIONID").get("sameSite")).isEqualTo("Lax");
+
+            for (int i = 0; i < 5; i++) {
+                client.publish(topology.exchange(), "otlp_spans", spans(run, "always-fail"));
+            }
+            await().atMost(WAIT).until(() -> {
+                browser.get(mine);
+                return groups().values().stream().mapToInt(Integer::intValue).sum() == 5;
+            });
+            // the poll has seen them (no unindexed message before the discard either); then it stops
+            await().atMost(WAIT).until(() -> {
+                browser.get(mine);
+                return find(By.id("depth"))
+                        .getText()
+                        .equals(String.valueOf(client.messageCount(topology.poisonQueue())));
+            });
+            assertThat(find(By.id("unindexed")).getText()).isEqualTo("0");
+            poll.stop();
+
+            // discard three of the five: the other two stay in the queue and in the index
+            findAll(By.className("group-link")).get(0).click();
+            List<WebElement> boxes = findAll(By.cssSelector("tr.message input[type=checkbox]"));
+            assertThat(boxes).hasSize(5);
+            boxes.get(3).click();
+            boxes.get(4).click();
+            find(By.id("preview-discard")).click();
+            assertThat(find(By.id("would-discard")).getText()).isEqualTo("3");
+            find(By.id("confirm-discard")).click();
+            find(By.id("confirm")).click();
+            assertThat(find(By.id("done")).getText()).contains("discarded 3");
+            assertNothingUnindexed();
+            await().atMost(WAIT).until(() -> {
+                browser.get(mine);
+                return groups().values().stream().mapToInt(Integer::intValue).sum() == 2;
+            });
+            assertNothingUnindexed();
+            screenshot("poison-after-discard");
+            assertThat(find(By.id("depth")).getText())
+                    .as("the depth shown is read after the discard")
+                    .isEqualTo(String.valueOf(client.messageCount(topology.poisonQueue())));
+            browser.get(console);
+            assertThat(find(By.id("unindexed")).getText()).isEqualTo("0");
+
+            // the last two go too: the other tests' messages are all that remains
+            browser.get(mine);
+            findAll(By.className("group-link")).get(0).click();
+            find(By.id("preview-discard")).click();
+            find(By.id("confirm-discard")).click();
+            find(By.id("confirm")).click();
+            assertThat(find(By.id("done")).getText()).contains("discarded 2");
+            await().atMost(WAIT).until(() -> {
+                browser.get(mine);
+                return !browser.findElements(By.id("no-groups")).isEmpty();
+            });
+            assertNothingUnindexed();
+        } finally {
+            poll.start();
+            browser.manage().deleteAllCookies();
+            discardWhatIsLeftOf(run);
+        }
+    }
+
+    /** A cookie of the console as the browser stores it (DevTools' record: attributes the server did not set are absent). */
+    private Map<?, ?> storedCookie(String name) {
+        Map<String, Object> answer =
+                ((HasCdp) browser).executeCdpCommand("Network.getCookies", Map.of("urls", List.of(console)));
+        return ((List<?>) answer.get("cookies"))
+                .stream()
+                        .map(c -> (Map<?, ?>) c)
+                        .filter(c -> name.equals(c.get("name")))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no cookie " + name + " in " + answer));
+    }
+
+    /** After a failure, so that the other tests find the poison queue as they expect it. */
+    private void discardWhatIsLeftOf(String run) throws Exception {
+        Set<String> keys = lens.bean(PoisonIndex.class).entries().stream()
+                .filter(e -> e.runIds().contains(run))
+                .map(PoisonIndex.Entry::key)
+                .collect(Collectors.toSet());
+        if (!keys.isEmpty()) {
+            lens.bean(PoisonReplayer.class)
+                    .move(ReplayRequest.selection(keys, false, 0), Disposition.DISCARD, "test clean-up");
+        }
+    }
+
+    /** The page shows no message "not indexed" and offers no re-index. */
+    private void assertNothingUnindexed() {
+        pageSources.add(browser.getPageSource());
+        assertThat(find(By.id("unindexed")).getText()).as("not indexed").isEqualTo("0");
+        assertThat(browser.findElements(By.id("unindexed-note")))
+                .as("the note on unindexed messages")
+                .isEmpty();
+        assertThat(browser.findElements(By.id("reindex")))
+                .as("the offer to index the unindexed")
+                .isEmpty();
+    }
+
+    /** Logs in through the form (the browser has no session). */
+    private void logIn() {
+        browser.get(console);
+        find(By.id("username")).sendKeys(USER);
+        find(By.id("password")).sendKeys(PASSWORD);
+        find(By.id("login")).click();
+        await().atMost(WAIT).until(() -> browser.findElements(By.id("user")).size() == 1);
     }
 
     /** The poison queue's messages' delivery counts, read once (which itself costs each one delivery). */

@@ -2,7 +2,10 @@ package io.nemolens.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.poison.PoisonIndex;
 import io.nemolens.testing.ConsumerExtension;
+import io.nemolens.testing.TestTopology;
+import java.io.InputStream;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -10,15 +13,25 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The console's POST actions refuse bad requests (a negative or non-numeric rate, a missing or unknown
@@ -108,6 +121,111 @@ class ConsoleRequestsIT {
         HttpResponse<String> anonymous =
                 HttpClient.newHttpClient().send(get(actuator), HttpResponse.BodyHandlers.ofString());
         assertThat(anonymous.body()).doesNotContain("components").contains("\"status\"");
+    }
+
+    @Test
+    void aGetOnAnActionUrlIs405WithoutDoingAnythingAndTheSessionCookieIsSameSiteLax() throws Exception {
+        HttpClient anonymous = HttpClient.newBuilder()
+                .cookieHandler(new CookieManager())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        int actionsBefore = lens.bean(PoisonIndex.class).actions().size();
+        for (String action : List.of("/poison/preview", "/poison/act", "/poison/reindex", "/logout")) {
+            String url = console + action + "?confirm=true&disposition=discard&key=k1";
+            for (HttpClient client : List.of(anonymous, http)) {
+                HttpResponse<String> response = client.send(get(url), HttpResponse.BodyHandlers.ofString());
+                String who = client == http ? "logged in" : "anonymous";
+                assertThat(response.statusCode()).as("GET %s, %s", action, who).isEqualTo(405);
+                assertThat(response.headers().allValues("Allow"))
+                        .as("GET %s, %s", action, who)
+                        .containsExactly("POST");
+            }
+        }
+        // nothing was done: no action recorded, and the GET on the logout URL did not log out
+        assertThat(lens.bean(PoisonIndex.class).actions()).hasSize(actionsBefore);
+        assertThat(send(get(console)).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> loginPage = anonymous.send(get(console + "/login"), HttpResponse.BodyHandlers.ofString());
+        assertThat(sessionCookie(loginPage)).contains("; SameSite=Lax").doesNotContain("Secure");
+    }
+
+    @Test
+    void overTlsTheSessionCookieIsSecure(@TempDir Path dir) throws Exception {
+        String password =
+                "console-tls-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        Path keystore = dir.resolve("management.p12");
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "management",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-validity",
+                        "2",
+                        "-dname",
+                        "CN=localhost",
+                        "-ext",
+                        "SAN=dns:localhost,ip:127.0.0.1",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        keystore.toString(),
+                        "-storepass",
+                        password)
+                .redirectErrorStream(true)
+                .start();
+        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keytool.waitFor()).as(keytoolOutput).isZero();
+
+        TestTopology tls = TestTopology.unique("console-tls");
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("management.server.port", "0");
+        props.put("management.server.ssl.enabled", "true");
+        props.put(
+                "management.server.ssl.key-store",
+                keystore.toAbsolutePath().toUri().toString());
+        props.put("management.server.ssl.key-store-type", "PKCS12");
+        props.put("management.server.ssl.key-store-password", password);
+        props.put("management.server.ssl.key-alias", "management");
+        props.put("lens.consumer.auto-startup", "false");
+        props.put("lens.archive.path", dir.resolve("archive").toString());
+        try (ConfigurableApplicationContext secured =
+                new SpringApplicationBuilder(ConsoleApplication.class).run(tls.applicationArguments(props))) {
+            int port = Integer.parseInt(secured.getEnvironment().getProperty("local.management.port", "-1"));
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(keystore)) {
+                trusted.load(in, password.toCharArray());
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, trust.getTrustManagers(), null);
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(ssl)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .build();
+
+            HttpResponse<String> loginPage = https.send(
+                    get("https://localhost:" + port + "/console/login"), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(loginPage.statusCode()).isEqualTo(200);
+            assertThat(sessionCookie(loginPage)).contains("; Secure").contains("; SameSite=Lax");
+        } finally {
+            tls.delete();
+        }
+    }
+
+    /** The one Set-Cookie header of the session. */
+    private static String sessionCookie(HttpResponse<?> response) {
+        List<String> session = response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("JSESSIONID="))
+                .toList();
+        assertThat(session).as("the session cookie of %s", response.uri()).hasSize(1);
+        return session.get(0);
     }
 
     private void assertRefused(String path, String body, String reason) throws Exception {

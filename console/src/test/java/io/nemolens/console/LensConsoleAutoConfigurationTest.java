@@ -9,6 +9,7 @@ import io.nemolens.consumer.config.LensManagementSecurityAutoConfiguration;
 import io.nemolens.poison.autoconfigure.LensPoisonAutoConfiguration;
 import io.nemolens.testing.Wiring;
 import io.nemolens.topology.autoconfigure.LensTopologyAutoConfiguration;
+import jakarta.servlet.http.Cookie;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -17,6 +18,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.server.Cookie.SameSite;
+import org.springframework.boot.web.server.servlet.CookieSameSiteSupplier;
 import org.springframework.security.web.SecurityFilterChain;
 
 /** The console's wiring without a broker: on by default where the consumer runs, off when told, backs off. */
@@ -70,6 +73,23 @@ class LensConsoleAutoConfigurationTest {
     void anApplicationsOwnBeansWin() {
         Wiring.Replaceable.byType("lensConsoleService", ConsoleService.class).assertBacksOff(runner);
         Wiring.Replaceable.byType("lensConsoleFlowSampler", FlowSampler.class).assertBacksOff(runner);
+    }
+
+    @Test
+    void theSessionCookieIsSameSiteLaxAndNoOtherCookie() {
+        runner.run(context -> {
+            CookieSameSiteSupplier supplier =
+                    context.getBean("lensConsoleSessionCookieSameSite", CookieSameSiteSupplier.class);
+            assertThat(supplier.getSameSite(new Cookie("JSESSIONID", "s"))).isEqualTo(SameSite.LAX);
+            assertThat(supplier.getSameSite(new Cookie("other", "x"))).isNull();
+        });
+        runner.withPropertyValues("server.servlet.session.cookie.name=LENS")
+                .run(context -> assertThat(
+                                context.getBean("lensConsoleSessionCookieSameSite", CookieSameSiteSupplier.class)
+                                        .getSameSite(new Cookie("LENS", "s")))
+                        .isEqualTo(SameSite.LAX));
+        Wiring.Replaceable.byName("lensConsoleSessionCookieSameSite", CookieSameSiteSupplier.class)
+                .assertBacksOff(runner);
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
@@ -82,22 +83,26 @@ public final class PoisonIndex implements SmartLifecycle {
     private final ConnectionFactory connectionFactory;
     private final String stream;
     private final PoisonIndexWriter writer;
+    private final Clock clock;
     private final String instance = UUID.randomUUID().toString();
 
     private final Map<String, Entry> live = new LinkedHashMap<>();
     private final Set<String> removed = new HashSet<>();
     private final Deque<ActionEntry> actions = new ArrayDeque<>();
     private long applied = -1;
+    private @Nullable Instant changedAt;
     private boolean caughtUp;
     private boolean helloSent;
     private @Nullable String error = "not started";
     private @Nullable Channel channel;
     private @Nullable ScheduledExecutorService executor;
 
-    public PoisonIndex(ConnectionFactory connectionFactory, String stream, PoisonIndexWriter writer) {
+    /** @param clock what {@link #changedAt()} reads */
+    public PoisonIndex(ConnectionFactory connectionFactory, String stream, PoisonIndexWriter writer, Clock clock) {
         this.connectionFactory = connectionFactory;
         this.stream = stream;
         this.writer = writer;
+        this.clock = clock;
     }
 
     /** The stream's name. */
@@ -128,6 +133,14 @@ public final class PoisonIndex implements SmartLifecycle {
     /** How many messages the index holds. */
     public synchronized int size() {
         return live.size();
+    }
+
+    /**
+     * When the messages it holds last changed (a message added or removed), or {@code null} if they never
+     * did: a queue depth read before that instant cannot be compared with {@link #size()}.
+     */
+    public synchronized @Nullable Instant changedAt() {
+        return changedAt;
     }
 
     /** The offset of the last record applied, -1 before the first. */
@@ -202,13 +215,16 @@ public final class PoisonIndex implements SmartLifecycle {
                 String key = record.key();
                 if (p != null && key != null && !removed.contains(key)) {
                     live.put(key, entry(key, offset, p));
+                    changedAt = clock.instant();
                 }
             }
             case IndexRecord.REMOVED -> {
                 String key = record.key();
                 if (key != null) {
                     removed.add(key);
-                    live.remove(key);
+                    if (live.remove(key) != null) {
+                        changedAt = clock.instant();
+                    }
                 }
             }
             case IndexRecord.ACTION -> {

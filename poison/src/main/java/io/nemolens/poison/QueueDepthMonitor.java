@@ -26,6 +26,10 @@ import org.springframework.context.SmartLifecycle;
  * {@code poison}, {@code parking-lot}) and the health indicators. A scrape or a health check never
  * waits for the broker. Depth is -1 until the first answer and while the broker does not answer.
  *
+ * <p>A caller that compares a depth with something newer (the console, with the poison index it has just
+ * seen change) asks for one read at or after an instant ({@link #depthAsOf}): the last poll's when it is
+ * recent enough, else a poll of that queue on the caller's thread.
+ *
  * <p>It also tracks since when the poison queue has been non-empty without a break, as the age of
  * its oldest message: reading the head message to learn its real age would be a delivery, which
  * quorum queues count towards the delivery limit, so it is not done on a timer.
@@ -39,7 +43,8 @@ public final class QueueDepthMonitor implements SmartLifecycle {
      *
      * @param queue the queue's name
      * @param depth ready messages, or -1 when unknown
-     * @param polledAt when the last poll ended, or {@code null} before the first
+     * @param polledAt when the last poll asked the broker (the depth is at least that recent), or {@code null}
+     *     before the first
      * @param nonEmptySince since when the queue has been non-empty without a break, or {@code null} when it is
      *     empty or that is unknown
      * @param error why the last poll failed, or {@code null} when it succeeded
@@ -88,45 +93,69 @@ public final class QueueDepthMonitor implements SmartLifecycle {
         return depths.get(role);
     }
 
-    /** Polls every queue now, on the caller's thread. */
-    public void poll() {
-        queues.forEach((role, name) -> {
-            long depth = -1;
-            String error = null;
-            Channel channel = null;
-            try {
-                channel = connectionFactory.createConnection().getDelegate().createChannel();
-                if (channel == null) {
-                    // amqp-client answers null, not an exception, when the connection's channels are all in use
-                    throw new IOException("the broker connection has no free channel");
-                }
-                depth = channel.queueDeclarePassive(name).getMessageCount();
-            } catch (Exception e) {
-                error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-                log.debug("depth of '{}' unknown: {}", name, error);
-            } finally {
-                try {
-                    if (channel != null && channel.isOpen()) {
-                        channel.close();
-                    }
-                } catch (Exception e) {
-                    log.debug("closing a channel failed", e);
-                }
-            }
-            update(role, name, depth, error);
-        });
+    /**
+     * The depth of the queue with this role as read at or after {@code instant}: the last poll's if it
+     * asked the broker after that instant, else a poll of that queue now, on the caller's thread (one
+     * passive {@code queue.declare}, which touches no message). {@code null} for a role this monitor does
+     * not poll.
+     */
+    public @Nullable Depth depthAsOf(String role, Instant instant) {
+        Depth last = depth(role);
+        if (last == null || (last.polledAt() != null && last.polledAt().isAfter(instant))) {
+            return last;
+        }
+        return poll(role, last.queue());
     }
 
-    private synchronized void update(String role, String name, long depth, @Nullable String error) {
-        Instant now = clock.instant();
+    /** Polls every queue now, on the caller's thread. */
+    public void poll() {
+        queues.forEach(this::poll);
+    }
+
+    private Depth poll(String role, String name) {
+        Instant asked = clock.instant();
+        long depth = -1;
+        String error = null;
+        Channel channel = null;
+        try {
+            channel = connectionFactory.createConnection().getDelegate().createChannel();
+            if (channel == null) {
+                // amqp-client answers null, not an exception, when the connection's channels are all in use
+                throw new IOException("the broker connection has no free channel");
+            }
+            depth = channel.queueDeclarePassive(name).getMessageCount();
+        } catch (Exception e) {
+            error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            log.debug("depth of '{}' unknown: {}", name, error);
+        } finally {
+            try {
+                if (channel != null && channel.isOpen()) {
+                    channel.close();
+                }
+            } catch (Exception e) {
+                log.debug("closing a channel failed", e);
+            }
+        }
+        return update(role, name, asked, depth, error);
+    }
+
+    /** Keeps this answer unless a poll that asked later (on another thread) has already answered. */
+    private synchronized Depth update(String role, String name, Instant asked, long depth, @Nullable String error) {
         Depth previous = depths.get(role);
+        if (previous != null
+                && previous.polledAt() != null
+                && previous.polledAt().isAfter(asked)) {
+            return previous;
+        }
         Instant since = null;
         if (depth > 0) {
-            since = previous != null && previous.nonEmptySince() != null ? previous.nonEmptySince() : now;
+            since = previous != null && previous.nonEmptySince() != null ? previous.nonEmptySince() : asked;
         } else if (depth < 0 && previous != null) {
             since = previous.nonEmptySince(); // unknown: keep what we knew
         }
-        depths.put(role, new Depth(name, depth, now, since, error));
+        Depth polled = new Depth(name, depth, asked, since, error);
+        depths.put(role, polled);
+        return polled;
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.nemolens.poison;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.consumer.poison.PoisonHeaders;
+import io.nemolens.testing.MutableClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +14,8 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 /** The poison index's state from its records, without a broker; and the records' JSON round trip. */
 class PoisonIndexTest {
 
-    private final PoisonIndex index = new PoisonIndex(new CachingConnectionFactory("localhost", 1), "s", null);
+    private final MutableClock clock = MutableClock.at("2026-11-03T10:00:00Z");
+    private final PoisonIndex index = new PoisonIndex(new CachingConnectionFactory("localhost", 1), "s", null, clock);
 
     @Test
     void holdsWhatWasPoisonedAndNotRemoved() {
@@ -42,6 +45,22 @@ class PoisonIndexTest {
         index.apply(2, new IndexRecord(IndexRecord.HELLO, "2026-11-01T00:00:00Z", null, null, null, null, "other"));
         assertThat(index.actions()).extracting(PoisonIndex.ActionEntry::by).containsExactly("bob", "alice");
         assertThat(index.isCaughtUp()).isFalse();
+    }
+
+    @Test
+    void changedAtIsWhenAMessageCameOrWentNotWhenAnythingElseWasRead() {
+        assertThat(index.changedAt()).isNull();
+        index.apply(0, poisoned("a", "2026-11-01T00:00:00Z"));
+        assertThat(index.changedAt()).isEqualTo(Instant.parse("2026-11-03T10:00:00Z"));
+
+        clock.advance(Duration.ofSeconds(5));
+        index.apply(1, action("alice", "replay"));
+        index.apply(2, removed("unknown"));
+        index.apply(3, new IndexRecord(IndexRecord.HELLO, "2026-11-01T00:00:00Z", null, null, null, null, "other"));
+        assertThat(index.changedAt()).isEqualTo(Instant.parse("2026-11-03T10:00:00Z"));
+
+        index.apply(4, removed("a"));
+        assertThat(index.changedAt()).isEqualTo(Instant.parse("2026-11-03T10:00:05Z"));
     }
 
     @Test

@@ -122,8 +122,8 @@ public final class LensPoisonAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(PoisonIndexWriter.class)
     @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
-    PoisonIndex poisonIndex(ConnectionFactory connectionFactory, PoisonIndexWriter writer) {
-        return new PoisonIndex(connectionFactory, writer.stream(), writer);
+    PoisonIndex poisonIndex(ConnectionFactory connectionFactory, PoisonIndexWriter writer, Clock clock) {
+        return new PoisonIndex(connectionFactory, writer.stream(), writer, clock);
     }
 
     @Bean
