@@ -89,36 +89,7 @@ public final class PoisonReplayer {
      * @param deliveryLimit the poison queue's {@code x-delivery-limit}
      * @param confirmTimeout how long to wait for each publisher confirm
      * @param metrics where replay results are counted, or {@code null}
-     */
-    public PoisonReplayer(
-            ConnectionFactory connectionFactory,
-            String deadLetterExchange,
-            String poisonQueue,
-            String parkingLotQueue,
-            int maxReplays,
-            int inspectLimit,
-            int deliveryLimit,
-            Duration confirmTimeout,
-            Clock clock,
-            @Nullable LensMetrics metrics) {
-        this(
-                connectionFactory,
-                deadLetterExchange,
-                poisonQueue,
-                parkingLotQueue,
-                maxReplays,
-                inspectLimit,
-                deliveryLimit,
-                confirmTimeout,
-                clock,
-                metrics,
-                null);
-    }
-
-    /**
-     * A replayer that records in the poison index every message it moves, and every run.
-     *
-     * @param index where moves are recorded, or {@code null}
+     * @param index where every message moved, and every run, is recorded (the poison index), or {@code null}
      */
     public PoisonReplayer(
             ConnectionFactory connectionFactory,
