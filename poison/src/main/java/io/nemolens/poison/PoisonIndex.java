@@ -5,6 +5,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
+import io.nemolens.consumer.scheduling.DaemonScheduler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -284,11 +284,7 @@ public final class PoisonIndex implements SmartLifecycle {
         if (executor != null) {
             return;
         }
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lens-poison-index");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = DaemonScheduler.singleThread("lens-poison-index");
         var unused = executor.scheduleWithFixedDelay(
                 OutOfMemoryHalt.guarded(this::follow, "the poison index reader"), 0, 2, TimeUnit.SECONDS);
     }

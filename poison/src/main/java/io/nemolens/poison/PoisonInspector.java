@@ -23,6 +23,9 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  */
 public final class PoisonInspector {
 
+    /** How many messages a listing describes one by one when not told otherwise. */
+    public static final int DEFAULT_LISTED = 100;
+
     private final ConnectionFactory connectionFactory;
     private final String queue;
     private final int inspectLimit;

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -89,36 +90,7 @@ public final class PoisonReplayer {
      * @param deliveryLimit the poison queue's {@code x-delivery-limit}
      * @param confirmTimeout how long to wait for each publisher confirm
      * @param metrics where replay results are counted, or {@code null}
-     */
-    public PoisonReplayer(
-            ConnectionFactory connectionFactory,
-            String deadLetterExchange,
-            String poisonQueue,
-            String parkingLotQueue,
-            int maxReplays,
-            int inspectLimit,
-            int deliveryLimit,
-            Duration confirmTimeout,
-            Clock clock,
-            @Nullable LensMetrics metrics) {
-        this(
-                connectionFactory,
-                deadLetterExchange,
-                poisonQueue,
-                parkingLotQueue,
-                maxReplays,
-                inspectLimit,
-                deliveryLimit,
-                confirmTimeout,
-                clock,
-                metrics,
-                null);
-    }
-
-    /**
-     * A replayer that records in the poison index every message it moves, and every run.
-     *
-     * @param index where moves are recorded, or {@code null}
+     * @param index where every message moved, and every run, is recorded (the poison index), or {@code null}
      */
     public PoisonReplayer(
             ConnectionFactory connectionFactory,
@@ -301,15 +273,19 @@ public final class PoisonReplayer {
         /** A dry run counts what would happen here; a real run counts once the move is confirmed. */
         private Outcome counted(Outcome outcome) {
             if (request.dryRun()) {
-                switch (outcome.kind) {
-                    case REPLAY -> replayed++;
-                    case PARK -> parked++;
-                    case DISCARD -> discarded++;
-                    case SKIP -> skipped++;
-                }
+                tally(outcome.kind);
                 return Outcome.SKIP;
             }
             return outcome;
+        }
+
+        private void tally(Kind kind) {
+            switch (kind) {
+                case REPLAY -> replayed++;
+                case PARK -> parked++;
+                case DISCARD -> discarded++;
+                case SKIP -> skipped++;
+            }
         }
 
         boolean visit(int position, GetResponse response) {
@@ -317,57 +293,53 @@ public final class PoisonReplayer {
             Outcome outcome = decide(position, message);
             boolean moved = switch (outcome.kind) {
                 case SKIP -> false;
-                case DISCARD -> {
-                    discarded++;
-                    yield true;
-                }
-                case PARK -> park(response, outcome.reason);
-                case REPLAY -> replay(message, response);
+                case DISCARD -> true;
+                case PARK ->
+                    confirmed(
+                            deadLetterExchange,
+                            parkingLotQueue,
+                            () -> parkedProperties(response.getProps(), outcome.reason),
+                            response.getBody(),
+                            "park to '" + parkingLotQueue + "'");
+                case REPLAY ->
+                    confirmed(
+                            message.exchange(),
+                            message.routingKey(),
+                            () -> replayProperties(response.getProps(), message),
+                            response.getBody(),
+                            "replay to exchange '" + message.exchange() + "' with routing key '" + message.routingKey()
+                                    + "'");
             };
-            if (moved && index != null) {
-                Disposition done = outcome.kind == Kind.PARK
-                        ? Disposition.PARK
-                        : outcome.kind == Kind.DISCARD ? Disposition.DISCARD : Disposition.REPLAY;
-                index.removed(message.key(), done, actor);
+            if (moved) {
+                tally(outcome.kind);
+                if (index != null) {
+                    Disposition done = outcome.kind == Kind.PARK
+                            ? Disposition.PARK
+                            : outcome.kind == Kind.DISCARD ? Disposition.DISCARD : Disposition.REPLAY;
+                    index.removed(message.key(), done, actor);
+                }
             }
             return moved;
         }
 
-        private boolean replay(PoisonMessage message, GetResponse response) {
+        /**
+         * Publishes at the run's pace (the properties made once it is time) and waits for the confirm; a move
+         * that is not confirmed counts as failed, {@code what} naming it in the reason.
+         */
+        private boolean confirmed(
+                String exchange, String routingKey, Supplier<AMQP.BasicProperties> props, byte[] body, String what) {
             pace();
             try {
-                publish(
-                        message.exchange(),
-                        message.routingKey(),
-                        replayProperties(response.getProps(), message),
-                        response.getBody());
-                replayed++;
+                if (publisher == null) {
+                    publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
+                }
+                publisher.publishAndWait(exchange, routingKey, props.get(), body);
                 return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("replay interrupted", e);
             } catch (PublishException e) {
-                fail("replay to exchange '" + message.exchange() + "' with routing key '" + message.routingKey()
-                        + "' not confirmed: " + e.getMessage());
-                return false;
-            }
-        }
-
-        private boolean park(GetResponse response, String reason) {
-            pace();
-            try {
-                publish(
-                        deadLetterExchange,
-                        parkingLotQueue,
-                        parkedProperties(response.getProps(), reason),
-                        response.getBody());
-                parked++;
-                return true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("replay interrupted", e);
-            } catch (PublishException e) {
-                fail("park to '" + parkingLotQueue + "' not confirmed: " + e.getMessage());
+                fail(what + " not confirmed: " + e.getMessage());
                 return false;
             }
         }
@@ -377,14 +349,6 @@ public final class PoisonReplayer {
             if (failures.size() < 10) {
                 failures.add(why);
             }
-        }
-
-        private void publish(String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
-                throws InterruptedException {
-            if (publisher == null) {
-                publisher = new ConfirmedPublisher(connectionFactory, confirmTimeout, 1);
-            }
-            publisher.publishAndWait(exchange, routingKey, props, body);
         }
 
         private void pace() {

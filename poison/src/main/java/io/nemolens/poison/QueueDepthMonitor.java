@@ -4,13 +4,13 @@ import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
+import io.nemolens.consumer.scheduling.DaemonScheduler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -161,11 +161,7 @@ public final class QueueDepthMonitor implements SmartLifecycle {
     @Override
     public synchronized void start() {
         if (executor == null) {
-            executor = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "lens-queue-depth");
-                t.setDaemon(true);
-                return t;
-            });
+            executor = DaemonScheduler.singleThread("lens-queue-depth");
             var unused = executor.scheduleWithFixedDelay(
                     OutOfMemoryHalt.guarded(this::pollQuietly, "the queue depth poll"),
                     0,

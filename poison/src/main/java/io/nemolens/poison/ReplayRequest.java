@@ -57,6 +57,31 @@ public record ReplayRequest(
         this(max, routingKey, category, reasonContains, includeInputFailures, dryRun, ratePerSecond, Set.of());
     }
 
+    /**
+     * A request from optional values, as the {@code poison replay} command and the actuator endpoint take them:
+     * {@code null} means the default (all that match, no filter, input failures skipped, not a dry run, no rate
+     * limit).
+     *
+     * @throws IllegalArgumentException for a negative {@code max} or a negative or infinite {@code ratePerSecond}
+     */
+    public static ReplayRequest of(
+            @Nullable Integer max,
+            @Nullable String routingKey,
+            @Nullable String category,
+            @Nullable String reasonContains,
+            @Nullable Boolean includeInputFailures,
+            @Nullable Boolean dryRun,
+            @Nullable Double ratePerSecond) {
+        return new ReplayRequest(
+                max == null ? 0 : max,
+                routingKey,
+                category,
+                reasonContains,
+                Boolean.TRUE.equals(includeInputFailures),
+                Boolean.TRUE.equals(dryRun),
+                ratePerSecond == null ? 0 : ratePerSecond);
+    }
+
     /** Exactly these messages (keys from the poison index), at most {@code ratePerSecond} a second (0: no limit). */
     public static ReplayRequest selection(Set<String> keys, boolean dryRun, double ratePerSecond) {
         if (keys.isEmpty()) {

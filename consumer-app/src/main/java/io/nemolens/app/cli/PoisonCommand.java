@@ -65,7 +65,7 @@ public final class PoisonCommand implements LensCommand {
             return 2;
         }
         if (args.get(0).equals("list")) {
-            print(inspector.inspect(options.max == null ? 100 : options.max), out);
+            print(inspector.inspect(options.max == null ? PoisonInspector.DEFAULT_LISTED : options.max), out);
             return 0;
         }
         ReplaySummary summary = replayer.replay(options.request());
@@ -192,8 +192,7 @@ public final class PoisonCommand implements LensCommand {
         }
 
         ReplayRequest request() {
-            return new ReplayRequest(
-                    max == null ? 0 : max, routingKey, category, reason, includeInputFailures, dryRun, rate);
+            return ReplayRequest.of(max, routingKey, category, reason, includeInputFailures, dryRun, rate);
         }
 
         private static int positive(String name, String value) {

@@ -24,50 +24,54 @@ final class HaltingExceptionHandler implements ExceptionHandler {
 
     @Override
     public void handleUnexpectedConnectionDriverException(Connection conn, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "the AMQP connection thread");
-        delegate.handleUnexpectedConnectionDriverException(conn, exception);
+        passOn(exception, "the AMQP connection thread").handleUnexpectedConnectionDriverException(conn, exception);
     }
 
     @Override
     public void handleReturnListenerException(Channel channel, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP return listener");
-        delegate.handleReturnListenerException(channel, exception);
+        passOn(exception, "an AMQP return listener").handleReturnListenerException(channel, exception);
     }
 
     @Override
     public void handleConfirmListenerException(Channel channel, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP confirm listener");
-        delegate.handleConfirmListenerException(channel, exception);
+        passOn(exception, "an AMQP confirm listener").handleConfirmListenerException(channel, exception);
     }
 
     @Override
     public void handleBlockedListenerException(Connection connection, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP blocked listener");
-        delegate.handleBlockedListenerException(connection, exception);
+        passOn(exception, "an AMQP blocked listener").handleBlockedListenerException(connection, exception);
     }
 
     @Override
     public void handleConsumerException(
             Channel channel, Throwable exception, Consumer consumer, String consumerTag, String methodName) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "an AMQP consumer callback");
-        delegate.handleConsumerException(channel, exception, consumer, consumerTag, methodName);
+        passOn(exception, "an AMQP consumer callback")
+                .handleConsumerException(channel, exception, consumer, consumerTag, methodName);
     }
 
     @Override
     public void handleConnectionRecoveryException(Connection conn, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP connection recovery");
-        delegate.handleConnectionRecoveryException(conn, exception);
+        passOn(exception, "AMQP connection recovery").handleConnectionRecoveryException(conn, exception);
     }
 
     @Override
     public void handleChannelRecoveryException(Channel ch, Throwable exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP channel recovery");
-        delegate.handleChannelRecoveryException(ch, exception);
+        passOn(exception, "AMQP channel recovery").handleChannelRecoveryException(ch, exception);
     }
 
     @Override
     public void handleTopologyRecoveryException(Connection conn, Channel ch, TopologyRecoveryException exception) {
-        OutOfMemoryHalt.haltIfOutOfMemory(exception, "AMQP topology recovery");
-        delegate.handleTopologyRecoveryException(conn, ch, exception);
+        passOn(exception, "AMQP topology recovery").handleTopologyRecoveryException(conn, ch, exception);
+    }
+
+    /**
+     * Halts the process when {@code exception} is (or was caused by) an {@link OutOfMemoryError}; otherwise
+     * returns the client's own handler, to pass the failure on to. Allocates nothing before the check.
+     *
+     * @param where what caught it, for the log line: a constant
+     */
+    private ExceptionHandler passOn(Throwable exception, String where) {
+        OutOfMemoryHalt.haltIfOutOfMemory(exception, where);
+        return delegate;
     }
 }

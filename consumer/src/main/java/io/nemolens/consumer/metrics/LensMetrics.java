@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  *       to its acknowledgement, by signal</li>
  *   <li>{@code lens.poison.replays}: poison messages by replay result ({@code replayed}, {@code skipped},
  *       {@code parked}, {@code failed})</li>
- *   <li>{@code lens.queue.depth} ({@link QueueDepthMonitor}): ready messages by {@code queue} role
- *       ({@code processing}, {@code poison}, {@code parking-lot})</li>
+ *   <li>{@code lens.queue.depth} (the poison tooling's {@code QueueDepthMonitor}): ready messages by
+ *       {@code queue} role ({@code processing}, {@code poison}, {@code parking-lot})</li>
  * </ul>
  */
 public final class LensMetrics {

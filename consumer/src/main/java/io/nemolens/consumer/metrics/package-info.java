@@ -1,4 +1,4 @@
-/** The consumer's meters and the queue-depth poll. */
+/** The consumer's meters. */
 @NullMarked
 package io.nemolens.consumer.metrics;
 

@@ -38,21 +38,7 @@ public final class PoisonPublisher implements AutoCloseable {
      * @param deadLetterExchange the exchange that routes to the poison queue by its name
      * @param confirmTimeout how long to wait for the broker's confirm of a dead letter
      * @param stackTraceMaxLength the stack trace header is cut to this many characters
-     */
-    public PoisonPublisher(
-            ConnectionFactory connectionFactory,
-            String deadLetterExchange,
-            String poisonQueue,
-            Duration confirmTimeout,
-            int stackTraceMaxLength,
-            Clock clock) {
-        this(connectionFactory, deadLetterExchange, poisonQueue, confirmTimeout, stackTraceMaxLength, clock, null);
-    }
-
-    /**
-     * A publisher that also tells a recorder (the poison index) of every confirmed dead letter.
-     *
-     * @param recorder told of every confirmed dead letter, or {@code null}
+     * @param recorder told of every confirmed dead letter (the poison index), or {@code null}
      */
     public PoisonPublisher(
             ConnectionFactory connectionFactory,

@@ -30,8 +30,6 @@ public class PoisonEndpoint {
     /** The endpoint's id: {@code /actuator/poison}. */
     public static final String ID = "poison";
 
-    static final int DEFAULT_LISTED = 100;
-
     private final PoisonInspector inspector;
     private final PoisonReplayer replayer;
 
@@ -40,14 +38,14 @@ public class PoisonEndpoint {
         this.replayer = replayer;
     }
 
-    /** Lists the poison queue: counts by category and reason, and the first {@code max} messages (default 100). */
+    /** Lists the poison queue: counts by category and reason, and the first {@code max} messages (default {@value PoisonInspector#DEFAULT_LISTED}). */
     @ReadOperation
     public PoisonReport list(@Nullable Integer max) {
         try {
             if (max != null && max < 0) {
                 throw badRequest("max must be 0 or positive, got " + max);
             }
-            return inspector.inspect(max == null ? DEFAULT_LISTED : max);
+            return inspector.inspect(max == null ? PoisonInspector.DEFAULT_LISTED : max);
         } catch (IOException e) {
             throw new UncheckedIOException("could not read the poison queue: " + e.getMessage(), e);
         }
@@ -65,14 +63,7 @@ public class PoisonEndpoint {
             @Nullable Double rate) {
         ReplayRequest request;
         try {
-            request = new ReplayRequest(
-                    max == null ? 0 : max,
-                    routingKey,
-                    category,
-                    reason,
-                    Boolean.TRUE.equals(includeInputFailures),
-                    Boolean.TRUE.equals(dryRun),
-                    rate == null ? 0 : rate);
+            request = ReplayRequest.of(max, routingKey, category, reason, includeInputFailures, dryRun, rate);
         } catch (IllegalArgumentException e) {
             throw badRequest(e.getMessage() != null ? e.getMessage() : e.toString());
         }
