@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A TCP forwarder in front of the test broker, so that a test can make "the broker" go away for one
@@ -20,7 +21,7 @@ public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    private volatile ServerSocket server;
+    private volatile @Nullable ServerSocket server;
     private volatile boolean dropClientBytes;
     private int port;
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
 
@@ -21,13 +22,13 @@ public final class TestBroker {
 
     private static final String ENV = "LENS_TEST_AMQP_URI";
     private static final String LOCAL_URI = "amqp://guest:guest@127.0.0.1:5672/%2F";
-    private static TestBroker instance;
+    private static @Nullable TestBroker instance;
 
     private final URI uri;
     private final String description;
-    private final RabbitMQContainer container;
+    private final @Nullable RabbitMQContainer container;
 
-    private TestBroker(URI uri, String description, RabbitMQContainer container) {
+    private TestBroker(URI uri, String description, @Nullable RabbitMQContainer container) {
         this.uri = uri;
         this.description = description;
         this.container = container;
@@ -35,10 +36,12 @@ public final class TestBroker {
 
     /** The broker for this test run, found once. */
     public static synchronized TestBroker get() {
-        if (instance == null) {
-            instance = find();
+        TestBroker found = instance;
+        if (found == null) {
+            found = find();
+            instance = found;
         }
-        return instance;
+        return found;
     }
 
     private static TestBroker find() {
