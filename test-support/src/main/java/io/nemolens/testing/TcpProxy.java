@@ -3,6 +3,7 @@ package io.nemolens.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -34,7 +35,7 @@ public final class TcpProxy implements AutoCloseable {
     public synchronized TcpProxy start() throws IOException {
         ServerSocket s = new ServerSocket();
         s.setReuseAddress(true);
-        s.bind(new InetSocketAddress("127.0.0.1", port));
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         port = s.getLocalPort();
         server = s;
         Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-" + port);
@@ -110,7 +111,7 @@ public final class TcpProxy implements AutoCloseable {
         stop();
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    private static void closeQuietly(@Nullable AutoCloseable c) {
         try {
             if (c != null) {
                 c.close();

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -212,7 +213,8 @@ public final class TestBroker {
         String property = "{\"connection_name\",\"" + connectionName + "\"}";
         int closed = 0;
         for (String line : rabbitmqctlOutput("-q", "list_connections", "pid", "client_properties")
-                .split("\\R")) {
+                .lines()
+                .toList()) {
             int tab = line.indexOf('\t');
             if (tab > 0 && line.contains(property)) {
                 rabbitmqctlOutput("close_connection", line.substring(0, tab).strip(), reason);
@@ -239,7 +241,7 @@ public final class TestBroker {
         List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException(
                     "'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);
