@@ -22,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.health.contributor.Health;
@@ -42,14 +41,6 @@ class SpoolDamageTests {
     Path dir;
 
     private final OtlpDecoder decoder = new OtlpDecoder();
-    private ParquetArchive archive;
-
-    @AfterEach
-    void close() {
-        if (archive != null) {
-            archive.close();
-        }
-    }
 
     @Test
     void damagedSpoolEntriesCostTheirMessagesOnlyAndKeepTheHealthDownUntilAcknowledged() throws Exception {
@@ -77,44 +68,47 @@ class SpoolDamageTests {
         lost.forEach(l -> lostIds.add(l.messageId()));
         long lostBytes = lost.stream().mapToLong(Lost::entryBytes).sum();
 
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC());
-        assertThat(archive.rewritten(Duration.ofSeconds(30)))
-                .as("every entry left is written again, the seqs lost notwithstanding")
-                .isTrue();
-        archive.commitNow();
+        try (ParquetArchive archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC())) {
+            assertThat(archive.rewritten(Duration.ofSeconds(30)))
+                    .as("every entry left is written again, the seqs lost notwithstanding")
+                    .isTrue();
+            archive.commitNow();
 
-        try (ArchiveReader reader = new ArchiveReader(dir)) {
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) (MESSAGES - 2) * SPANS);
-            Set<Object> archived = new HashSet<>();
-            reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
-                    .forEach(r -> archived.add(r.get("_message_id")));
-            Set<Object> expected = new HashSet<>();
-            messages.stream()
-                    .map(m -> m.info().messageId())
-                    .filter(id -> !lostIds.contains(id))
-                    .forEach(expected::add);
-            assertThat(archived).isEqualTo(expected);
-        }
-        ArchiveStatus status = archive.status();
-        assertThat(status.spoolDamagedEntries()).isEqualTo(2);
-        assertThat(status.spoolDamagedFiles()).isEqualTo(2);
-        assertThat(status.spoolDamagedBytes()).isEqualTo(lostBytes);
-        ArchiveHealthIndicator indicator = new ArchiveHealthIndicator(archive, 0, Duration.ofHours(1));
-        Health health = indicator.health();
-        assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(health.getDetails())
-                .containsEntry("spoolDamagedEntries", 2L)
-                .containsEntry("spoolDamagedBytes", lostBytes);
-        assertThat((String) health.getDetails().get("spoolDamage")).contains("2 acknowledged messages lost");
-
-        try (Stream<Path> kept = Files.list(spoolPath)) {
-            for (Path file : kept.filter(f -> f.toString().endsWith(".corrupt")).toList()) {
-                Files.delete(file); // the operator acknowledges the loss
+            try (ArchiveReader reader = new ArchiveReader(dir)) {
+                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) (MESSAGES - 2) * SPANS);
+                Set<Object> archived = new HashSet<>();
+                reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                        .forEach(r -> archived.add(r.get("_message_id")));
+                Set<Object> expected = new HashSet<>();
+                messages.stream()
+                        .map(m -> m.info().messageId())
+                        .filter(id -> !lostIds.contains(id))
+                        .forEach(expected::add);
+                assertThat(archived).isEqualTo(expected);
             }
+            ArchiveStatus status = archive.status();
+            assertThat(status.spoolDamagedEntries()).isEqualTo(2);
+            assertThat(status.spoolDamagedFiles()).isEqualTo(2);
+            assertThat(status.spoolDamagedBytes()).isEqualTo(lostBytes);
+            ArchiveHealthIndicator indicator = new ArchiveHealthIndicator(archive, 0, Duration.ofHours(1));
+            Health health = indicator.health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails())
+                    .containsEntry("spoolDamagedEntries", 2L)
+                    .containsEntry("spoolDamagedBytes", lostBytes);
+            assertThat((String) health.getDetails().get("spoolDamage")).contains("2 acknowledged messages lost");
+
+            try (Stream<Path> kept = Files.list(spoolPath)) {
+                for (Path file :
+                        kept.filter(f -> f.toString().endsWith(".corrupt")).toList()) {
+                    Files.delete(file); // the operator acknowledges the loss
+                }
+            }
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(
+                            () -> assertThat(indicator.health().getStatus()).isEqualTo(Status.UP));
+            assertThat(indicator.health().getDetails()).containsEntry("spoolDamagedEntries", 0L);
         }
-        await().atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(indicator.health().getStatus()).isEqualTo(Status.UP));
-        assertThat(indicator.health().getDetails()).containsEntry("spoolDamagedEntries", 0L);
     }
 
     private static List<Path> segments(Path spool) throws IOException {
