@@ -24,8 +24,10 @@ public record Damage(String segment, long offset, long bytes, long firstSeq, lon
 
     @Override
     public String toString() {
-        return segment + ": " + reason + "; " + bytes + " bytes from offset " + offset + " on are unreadable: "
-                + entries() + " acknowledged entries lost (seqs " + firstSeq + " to " + lastSeq + "), kept in "
-                + keptIn.getFileName();
+        String lost = entries() == 1
+                ? "1 acknowledged entry lost (seq " + firstSeq + ")"
+                : entries() + " acknowledged entries lost (seqs " + firstSeq + " to " + lastSeq + ")";
+        return segment + ": " + reason + "; " + bytes + " bytes from offset " + offset + " on are unreadable: " + lost
+                + ", kept in " + keptIn.getFileName();
     }
 }
