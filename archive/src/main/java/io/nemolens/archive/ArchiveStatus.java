@@ -26,6 +26,10 @@ import org.jspecify.annotations.Nullable;
  * @param lostFiles files given up after a failure since start (their rows were written again from the spool)
  * @param commitNanos time spent committing files since start
  * @param duplicates messages recognised as already taken and acknowledged without being taken again
+ * @param spoolDamagedFiles files of damaged spool bytes kept aside ({@code <spool>/*.corrupt}) that no
+ *     operator has deleted yet: acknowledged messages lost
+ * @param spoolDamagedEntries the acknowledged messages those files held
+ * @param spoolDamagedBytes their bytes
  */
 public record ArchiveStatus(
         boolean accepting,
@@ -46,4 +50,7 @@ public record ArchiveStatus(
         long committedBytes,
         long lostFiles,
         long commitNanos,
-        long duplicates) {}
+        long duplicates,
+        int spoolDamagedFiles,
+        long spoolDamagedEntries,
+        long spoolDamagedBytes) {}

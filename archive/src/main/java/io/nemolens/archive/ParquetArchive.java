@@ -4,6 +4,7 @@ import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Appended;
+import io.nemolens.archive.spool.SpoolDamage;
 import io.nemolens.archive.spool.SpoolFullException;
 import io.nemolens.archive.spool.SpoolStatus;
 import io.nemolens.archive.spool.SpoolUnavailableException;
@@ -42,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * shutdown. A file is committed only once every message it has rows of is durable in the spool; it is
  * recorded in the manifest, then renamed. A spool entry is released once every row made from it is in a
  * committed file. After a crash, the spool's entries are written again for the partitions no committed file
- * has: every acknowledged record ends up in the archive exactly once.
+ * has: every acknowledged record ends up in the archive exactly once. Damage to the spool's bytes loses the
+ * messages it hit, and only those: they are logged at ERROR with their ids where readable, their bytes are
+ * kept aside, and {@link ArchiveStatus#spoolDamagedEntries()} counts them until an operator deletes those
+ * files.
  *
  * <h2>Backpressure</h2>
  * While the spool is full or cannot be written, or the archive's folder cannot be written, {@link #accept}
@@ -253,6 +257,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     /** A snapshot for health and metrics. */
     public ArchiveStatus status() {
         SpoolStatus s = parts.spool().status();
+        SpoolDamage damage = parts.spool().damage();
         OpenFiles.Usage usage = parts.files().usage();
         String problem = null;
         if (!s.writable()) {
@@ -286,7 +291,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 parts.outcomes().committedBytes(),
                 parts.outcomes().lostFiles(),
                 parts.outcomes().commitNanos(),
-                duplicates.get());
+                duplicates.get(),
+                damage.files(),
+                damage.entries(),
+                damage.bytes());
     }
 
     /** The archive's root folder. */

@@ -1,6 +1,8 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.spool.Damage;
 import io.nemolens.archive.spool.Spool;
+import io.nemolens.decode.MessageIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * What the archive does once at start with what a stop or a crash left: every spool entry is held again,
  * and its rows are written again for the partitions that no committed file (per the manifest, and present
  * under its final name) already has; the manifest keeps only the records of entries still in the spool.
+ * Messages lost to damage in the spool are logged at ERROR with their ids, where the damaged bytes still
+ * show them.
  */
 final class StartupRecovery {
 
@@ -44,6 +48,7 @@ final class StartupRecovery {
      * partitions no committed file (per the manifest) already has.
      */
     void run() {
+        spool.recovery().damaged().forEach(this::reportLost);
         // the manifest's files that were renamed before the stop: a record without its file was never committed
         List<Manifest.Entry> present = new ArrayList<>();
         for (Manifest.Entry e : manifest.entriesAtOpen()) {
@@ -52,40 +57,80 @@ final class StartupRecovery {
             }
         }
         Map<Long, Set<String>> committed = committedPartitions(present);
-        long[] range = {Long.MAX_VALUE, -1};
+        // consecutive seqs, first and last: the spool skips seqs lost to damage or to failed appends
+        List<long[]> runs = new ArrayList<>();
         try {
             spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
                 holds.holdNew(seq, SpooledMessage.decode(payload).messageId());
-                range[0] = Math.min(range[0], seq);
-                range[1] = Math.max(range[1], seq);
+                long[] run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+                if (run != null && run[1] == seq - 1) {
+                    run[1] = seq;
+                } else {
+                    runs.add(new long[] {seq, seq});
+                }
             });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the archive's spool at " + spoolPath + ": " + e, e);
         }
-        if (range[1] < 0) {
+        if (runs.isEmpty()) {
             compactManifest(present, Long.MAX_VALUE); // an empty spool needs no record
             return;
         }
-        compactManifest(present, range[0]);
+        long first = runs.get(0)[0];
+        long last = runs.get(runs.size() - 1)[1];
+        compactManifest(present, first);
         int partial = 0;
         for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
-            if (e.getKey() >= range[0]) {
+            if (e.getKey() >= first) {
                 partial++;
             }
         }
         log.info(
                 "archive spool holds {} entries ({} to {}) not yet released; {} of them already have rows in committed"
                         + " files; writing the rest again",
-                range[1] - range[0] + 1,
-                range[0],
-                range[1],
+                runs.stream().mapToLong(r -> r[1] - r[0] + 1).sum(),
+                first,
+                last,
                 partial);
-        repairer.submit(new Repairer.Job(
-                range[0],
-                range[1],
-                null,
-                (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
-                "recovery at start"));
+        for (long[] run : runs) {
+            repairer.submit(new Repairer.Job(
+                    run[0],
+                    run[1],
+                    null,
+                    (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
+                    "recovery at start"));
+        }
+    }
+
+    /** Logs the messages a damage lost, with the ids their damaged entries still show. */
+    private void reportLost(Damage damage) {
+        List<String> ids = new ArrayList<>();
+        try {
+            spool.readDamaged(damage, (seq, appendedAt, payload) -> ids.add(messageIdOf(seq, payload)));
+        } catch (IOException e) {
+            log.warn("reading the damaged spool bytes kept in {} failed: {}", damage.keptIn(), e.toString());
+        }
+        log.error(
+                "archive: {} acknowledged messages lost to damage in the spool (seqs {} to {}, bytes kept in {}):"
+                        + " message ids {}{}",
+                damage.entries(),
+                damage.firstSeq(),
+                damage.lastSeq(),
+                damage.keptIn(),
+                ids,
+                ids.size() < damage.entries()
+                        ? " and " + (damage.entries() - ids.size()) + " whose entry header is unreadable"
+                        : "");
+    }
+
+    /** The message id a damaged entry shows; "unverified" unless its body (damaged too, perhaps) still hashes to it. */
+    private static String messageIdOf(long seq, byte[] payload) {
+        try {
+            SpooledMessage m = SpooledMessage.decode(payload);
+            return MessageIds.of(m.body()).equals(m.messageId()) ? m.messageId() : m.messageId() + " (unverified)";
+        } catch (RuntimeException e) {
+            return "unreadable (seq " + seq + ")";
+        }
     }
 
     /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */

@@ -13,8 +13,10 @@ import org.springframework.boot.health.contributor.Health;
  * The archive ({@code archive}): DOWN, with the reason, while it takes no messages (its spool is full or
  * cannot be written, or the archive's folder cannot be written: consumption pauses and resumes by
  * itself), while the oldest record not yet in a committed file is older than
- * {@code lens.archive.health.max-lag}, or while the archive's or the spool's disk has less free space
- * than {@code lens.archive.min-free-space}.
+ * {@code lens.archive.health.max-lag}, while the archive's or the spool's disk has less free space
+ * than {@code lens.archive.min-free-space}, or while damaged spool bytes are kept aside: acknowledged
+ * messages were lost, and the indicator stays DOWN, with their count, until an operator has reviewed and
+ * deleted the {@code .corrupt} files in the spool's folder (which acknowledges the loss).
  */
 public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
 
@@ -36,7 +38,8 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         long spoolFree = freeSpace(archive.spoolPath().toAbsolutePath());
         boolean enoughSpace = (free < 0 || free >= minFreeBytes) && (spoolFree < 0 || spoolFree >= minFreeBytes);
         boolean lagging = status.lag().compareTo(maxLag) > 0;
-        if (status.accepting() && enoughSpace && !lagging) {
+        boolean damaged = status.spoolDamagedFiles() > 0;
+        if (status.accepting() && enoughSpace && !lagging && !damaged) {
             builder.up();
         } else {
             builder.down();
@@ -50,7 +53,9 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("rewriting", status.rewriting())
                 .withDetail("committedFiles", status.committedFiles())
                 .withDetail("freeBytes", free)
-                .withDetail("spoolFreeBytes", spoolFree);
+                .withDetail("spoolFreeBytes", spoolFree)
+                .withDetail("spoolDamagedEntries", status.spoolDamagedEntries())
+                .withDetail("spoolDamagedBytes", status.spoolDamagedBytes());
         if (status.problem() != null) {
             builder.withDetail("error", status.problem());
         }
@@ -61,6 +66,15 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         }
         if (!enoughSpace) {
             builder.withDetail("reason", "less free space than lens.archive.min-free-space");
+        }
+        if (damaged) {
+            builder.withDetail(
+                    "spoolDamage",
+                    status.spoolDamagedEntries() + " acknowledged messages lost to damage in the spool, their bytes"
+                            + " kept aside in " + status.spoolDamagedFiles() + " .corrupt files in "
+                            + archive.spoolPath().toAbsolutePath()
+                            + " (the error log names them and the message ids): review, then delete them to"
+                            + " acknowledge the loss");
         }
         if (status.lastCommitAt() != null) {
             builder.withDetail("lastCommit", status.lastCommitAt().toString());

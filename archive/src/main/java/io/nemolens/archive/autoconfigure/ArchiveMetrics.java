@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * The archive's meters: committed {@code lens.archive.files}, {@code .rows}, {@code .bytes}; files given up
  * ({@code lens.archive.lost.files}); {@code lens.archive.commit} (finish, fsync, record, rename);
  * duplicates acknowledged without being taken again ({@code lens.archive.duplicates}); and gauges of the
- * spool ({@code lens.archive.spool.bytes}, {@code .entries}), the lag ({@code lens.archive.lag}, seconds),
+ * spool ({@code lens.archive.spool.bytes}, {@code .entries}), acknowledged messages lost to damage in the
+ * spool whose bytes are still kept aside ({@code lens.archive.spool.damaged.entries}, {@code .bytes}), the lag ({@code lens.archive.lag}, seconds),
  * open files and their buffers ({@code lens.archive.open.files}, {@code lens.archive.buffered.bytes}),
  * entries waiting to be written again ({@code lens.archive.rewriting}) and whether it takes messages
  * ({@code lens.archive.accepting}).
@@ -59,6 +60,19 @@ public final class ArchiveMetrics implements MeterBinder {
                     null,
                     false,
                     ArchiveStatus::spoolEntries),
+            new Meter(
+                    "lens.archive.spool.damaged.entries",
+                    "acknowledged messages lost to damage in the spool, until an operator deletes their kept-aside"
+                            + " bytes",
+                    null,
+                    false,
+                    ArchiveStatus::spoolDamagedEntries),
+            new Meter(
+                    "lens.archive.spool.damaged.bytes",
+                    "damaged spool bytes kept aside (.corrupt files in the spool's folder)",
+                    "bytes",
+                    false,
+                    ArchiveStatus::spoolDamagedBytes),
             new Meter(
                     "lens.archive.lag",
                     "age of the oldest record not yet in a committed file",

@@ -9,12 +9,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the entries of one segment one after the other, checking each one's length, CRC and seq. The
- * caller owns (and closes) the channel; nothing else may move its position meanwhile.
+ * caller owns (and closes) the channel; nothing else may move its position meanwhile. After an
+ * {@link InvalidEntryException} the reader is done: a new one goes on elsewhere.
  */
 final class EntryReader {
 
     /** One entry as read. */
     record Entry(long seq, long appendedAtMillis, byte[] payload) {}
+
+    private record Header(int length, int crc, long seq, long appendedAtMillis) {}
 
     private final DataInputStream in;
     private final long end;
@@ -41,6 +44,39 @@ final class EntryReader {
      */
     @Nullable
     Entry next(long expectedSeq) throws IOException {
+        Header header = header();
+        if (header == null) {
+            return null;
+        }
+        byte[] payload = payload(header);
+        if (EntryFormat.crc(header.seq(), header.appendedAtMillis(), payload) != header.crc()) {
+            throw new InvalidEntryException(position, "CRC mismatch");
+        }
+        if (header.seq() != expectedSeq) {
+            throw new InvalidEntryException(position, "seq " + header.seq() + " where " + expectedSeq + " belongs");
+        }
+        return advance(header, payload);
+    }
+
+    /**
+     * The next entry of damaged bytes as found, framed by its header alone (its CRC is not checked): null at
+     * the end, or when its header is cut short, its length does not fit or its seq is not {@code expectedSeq}.
+     */
+    @Nullable
+    Entry nextAsFound(long expectedSeq) throws IOException {
+        Header header;
+        try {
+            header = header();
+        } catch (InvalidEntryException e) {
+            return null;
+        }
+        if (header == null || header.seq() != expectedSeq) {
+            return null;
+        }
+        return advance(header, payload(header));
+    }
+
+    private @Nullable Header header() throws IOException {
         long left = end - position;
         if (left == 0) {
             return null;
@@ -55,15 +91,17 @@ final class EntryReader {
         if (length < 0 || length > left - EntryFormat.HEADER_BYTES) {
             throw new InvalidEntryException(position, "length " + length + " does not fit the " + left + " bytes left");
         }
-        byte[] payload = new byte[length];
+        return new Header(length, crc, seq, appendedAtMillis);
+    }
+
+    private byte[] payload(Header header) throws IOException {
+        byte[] payload = new byte[header.length()];
         in.readFully(payload);
-        if (EntryFormat.crc(seq, appendedAtMillis, payload) != crc) {
-            throw new InvalidEntryException(position, "CRC mismatch");
-        }
-        if (seq != expectedSeq) {
-            throw new InvalidEntryException(position, "seq " + seq + " where " + expectedSeq + " belongs");
-        }
-        position += EntryFormat.entryBytes(length);
-        return new Entry(seq, appendedAtMillis, payload);
+        return payload;
+    }
+
+    private Entry advance(Header header, byte[] payload) {
+        position += EntryFormat.entryBytes(header.length());
+        return new Entry(header.seq(), header.appendedAtMillis(), payload);
     }
 }

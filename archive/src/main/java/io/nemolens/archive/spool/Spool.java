@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * the spool unavailable: {@code append} throws {@link SpoolUnavailableException} until a write probe (tried
  * by {@code append} at most once a second) succeeds. An append that would take the segment files beyond
  * {@code maxBytes} throws {@link SpoolFullException}.
+ *
+ * <p>At open, a torn tail of the last segment (appends never durable) is cut; damaged bytes inside the
+ * spool lose only the entries they held: they are kept aside in {@code .corrupt} files and reported
+ * ({@link Recovery#damaged()}, {@link #damage()}), and every valid entry after them is recovered.
  */
 public final class Spool implements AutoCloseable {
 
@@ -37,10 +41,12 @@ public final class Spool implements AutoCloseable {
     private final SpoolReader reader;
     private final SegmentRemover remover;
     private final WriteProbe probe;
+    private final KeptAside keptAside;
     private final GroupWriter writer;
     private final Thread writerThread;
 
-    private Spool(Path dir, SpoolOptions options, Clock clock, LockFile lock, SpoolRecovery.Result recovered) {
+    private Spool(Path dir, SpoolOptions options, Clock clock, LockFile lock, SpoolRecovery.Result recovered)
+            throws IOException {
         SpoolFolder folder = new SpoolFolder(dir);
         this.options = options;
         this.lock = lock;
@@ -50,6 +56,7 @@ public final class Spool implements AutoCloseable {
         this.reader = new SpoolReader(state);
         this.remover = new SegmentRemover(state, folder);
         this.probe = new WriteProbe(state, folder, clock);
+        this.keptAside = new KeptAside(folder);
         this.writer = new GroupWriter(state, folder, options.segmentBytes(), clock, remover);
         this.writerThread = new Thread(writer, "lens-spool-writer");
         writerThread.setDaemon(true);
@@ -129,6 +136,27 @@ public final class Spool implements AutoCloseable {
     public void read(long fromSeq, long toSeq, EntryVisitor visitor) throws IOException {
         Objects.requireNonNull(visitor, "visitor");
         reader.read(fromSeq, toSeq, visitor);
+    }
+
+    /**
+     * Reads back what is readable of damaged entries that {@link #open} kept aside (see
+     * {@link Recovery#damaged()}): in seq order, each whose header is still where it belongs, with its
+     * payload as found (damaged, perhaps: its CRC does not match), up to the first that is not.
+     *
+     * @throws IOException when the kept-aside file cannot be read (or was deleted), or as the visitor threw it
+     */
+    public void readDamaged(Damage damage, EntryVisitor visitor) throws IOException {
+        Objects.requireNonNull(damage, "damage");
+        Objects.requireNonNull(visitor, "visitor");
+        SpoolReader.readDamaged(damage, visitor);
+    }
+
+    /**
+     * The damage kept aside in the folder now (listed at most once a second): {@code .corrupt} files from
+     * this or an earlier start that are still there. Deleting them acknowledges the loss.
+     */
+    public SpoolDamage damage() {
+        return keptAside.current();
     }
 
     /**

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -14,12 +15,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The spool's folder: the names of its files, forcing the folder itself, the {@code next-seq} file and the
- * write probe.
+ * The spool's folder: the names of its files, forcing the folder itself, the {@code next-seq} file, the
+ * damage kept aside and the write probe.
  */
 final class SpoolFolder {
 
     private static final Pattern SEGMENT = Pattern.compile("segment-(\\d{20})\\.log");
+    /** Damaged bytes kept aside; older versions named no seqs. */
+    private static final Pattern KEPT_ASIDE =
+            Pattern.compile("segment-\\d{20}-at-\\d+(?:-seqs-(\\d+)-(\\d+))?\\.corrupt");
+
     private static final String NEXT_SEQ = "next-seq";
     private static final int PROBE_BYTES = 64 * 1024;
 
@@ -37,9 +42,43 @@ final class SpoolFolder {
         return dir.resolve(String.format("segment-%020d.log", firstSeq));
     }
 
-    /** Where the unreadable rest of a segment, from {@code offset} on, is kept for forensics. */
-    Path corrupt(long firstSeq, long offset) {
-        return dir.resolve(String.format("segment-%020d-at-%d.corrupt", firstSeq, offset));
+    /**
+     * Where the damaged bytes of a segment, from {@code offset} on, that held the entries {@code lostFirstSeq}
+     * to {@code lostLastSeq} are kept for an operator.
+     */
+    Path keptAside(long firstSeq, long offset, long lostFirstSeq, long lostLastSeq) {
+        return dir.resolve(
+                String.format("segment-%020d-at-%d-seqs-%d-%d.corrupt", firstSeq, offset, lostFirstSeq, lostLastSeq));
+    }
+
+    /** Where a segment is written before it is renamed to {@link #segment}. */
+    Path temporarySegment(long firstSeq) {
+        return dir.resolve(String.format("segment-%020d.log.tmp", firstSeq));
+    }
+
+    /** The damage kept aside in the folder now: its {@code .corrupt} files, the entries they held, their bytes. */
+    SpoolDamage keptAside() throws IOException {
+        int files = 0;
+        long entries = 0;
+        long bytes = 0;
+        try (Stream<Path> list = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) list::iterator) {
+                Matcher m = KEPT_ASIDE.matcher(file.getFileName().toString());
+                if (!m.matches()) {
+                    continue;
+                }
+                try {
+                    bytes += Files.size(file);
+                } catch (NoSuchFileException e) {
+                    continue; // deleted meanwhile
+                }
+                files++;
+                if (m.group(1) != null) {
+                    entries += Long.parseLong(m.group(2)) - Long.parseLong(m.group(1)) + 1;
+                }
+            }
+        }
+        return files == 0 ? SpoolDamage.NONE : new SpoolDamage(files, entries, bytes);
     }
 
     /** The segment files, oldest first. */

@@ -30,6 +30,20 @@ final class SpoolReader {
         }
     }
 
+    /** The entries of damaged bytes kept aside whose header is still readable, up to the first that is not. */
+    static void readDamaged(Damage damage, EntryVisitor visitor) throws IOException {
+        try (FileChannel channel = FileChannel.open(damage.keptIn(), StandardOpenOption.READ)) {
+            EntryReader reader = new EntryReader(channel, 0, channel.size());
+            for (long seq = damage.firstSeq(); seq <= damage.lastSeq(); seq++) {
+                EntryReader.Entry entry = reader.nextAsFound(seq);
+                if (entry == null) {
+                    return;
+                }
+                visitor.visit(entry.seq(), entry.appendedAtMillis(), entry.payload());
+            }
+        }
+    }
+
     private void read(SegmentRange range, EntryVisitor visitor) throws IOException {
         try (FileChannel channel = FileChannel.open(range.path(), StandardOpenOption.READ)) {
             EntryReader reader = new EntryReader(channel, range.offset(), range.end());

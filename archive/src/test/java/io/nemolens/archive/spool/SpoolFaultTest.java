@@ -70,7 +70,7 @@ class SpoolFaultTest {
             assertThat(readAll(spool)).extracting(Read::seq).containsExactly(0L, 1L, 3L);
         }
         try (Spool again = Spool.open(dir, new SpoolOptions(1 << 20, 2 * ENTRY_BYTES), clock)) {
-            assertThat(again.recovery().corrupt()).isEmpty();
+            assertThat(again.recovery().damaged()).isEmpty();
             assertThat(again.recovery().tornBytesCut()).isZero();
             assertThat(readAll(again)).extracting(Read::seq).containsExactly(0L, 1L, 3L);
         }

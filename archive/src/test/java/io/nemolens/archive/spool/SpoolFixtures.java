@@ -1,6 +1,7 @@
 package io.nemolens.archive.spool;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,5 +54,15 @@ final class SpoolFixtures {
 
     static String segmentName(long firstSeq) {
         return String.format("segment-%020d.log", firstSeq);
+    }
+
+    /** Flips one bit of the byte at {@code offset}, as a bad sector or a stray write would. */
+    static void flipByte(Path file, long offset) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset);
+            int b = raf.read();
+            raf.seek(offset);
+            raf.write(b ^ 0x40);
+        }
     }
 }

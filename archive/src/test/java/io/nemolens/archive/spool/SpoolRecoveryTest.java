@@ -2,6 +2,7 @@ package io.nemolens.archive.spool;
 
 import static io.nemolens.archive.spool.SpoolFixtures.ENTRY_BYTES;
 import static io.nemolens.archive.spool.SpoolFixtures.files;
+import static io.nemolens.archive.spool.SpoolFixtures.flipByte;
 import static io.nemolens.archive.spool.SpoolFixtures.payload;
 import static io.nemolens.archive.spool.SpoolFixtures.readAll;
 import static io.nemolens.archive.spool.SpoolFixtures.segmentName;
@@ -19,7 +20,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What open finds: a torn tail is cut, corruption elsewhere is reported and set aside. */
+/** What open finds: a torn tail is cut, damage elsewhere is reported and kept aside (more in {@link SpoolDamageTest}). */
 class SpoolRecoveryTest {
 
     @TempDir
@@ -50,7 +51,7 @@ class SpoolRecoveryTest {
             assertThat(recovery.entries()).isEqualTo(4);
             assertThat(recovery.lastSeq()).isEqualTo(3);
             assertThat(recovery.tornBytesCut()).isEqualTo(ENTRY_BYTES - 7);
-            assertThat(recovery.corrupt()).isEmpty();
+            assertThat(recovery.damaged()).isEmpty();
             assertThat(Files.size(segment)).isEqualTo(4 * ENTRY_BYTES);
             assertThat(readAll(spool)).extracting(Read::text).containsExactly(text(0), text(1), text(2), text(3));
 
@@ -89,23 +90,28 @@ class SpoolRecoveryTest {
     }
 
     @Test
-    void reportsCorruptionInAnEarlierSegmentKeepsItsValidPrefixAndSetsTheRestAside() throws IOException {
+    void damageInTheLastEntryOfAnEarlierSegmentLosesThatEntryOnlyAndKeepsItsBytesAside() throws IOException {
         appendAndClose(6, 2 * ENTRY_BYTES); // segments 0 (0, 1), 2 (2, 3), 4 (4, 5)
         Path first = dir.resolve(segmentName(0));
         byte[] original = Files.readAllBytes(first);
         flipByte(first, ENTRY_BYTES + 24 + 3); // in seq 1's payload
 
+        Path setAside = dir.resolve(String.format("segment-%020d-at-%d-seqs-1-1.corrupt", 0, ENTRY_BYTES));
         try (Spool spool = open(2 * ENTRY_BYTES)) {
             Recovery recovery = spool.recovery();
-            assertThat(recovery.corrupt())
-                    .singleElement()
-                    .asString()
-                    .contains(segmentName(0), "offset " + ENTRY_BYTES, "CRC", ENTRY_BYTES + " bytes", "seq 1");
+            assertThat(recovery.damaged())
+                    .containsExactly(new Damage(
+                            segmentName(0),
+                            ENTRY_BYTES,
+                            ENTRY_BYTES,
+                            1,
+                            1,
+                            "invalid entry at offset " + ENTRY_BYTES + ": CRC mismatch",
+                            setAside));
             assertThat(recovery.tornBytesCut()).isZero();
             assertThat(recovery.entries()).isEqualTo(5);
             assertThat(readAll(spool)).extracting(Read::seq).containsExactly(0L, 2L, 3L, 4L, 5L);
 
-            Path setAside = dir.resolve(String.format("segment-%020d-at-%d.corrupt", 0, ENTRY_BYTES));
             byte[] expected = Arrays.copyOfRange(original, (int) ENTRY_BYTES, original.length);
             expected[24 + 3] ^= 0x40;
             assertThat(setAside).hasBinaryContent(expected);
@@ -113,31 +119,11 @@ class SpoolRecoveryTest {
             assertThat(spool.append(payload(6)).seq()).isEqualTo(6);
         }
         try (Spool again = open(2 * ENTRY_BYTES)) {
-            assertThat(again.recovery().corrupt()).isEmpty();
+            assertThat(again.recovery().damaged()).isEmpty();
             assertThat(files(dir, ".corrupt")).hasSize(1);
-        }
-    }
-
-    @Test
-    void anEarlierSegmentWithNothingValidGoesButItsBytesAreKept() throws IOException {
-        appendAndClose(4, 2 * ENTRY_BYTES);
-        Path first = dir.resolve(segmentName(0));
-        flipByte(first, 9); // in seq 0's seq field
-
-        try (Spool spool = open(2 * ENTRY_BYTES)) {
-            assertThat(spool.recovery().corrupt()).singleElement().asString().contains("offset 0");
-            assertThat(first).doesNotExist();
-            assertThat(files(dir, ".corrupt")).containsExactly(String.format("segment-%020d-at-0.corrupt", 0));
-            assertThat(readAll(spool)).extracting(Read::seq).containsExactly(2L, 3L);
-        }
-    }
-
-    private static void flipByte(Path file, long offset) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(offset);
-            int b = raf.read();
-            raf.seek(offset);
-            raf.write(b ^ 0x40);
+            assertThat(again.damage())
+                    .as("the damage kept aside counts until an operator deletes it")
+                    .isEqualTo(new SpoolDamage(1, 1, ENTRY_BYTES));
         }
     }
 }

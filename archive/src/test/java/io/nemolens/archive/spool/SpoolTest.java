@@ -188,7 +188,7 @@ class SpoolTest {
         // reopened: recovery checks every entry's length and checksum, so a wrong one would be cut here
         try (Spool spool = Spool.open(tmp.resolve("spool"), roomy, clock)) {
             assertThat(spool.recovery().tornBytesCut()).isZero();
-            assertThat(spool.recovery().corrupt()).isEmpty();
+            assertThat(spool.recovery().damaged()).isEmpty();
             List<Read> read = readAll(spool);
             assertThat(read).extracting(Read::seq).containsExactly(0L, 1L);
             assertThat(read.get(0).text())
