@@ -109,18 +109,12 @@ public class ConsoleController {
     }
 
     @GetMapping("/poison")
-    public String poison(
-            @RequestParam(required = false) @Nullable String from,
-            @RequestParam(required = false) @Nullable String to,
-            @RequestParam(required = false) @Nullable String signal,
-            @RequestParam(required = false) @Nullable String category,
-            @RequestParam(required = false) @Nullable String run,
-            Model model) {
-        PoisonGroups.Filter filter = filter(from, to, signal, category, run);
+    public String poison(PoisonQuery query, Model model) {
+        PoisonGroups.Filter filter = query.filter();
         List<PoisonIndex.Entry> entries = console.index().entries();
         model.addAttribute("groups", PoisonGroups.of(entries, filter));
         model.addAttribute("filter", filter);
-        model.addAttribute("query", query(from, to, signal, category, run));
+        model.addAttribute("query", query.parameters());
         model.addAttribute("overview", console.overview());
         model.addAttribute("caughtUp", console.index().isCaughtUp());
         model.addAttribute(
@@ -135,20 +129,11 @@ public class ConsoleController {
     }
 
     @GetMapping("/poison/group/{id}")
-    public String group(
-            @PathVariable String id,
-            @RequestParam(required = false) @Nullable String from,
-            @RequestParam(required = false) @Nullable String to,
-            @RequestParam(required = false) @Nullable String signal,
-            @RequestParam(required = false) @Nullable String category,
-            @RequestParam(required = false) @Nullable String run,
-            Model model) {
-        PoisonGroups.Group group =
-                PoisonGroups.of(console.index().entries(), filter(from, to, signal, category, run)).stream()
-                        .filter(g -> g.id().equals(id))
-                        .findFirst()
-                        .orElseThrow(
-                                () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no such group (any more)"));
+    public String group(@PathVariable String id, PoisonQuery query, Model model) {
+        PoisonGroups.Group group = PoisonGroups.of(console.index().entries(), query.filter()).stream()
+                .filter(g -> g.id().equals(id))
+                .findFirst()
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no such group (any more)"));
         model.addAttribute("group", group);
         model.addAttribute("defaultRate", properties.defaultRate());
         model.addAttribute("page", "poison");
@@ -312,31 +297,7 @@ public class ConsoleController {
         }
     }
 
-    private static PoisonGroups.Filter filter(
-            @Nullable String from,
-            @Nullable String to,
-            @Nullable String signal,
-            @Nullable String category,
-            @Nullable String run) {
-        return new PoisonGroups.Filter(time(from), time(to), blank(signal), blank(category), blank(run));
-    }
-
-    private static Map<String, String> query(
-            @Nullable String from,
-            @Nullable String to,
-            @Nullable String signal,
-            @Nullable String category,
-            @Nullable String run) {
-        Map<String, String> q = new LinkedHashMap<>();
-        Optional.ofNullable(blank(from)).ifPresent(v -> q.put("from", v));
-        Optional.ofNullable(blank(to)).ifPresent(v -> q.put("to", v));
-        Optional.ofNullable(blank(signal)).ifPresent(v -> q.put("signal", v));
-        Optional.ofNullable(blank(category)).ifPresent(v -> q.put("category", v));
-        Optional.ofNullable(blank(run)).ifPresent(v -> q.put("run", v));
-        return q;
-    }
-
-    private static @Nullable String blank(@Nullable String s) {
+    static @Nullable String blank(@Nullable String s) {
         return s == null || s.isBlank() ? null : s.trim();
     }
 
@@ -355,6 +316,33 @@ public class ConsoleController {
                 throw new ResponseStatusException(
                         HttpStatus.BAD_REQUEST, "not a time: '" + v + "' (use 2026-11-29T19:16 UTC or an ISO instant)");
             }
+        }
+    }
+
+    /**
+     * The poison pages' filter, bound from the request parameters {@code from}, {@code to}, {@code signal},
+     * {@code category} and {@code run} (each optional; blank is absent).
+     */
+    record PoisonQuery(
+            @Nullable String from,
+            @Nullable String to,
+            @Nullable String signal,
+            @Nullable String category,
+            @Nullable String run) {
+
+        PoisonGroups.Filter filter() {
+            return new PoisonGroups.Filter(time(from), time(to), blank(signal), blank(category), blank(run));
+        }
+
+        /** The parameters that are set, for links that keep the filter. */
+        Map<String, String> parameters() {
+            Map<String, String> q = new LinkedHashMap<>();
+            Optional.ofNullable(blank(from)).ifPresent(v -> q.put("from", v));
+            Optional.ofNullable(blank(to)).ifPresent(v -> q.put("to", v));
+            Optional.ofNullable(blank(signal)).ifPresent(v -> q.put("signal", v));
+            Optional.ofNullable(blank(category)).ifPresent(v -> q.put("category", v));
+            Optional.ofNullable(blank(run)).ifPresent(v -> q.put("run", v));
+            return q;
         }
     }
 }

@@ -2,7 +2,7 @@ package io.nemolens.console;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.consumer.error.OutOfMemoryHalt;
+import io.nemolens.consumer.scheduling.PeriodicTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -10,20 +10,16 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Samples the counters {@code lens.messages} and {@code lens.records} (the ones {@code /actuator/prometheus}
  * shows) on a timer and keeps the rates per signal for the overview's chart: messages and records per
  * second between two samples, for the last {@code lens.console.chart-window}.
  */
-public final class FlowSampler implements SmartLifecycle {
+public final class FlowSampler extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(FlowSampler.class);
 
@@ -47,10 +43,10 @@ public final class FlowSampler implements SmartLifecycle {
     private @Nullable Map<String, Double> lastMessages;
     private @Nullable Map<String, Double> lastRecords;
     private long lastNanos;
-    private @Nullable ScheduledExecutorService executor;
     private volatile boolean failing;
 
     public FlowSampler(MeterRegistry registry, Duration interval, int capacity, Clock clock) {
+        super("lens-console-sampler", interval);
         this.registry = registry;
         this.interval = interval;
         this.capacity = capacity;
@@ -110,7 +106,8 @@ public final class FlowSampler implements SmartLifecycle {
      * A sample on the timer: a failure is logged and the next sample taken on time (a scheduled task that
      * throws is never run again, which would freeze the chart).
      */
-    void sampleQuietly() {
+    @Override
+    protected void runOnce() {
         try {
             sample();
             failing = false;
@@ -126,34 +123,5 @@ public final class FlowSampler implements SmartLifecycle {
             }
             failing = true;
         }
-    }
-
-    @Override
-    public synchronized void start() {
-        if (executor == null) {
-            executor = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "lens-console-sampler");
-                t.setDaemon(true);
-                return t;
-            });
-            var unused = executor.scheduleAtFixedRate(
-                    OutOfMemoryHalt.guarded(this::sampleQuietly, "the console sampler"),
-                    0,
-                    interval.toMillis(),
-                    TimeUnit.MILLISECONDS);
-        }
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (executor != null) {
-            executor.shutdownNow();
-            executor = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return executor != null;
     }
 }

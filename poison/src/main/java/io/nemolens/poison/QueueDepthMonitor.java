@@ -3,21 +3,17 @@ package io.nemolens.poison;
 import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.consumer.error.OutOfMemoryHalt;
-import io.nemolens.consumer.scheduling.DaemonScheduler;
+import io.nemolens.consumer.scheduling.PeriodicTask;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Polls the depth of the processing, poison and parking-lot queues on its own thread
@@ -34,7 +30,7 @@ import org.springframework.context.SmartLifecycle;
  * its oldest message: reading the head message to learn its real age would be a delivery, which
  * quorum queues count towards the delivery limit, so it is not done on a timer.
  */
-public final class QueueDepthMonitor implements SmartLifecycle {
+public final class QueueDepthMonitor extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(QueueDepthMonitor.class);
 
@@ -58,10 +54,8 @@ public final class QueueDepthMonitor implements SmartLifecycle {
 
     private final ConnectionFactory connectionFactory;
     private final Map<String, String> queues;
-    private final Duration interval;
     private final Clock clock;
     private final Map<String, Depth> depths = new LinkedHashMap<>();
-    private @Nullable ScheduledExecutorService executor;
 
     /**
      * @param queues queue name by role ({@code processing}, {@code poison}, {@code parking-lot})
@@ -72,9 +66,9 @@ public final class QueueDepthMonitor implements SmartLifecycle {
             Duration interval,
             Clock clock,
             MeterRegistry registry) {
+        super("lens-queue-depth", interval);
         this.connectionFactory = connectionFactory;
         this.queues = Map.copyOf(queues);
-        this.interval = interval;
         this.clock = clock;
         queues.forEach((role, name) -> {
             depths.put(role, new Depth(name, -1, null, null, "not polled yet"));
@@ -158,36 +152,13 @@ public final class QueueDepthMonitor implements SmartLifecycle {
         return polled;
     }
 
+    /** One poll on the timer; a failure is logged and the next poll is on time. */
     @Override
-    public synchronized void start() {
-        if (executor == null) {
-            executor = DaemonScheduler.singleThread("lens-queue-depth");
-            var unused = executor.scheduleWithFixedDelay(
-                    OutOfMemoryHalt.guarded(this::pollQuietly, "the queue depth poll"),
-                    0,
-                    interval.toMillis(),
-                    TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void pollQuietly() {
+    protected void runOnce() {
         try {
             poll();
         } catch (RuntimeException e) {
             log.debug("queue depth poll failed", e);
         }
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (executor != null) {
-            executor.shutdownNow();
-            executor = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return executor != null;
     }
 }

@@ -45,18 +45,6 @@ public record ReplayRequest(
         keys = Set.copyOf(keys);
     }
 
-    /** A request without a selection of keys. */
-    public ReplayRequest(
-            int max,
-            @Nullable String routingKey,
-            @Nullable String category,
-            @Nullable String reasonContains,
-            boolean includeInputFailures,
-            boolean dryRun,
-            double ratePerSecond) {
-        this(max, routingKey, category, reasonContains, includeInputFailures, dryRun, ratePerSecond, Set.of());
-    }
-
     /**
      * A request from optional values, as the {@code poison replay} command and the actuator endpoint take them:
      * {@code null} means the default (all that match, no filter, input failures skipped, not a dry run, no rate
@@ -79,7 +67,8 @@ public record ReplayRequest(
                 reasonContains,
                 Boolean.TRUE.equals(includeInputFailures),
                 Boolean.TRUE.equals(dryRun),
-                ratePerSecond == null ? 0 : ratePerSecond);
+                ratePerSecond == null ? 0 : ratePerSecond,
+                Set.of());
     }
 
     /** Exactly these messages (keys from the poison index), at most {@code ratePerSecond} a second (0: no limit). */
@@ -92,7 +81,7 @@ public record ReplayRequest(
 
     /** Everything replayable, no limit. */
     public static ReplayRequest all() {
-        return new ReplayRequest(0, null, null, null, false, false, 0);
+        return of(null, null, null, null, null, null, null);
     }
 
     /** Whether the filters select this message (ignoring the input-failure rule). */

@@ -13,7 +13,7 @@ class ReplayRequestTest {
 
     @Test
     void everyFilterThatIsSetMustMatch() {
-        ReplayRequest request = new ReplayRequest(0, "otlp_spans", "handler", "Cannot Take", false, false, 0);
+        ReplayRequest request = ReplayRequest.of(0, "otlp_spans", "handler", "Cannot Take", false, false, 0.0);
         assertThat(request.matches(message("otlp_spans", "handler", "handler bug: cannot take x")))
                 .isTrue();
         assertThat(request.matches(message("otlp_logs", "handler", "handler bug: cannot take x")))
@@ -27,7 +27,7 @@ class ReplayRequestTest {
 
     @Test
     void blankFiltersMeanAny() {
-        ReplayRequest request = new ReplayRequest(0, " ", "", null, false, false, 0);
+        ReplayRequest request = ReplayRequest.of(0, " ", "", null, false, false, 0.0);
         assertThat(request.routingKey()).isNull();
         assertThat(request.category()).isNull();
     }
@@ -42,18 +42,20 @@ class ReplayRequestTest {
                 .isTrue();
         assertThat(ReplayRequest.all().allows(message("otlp_spans", PoisonMessage.BROKER_DEAD_LETTERED, "")))
                 .isTrue();
-        assertThat(new ReplayRequest(0, null, null, null, true, false, 0).allows(decode))
+        assertThat(ReplayRequest.of(0, null, null, null, true, false, 0.0).allows(decode))
                 .isTrue();
-        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(decode))
+        assertThat(ReplayRequest.of(0, null, "decode", null, false, false, 0.0).allows(decode))
                 .isTrue();
-        assertThat(new ReplayRequest(0, null, "decode", null, false, false, 0).allows(unknown))
+        assertThat(ReplayRequest.of(0, null, "decode", null, false, false, 0.0).allows(unknown))
                 .isFalse();
     }
 
     @Test
     void rejectsNegativeLimits() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new ReplayRequest(-1, null, null, null, false, false, 0));
-        assertThatIllegalArgumentException().isThrownBy(() -> new ReplayRequest(0, null, null, null, false, false, -1));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ReplayRequest.of(-1, null, null, null, false, false, 0.0));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ReplayRequest.of(0, null, null, null, false, false, -1.0));
     }
 
     @Test

@@ -54,6 +54,7 @@ class CommandLineIT {
     private static Path execJar() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("target"))) {
             return files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+                    .map(Path::toAbsolutePath)
                     .findFirst()
                     .orElseThrow(() -> new IllegalStateException("no exec jar in target/: run the package phase"));
         }

@@ -29,7 +29,7 @@ class PoisonCommandTest {
                                 "2.5"),
                         true)
                 .request();
-        assertThat(r).isEqualTo(new ReplayRequest(100, "otlp_spans", "decode", "column", true, true, 2.5));
+        assertThat(r).isEqualTo(ReplayRequest.of(100, "otlp_spans", "decode", "column", true, true, 2.5));
     }
 
     @Test

@@ -253,7 +253,7 @@ class ManagementEndpointsIT {
             RunningConsumer consumer = lens.start(props);
             poisonOne();
             consumer.bean(PoisonInspector.class).inspect(10);
-            consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, true, false, 0));
+            consumer.bean(PoisonReplayer.class).replay(ReplayRequest.of(0, null, null, null, true, false, 0.0));
             for (String path : List.of(
                     "/actuator/env",
                     "/actuator/env/spring.rabbitmq.password",

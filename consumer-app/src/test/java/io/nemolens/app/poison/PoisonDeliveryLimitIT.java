@@ -43,7 +43,7 @@ class PoisonDeliveryLimitIT {
         assertThat(inspector.inspect(1).nearDeliveryLimit()).isEqualTo(1);
 
         ReplaySummary summary = lens.bean(PoisonReplayer.class)
-                .replay(new ReplayRequest(0, "no-such-routing-key", null, null, false, false, 0));
+                .replay(ReplayRequest.of(0, "no-such-routing-key", null, null, false, false, 0.0));
 
         assertThat(summary).isEqualTo(new ReplaySummary(false, 1, 0, 0, 1, 0, List.of()));
         assertThat(lens.poisoned()).isZero();

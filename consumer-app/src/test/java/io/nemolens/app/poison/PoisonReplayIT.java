@@ -69,12 +69,12 @@ class PoisonReplayIT {
         PoisonReplayer replayer = consumer.bean(PoisonReplayer.class);
 
         // dry run: counts, moves nothing
-        ReplaySummary dry = replayer.replay(new ReplayRequest(0, "otlp_spans", "handler", null, false, true, 0));
+        ReplaySummary dry = replayer.replay(ReplayRequest.of(0, "otlp_spans", "handler", null, false, true, 0.0));
         assertThat(dry).isEqualTo(new ReplaySummary(true, 7, 2, 5, 0, 0, List.of()));
         assertThat(PoisonInspectIT.ids(inspector.inspect(100))).isEqualTo(before);
 
         // the handler failures of spans only: not the logs, not the decode failure, not the rejected batch
-        ReplaySummary summary = replayer.replay(new ReplayRequest(0, "otlp_spans", "handler", null, false, false, 0));
+        ReplaySummary summary = replayer.replay(ReplayRequest.of(0, "otlp_spans", "handler", null, false, false, 0.0));
         assertThat(summary).isEqualTo(new ReplaySummary(false, 7, 2, 5, 0, 0, List.of()));
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.size() == 2);
         assertThat(state.handled).containsExactlyInAnyOrder("fail-span-1", "fail-span-2");
@@ -94,13 +94,13 @@ class PoisonReplayIT {
                         .toList());
 
         // --max 2 of everything replayable: the first two logs; the decode failure is skipped unless asked for
-        ReplaySummary two = replayer.replay(new ReplayRequest(2, null, null, null, false, false, 0));
+        ReplaySummary two = replayer.replay(ReplayRequest.of(2, null, null, null, false, false, 0.0));
         assertThat(two).isEqualTo(new ReplaySummary(false, 5, 2, 3, 0, 0, List.of()));
         await().atMost(Duration.ofSeconds(20)).until(() -> state.handled.size() == 4);
         assertThat(state.handled).contains("fail-log-1", "fail-log-2").doesNotContain("fail-log-3");
 
         // the decode failure explicitly, by its category: it fails again and comes back with its replay count
-        ReplaySummary decode = replayer.replay(new ReplayRequest(0, null, "decode", null, false, false, 0));
+        ReplaySummary decode = replayer.replay(ReplayRequest.of(0, null, "decode", null, false, false, 0.0));
         assertThat(decode.replayed()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             PoisonReport now = inspector.inspect(100);
@@ -193,7 +193,7 @@ class PoisonReplayIT {
         }
         long start = System.nanoTime();
         ReplaySummary summary =
-                consumer.bean(PoisonReplayer.class).replay(new ReplayRequest(0, null, null, null, false, false, 10));
+                consumer.bean(PoisonReplayer.class).replay(ReplayRequest.of(0, null, null, null, false, false, 10.0));
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(summary.replayed()).isEqualTo(6);

@@ -156,7 +156,7 @@ class RestrictedBrokerUserIT {
         // needs write on amq.default, which no documented user has
         publishAsAdmin("", PROCESSING, SmallRequests.spans("run-x", "direct"));
         await().atMost(Duration.ofSeconds(30)).until(() -> depth(POISON) == 2);
-        ReplaySummary refused = replayer.replay(new ReplayRequest(0, null, "unknown-signal", null, false, false, 0));
+        ReplaySummary refused = replayer.replay(ReplayRequest.of(0, null, "unknown-signal", null, false, false, 0.0));
         assertThat(refused.replayed()).isZero();
         assertThat(refused.failed()).isEqualTo(1);
         assertThat(refused.failures())

@@ -117,7 +117,7 @@ class LensPoisonAutoConfigurationTest implements WiringChecks {
                     assertThat(getField(replayer, "deliveryLimit")).isEqualTo(11);
                     assertThat(getField(replayer, "confirmTimeout")).isEqualTo(Duration.ofSeconds(3));
                     QueueDepthMonitor monitor = context.getBean(QueueDepthMonitor.class);
-                    assertThat(getField(monitor, "interval")).isEqualTo(Duration.ofHours(1));
+                    assertThat(getField(monitor, "period")).isEqualTo(Duration.ofHours(1));
                     assertThat(monitor.depth("parking-lot").queue()).isEqualTo("x-parked");
                     assertThat(context.getBean(PoisonQueueHealthIndicator.class)
                                     .health()
