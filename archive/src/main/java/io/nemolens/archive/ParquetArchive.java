@@ -1,6 +1,7 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Appended;
@@ -10,7 +11,6 @@ import io.nemolens.archive.spool.SpoolUnavailableException;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
-import io.nemolens.handlers.Records;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,10 +128,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        Records records = message.records();
+        MessageRows rows = parts.files().group(message.records());
         if (!parts.writability().writable()) {
             try {
-                parts.writability().probe(parts.files().partitions(records));
+                parts.writability().probe(rows.partitions());
             } catch (IOException e) {
                 throw new TransientHandlerException(
                         "the archive cannot write: " + parts.writability().problem(), e);
@@ -181,7 +181,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         });
         try {
-            parts.files().write(seq, id, records, key -> true);
+            parts.files().write(seq, id, rows, key -> true);
         } finally {
             parts.holds().release(seq);
         }

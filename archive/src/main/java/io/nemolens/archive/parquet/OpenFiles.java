@@ -114,12 +114,22 @@ public final class OpenFiles {
      *     from the spool)
      */
     public boolean write(long seq, String messageId, Records records, Predicate<PartitionKey> wanted) {
-        return converter.convert(seq, messageId, records, wanted);
+        return write(seq, messageId, group(records), wanted);
+    }
+
+    /** As {@link #write(long, String, Records, Predicate)}, with the records grouped already. */
+    public boolean write(long seq, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+        return converter.convert(seq, messageId, rows, wanted);
+    }
+
+    /** The records of a message grouped by partition, to check their folders and then write them. */
+    public MessageRows group(Records records) {
+        return converter.group(records);
     }
 
     /** The partitions the records of an entry go to (to probe their folders). */
     public List<PartitionKey> partitions(Records records) {
-        return converter.partitions(records);
+        return group(records).partitions();
     }
 
     /**
