@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * files committed under the former folder names (the manifest names those), and start-up recovery must
  * not write them again under the new names.
  */
-class FormerFolderRecoveryTests {
+class FormerFolderRecoveryTest {
 
     private static final String DATE = "2026-11-30";
 

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * archive does with a message it can never hold (rejects it, so the consumer poisons it, and takes the
  * others) versus a storage failure (holds messages, never rejects them).
  */
-class PartitionValuesTests {
+class PartitionValuesTest {
 
     @TempDir
     Path dir;
