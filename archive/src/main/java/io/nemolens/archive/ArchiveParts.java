@@ -63,7 +63,7 @@ record ArchiveParts(
             throw new UncheckedIOException("cannot open the archive at " + root.toAbsolutePath() + ": " + e, e);
         }
         Holds holds = new Holds(spool::release);
-        Writability writability = new Writability(root, instances.id(), clock);
+        Writability writability = new Writability(root, instances.id(), clock, outputs);
         Repairer repairer = new Repairer(
                 spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
         FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);

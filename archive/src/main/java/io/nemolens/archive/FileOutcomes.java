@@ -73,7 +73,7 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
                 0,
                 -1,
                 seqs,
-                (s, k) -> k.equals(key),
+                (s, k, all) -> k.equals(key),
                 "file " + file.committedPath().getFileName() + " given up"));
     }
 
@@ -81,7 +81,7 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
     public void unwritten(PartitionKey key, long seq, Throwable cause) {
         writability.markUnwritable(key.table(), cause);
         repairer.submit(new Repairer.Job(
-                0, -1, new long[] {seq}, (s, k) -> k.equals(key), "rows of " + key.relative() + " not written"));
+                0, -1, new long[] {seq}, (s, k, all) -> k.equals(key), "rows of " + key.relative() + " not written"));
     }
 
     long committedFiles() {

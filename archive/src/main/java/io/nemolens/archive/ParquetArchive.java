@@ -1,8 +1,10 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.dedup.MessageKey;
+import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.PartitionFolders;
 import io.nemolens.archive.spool.Appended;
 import io.nemolens.archive.spool.SpoolDamage;
 import io.nemolens.archive.spool.SpoolFullException;
@@ -11,7 +13,7 @@ import io.nemolens.archive.spool.SpoolUnavailableException;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
-import io.nemolens.handlers.Records;
+import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +54,14 @@ import org.slf4j.LoggerFactory;
  * While the spool is full or cannot be written, or the archive's folder cannot be written, {@link #accept}
  * throws {@link TransientHandlerException}: the consumer retries with backoff, acknowledges nothing more and
  * poisons nothing, and goes on by itself once space or access returns.
+ *
+ * <h2>Messages the archive can never hold</h2>
+ * A failure caused by the message itself holds nothing up: {@link #accept} throws
+ * {@link RejectBatchException} with the reason, before the message is spooled, and the consumer poisons it
+ * ({@code handler-rejected}). Two exist: a partition folder whose name the file system refuses though it
+ * makes a plain folder in the same place ({@link PartitionFolders}; the run ids' folder names are bounded
+ * and escaped so that none should be, see {@link io.nemolens.archive.parquet.PartitionKey}), and a message
+ * larger than the whole spool.
  *
  * <h2>Duplicates</h2>
  * A message whose id is already in the spool, or was released from it within the de-duplication window, is
@@ -132,10 +142,14 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (closed) {
             throw new TransientHandlerException("the archive is closed (shutting down)");
         }
-        Records records = message.records();
+        MessageRows rows = parts.files().group(message.records());
+        PartitionFolders.Failure refused = parts.files().refusedFolder(rows);
+        if (refused != null) {
+            throw new RejectBatchException("the archive cannot hold this message: " + refused.reason());
+        }
         if (!parts.writability().writable()) {
             try {
-                parts.writability().probe(parts.files().partitions(records));
+                parts.writability().probe(rows.partitions());
             } catch (IOException e) {
                 throw new TransientHandlerException(
                         "the archive cannot write: " + parts.writability().problem(), e);
@@ -163,6 +177,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         } catch (SpoolFullException | SpoolUnavailableException e) {
             parts.holds().unclaim(id);
             throw new TransientHandlerException("the archive's spool takes no more messages: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            // larger than the whole spool: no wait makes room for it
+            parts.holds().unclaim(id);
+            throw new RejectBatchException("the archive cannot hold this message: " + e.getMessage(), e);
         }
         // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
         // runs on a thread of its own, so that a slow broker never holds up the next group commit
@@ -185,7 +203,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         });
         try {
-            parts.files().write(seq, id, records, key -> true);
+            parts.files().write(seq, id, rows, key -> true);
         } finally {
             parts.holds().release(seq);
         }

@@ -1,12 +1,12 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.handlers.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,10 @@ final class Repairer implements AutoCloseable {
     /** Which rows of an entry a job writes. */
     @FunctionalInterface
     interface Wanted {
-        boolean wanted(long seq, PartitionKey partition);
+        /**
+         * @param entryPartitions every partition the entry's rows go to
+         */
+        boolean wanted(long seq, PartitionKey partition, List<PartitionKey> entryPartitions);
     }
 
     /** Entries from {@code first} to {@code last} (or the listed seqs), for the partitions {@code wanted} accepts. */
@@ -181,8 +184,8 @@ final class Repairer implements AutoCloseable {
         if (files == null) {
             throw new IllegalStateException("the repairer writes rows once it is started");
         }
-        Records records = d.records();
-        List<PartitionKey> partitions = files.partitions(records);
+        MessageRows rows = files.group(d.records());
+        List<PartitionKey> partitions = rows.partitions();
         long backoff = 100;
         while (!writability.writable()) {
             try {
@@ -195,7 +198,7 @@ final class Repairer implements AutoCloseable {
                 }
             }
         }
-        files.write(seq, m.messageId(), records, key -> job.wanted().wanted(seq, key));
+        files.write(seq, m.messageId(), rows, key -> job.wanted().wanted(seq, key, partitions));
     }
 
     /** An entry that no longer decodes (it did when it was taken): kept aside for an operator, not lost silently. */

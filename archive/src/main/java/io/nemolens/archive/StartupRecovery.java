@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Damage;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.MessageIds;
@@ -97,7 +98,7 @@ final class StartupRecovery {
                     run[0],
                     run[1],
                     null,
-                    (seq, key) -> !committed.getOrDefault(seq, Set.of()).contains(key.relative()),
+                    (seq, key, partitions) -> !committedAlready(committed.getOrDefault(seq, Set.of()), key, partitions),
                     "recovery at start"));
         }
     }
@@ -131,6 +132,28 @@ final class StartupRecovery {
         } catch (RuntimeException e) {
             return "unreadable (seq " + seq + ")";
         }
+    }
+
+    /**
+     * Whether a partition's rows of an entry are in a committed file: in its folder, or in the folder the
+     * archive gave it before the folder names changed ({@link PartitionKey#formerRelative()}: files committed
+     * before an upgrade) unless another partition of the entry has that folder now, whose file it may be
+     * (then its rows are written again: a duplicate rather than a loss).
+     */
+    static boolean committedAlready(Set<String> committed, PartitionKey key, List<PartitionKey> partitions) {
+        if (committed.contains(key.relative())) {
+            return true;
+        }
+        String former = key.formerRelative();
+        if (former.equals(key.relative()) || !committed.contains(former)) {
+            return false;
+        }
+        for (PartitionKey other : partitions) {
+            if (other.relative().equals(former)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Per spool entry, the partitions whose rows are in committed files (per the manifest). */

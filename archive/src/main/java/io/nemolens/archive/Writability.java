@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.PartitionKey;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,13 +30,16 @@ final class Writability {
     private final Path root;
     private final String instanceId;
     private final Clock clock;
+    private final OutputFiles outputs;
     private final Map<String, String> unwritable = new ConcurrentHashMap<>();
     private volatile @Nullable Instant lastErrorAt;
 
-    Writability(Path root, String instanceId, Clock clock) {
+    /** @param outputs makes the partition folders, as the archive's files do */
+    Writability(Path root, String instanceId, Clock clock, OutputFiles outputs) {
         this.root = root;
         this.instanceId = instanceId;
         this.clock = clock;
+        this.outputs = outputs;
     }
 
     void markUnwritable(String table, Throwable cause) {
@@ -75,7 +79,7 @@ final class Writability {
             Path probe = dir.resolve(
                     ".probe-" + instanceId + "-" + Thread.currentThread().getId());
             try {
-                Files.createDirectories(dir);
+                outputs.createDirectories(dir);
                 try (OutputStream out = Files.newOutputStream(probe)) {
                     out.write(new byte[PROBE_BYTES]);
                 }

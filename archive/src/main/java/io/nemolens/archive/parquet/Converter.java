@@ -5,16 +5,19 @@ import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the records of one spool entry into rows of the archive's tables: each record goes to the
- * partition of its table, its own date (UTC; the ingest date when it has no time) and its run, and each
- * partition's rows of the entry are written in one go. Thread-safe.
+ * partition of its table, its own date (UTC; the ingest date when it has no time) and its run (grouped once
+ * per message, {@link MessageRows}), and each partition's rows of the entry are written in one go.
+ * Thread-safe.
  */
 final class Converter {
 
@@ -33,49 +36,57 @@ final class Converter {
         this.clock = clock;
     }
 
+    /** Groups the records of one message by the partition each goes to, in one pass. */
+    MessageRows group(Records r) {
+        List<MessageRows.TableRows<?>> grouped = new ArrayList<>(2);
+        for (ArchiveTable<?> table : tables) {
+            MessageRows.TableRows<?> rows = group(table, r);
+            if (rows != null) {
+                grouped.add(rows);
+            }
+        }
+        return new MessageRows(grouped);
+    }
+
+    private <T extends TelemetryRecord> MessageRows.@Nullable TableRows<T> group(ArchiveTable<T> table, Records r) {
+        List<T> records = r.get(table.kind());
+        if (records.isEmpty()) {
+            return null;
+        }
+        Map<PartitionKey, Rows> groups = new LinkedHashMap<>();
+        group(table, records, groups);
+        return new MessageRows.TableRows<>(table, records, groups);
+    }
+
     /**
      * Writes the entry's rows of the partitions {@code wanted} accepts.
      *
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    boolean convert(long seq, String messageId, Records r, Predicate<PartitionKey> wanted) {
+    boolean convert(long seq, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
         boolean ok = true;
-        for (ArchiveTable<?> table : tables) {
-            ok &= convert(table, r, seq, messageId, wanted);
+        for (MessageRows.TableRows<?> table : rows.tables()) {
+            ok &= convert(table, seq, messageId, wanted);
         }
         return ok;
     }
 
-    /** The partitions the records of an entry go to (to probe their folders). */
-    List<PartitionKey> partitions(Records r) {
-        Map<PartitionKey, Rows> keys = new LinkedHashMap<>();
-        for (ArchiveTable<?> table : tables) {
-            group(table, r, keys);
-        }
-        return List.copyOf(keys.keySet());
-    }
-
     private <T extends TelemetryRecord> boolean convert(
-            ArchiveTable<T> table, Records r, long seq, String messageId, Predicate<PartitionKey> wanted) {
-        List<T> records = r.get(table.kind());
-        if (records.isEmpty()) {
-            return true;
-        }
-        Map<PartitionKey, Rows> groups = new LinkedHashMap<>();
-        group(table, records, groups);
+            MessageRows.TableRows<T> table, long seq, String messageId, Predicate<PartitionKey> wanted) {
         boolean ok = true;
-        for (Map.Entry<PartitionKey, Rows> g : groups.entrySet()) {
+        for (Map.Entry<PartitionKey, Rows> g : table.groups().entrySet()) {
             if (wanted.test(g.getKey())) {
                 Rows rows = g.getValue();
-                ok &= files.writeRows(table, g.getKey(), records, rows.indices, rows.count, seq, messageId);
+                ok &= files.writeRows(
+                        table.table(), g.getKey(), table.records(), rows.indices, rows.count, seq, messageId);
             }
         }
         return ok;
     }
 
     /** Record indices of one partition. */
-    private static final class Rows {
+    static final class Rows {
         int[] indices;
         int count;
 
@@ -92,10 +103,6 @@ final class Converter {
     }
 
     /** Groups record indices by partition; consecutive records nearly always share one. */
-    private <T extends TelemetryRecord> void group(ArchiveTable<T> table, Records r, Map<PartitionKey, Rows> groups) {
-        group(table, r.get(table.kind()), groups);
-    }
-
     private <T extends TelemetryRecord> void group(
             ArchiveTable<T> table, List<T> records, Map<PartitionKey, Rows> groups) {
         PartitionKey last = null;

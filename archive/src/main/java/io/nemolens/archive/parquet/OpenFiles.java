@@ -3,7 +3,6 @@ package io.nemolens.archive.parquet;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -74,6 +73,7 @@ public final class OpenFiles {
     private final LostFiles lostFiles;
     private final Clock clock;
     private final Converter converter;
+    private final PartitionFolders folders;
     private final ConcurrentMap<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
     private final AtomicLong buffered = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
@@ -104,6 +104,7 @@ public final class OpenFiles {
         this.lostFiles = lostFiles;
         this.clock = clock;
         this.converter = new Converter(this, clock);
+        this.folders = new PartitionFolders(root, instanceId, outputs);
     }
 
     /**
@@ -114,12 +115,45 @@ public final class OpenFiles {
      *     from the spool)
      */
     public boolean write(long seq, String messageId, Records records, Predicate<PartitionKey> wanted) {
-        return converter.convert(seq, messageId, records, wanted);
+        return write(seq, messageId, group(records), wanted);
+    }
+
+    /** As {@link #write(long, String, Records, Predicate)}, with the records grouped already. */
+    public boolean write(long seq, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+        return converter.convert(seq, messageId, rows, wanted);
+    }
+
+    /** The records of a message grouped by partition, to check their folders and then write them. */
+    public MessageRows group(Records records) {
+        return converter.group(records);
     }
 
     /** The partitions the records of an entry go to (to probe their folders). */
     public List<PartitionKey> partitions(Records records) {
-        return converter.partitions(records);
+        return group(records).partitions();
+    }
+
+    /**
+     * Makes the folders of the partitions that have no open file, and tells the first whose name the file
+     * system refuses ({@link PartitionFolders.Fault#NAME}): the message cannot be archived. A folder the
+     * environment keeps from being made is left to the write, which fails and is handled as every storage
+     * failure is.
+     *
+     * @return {@code null} when no partition's name is refused
+     */
+    public PartitionFolders.@Nullable Failure refusedFolder(MessageRows rows) {
+        for (PartitionKey key : rows.partitions()) {
+            Slot slot = slots.get(key);
+            // read without the slot's lock: an open file means its folder was made (a file cut since left it)
+            if (slot != null && slot.file != null) {
+                continue;
+            }
+            PartitionFolders.Failure failure = folders.make(key);
+            if (failure != null && failure.fault() == PartitionFolders.Fault.NAME) {
+                return failure;
+            }
+        }
+        return null;
     }
 
     /**
@@ -206,7 +240,7 @@ public final class OpenFiles {
     private <T extends TelemetryRecord> ParquetFile<T> open(ArchiveTable<T> table, PartitionKey key)
             throws IOException {
         Path dir = key.directory(root);
-        Files.createDirectories(dir);
+        outputs.createDirectories(dir);
         Instant now = clock.instant();
         String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
                 + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
