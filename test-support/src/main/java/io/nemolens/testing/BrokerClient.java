@@ -7,6 +7,7 @@ import com.rabbitmq.client.GetResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** A test's own client: publishes like the collector does (persistent, confirmed) and reads queues. */
 public final class BrokerClient implements AutoCloseable {
@@ -27,7 +28,11 @@ public final class BrokerClient implements AutoCloseable {
 
     /** Publishes with an explicit content type and headers (either may be null). */
     public void publish(
-            String exchange, String routingKey, byte[] body, String contentType, Map<String, Object> headers)
+            String exchange,
+            String routingKey,
+            byte[] body,
+            @Nullable String contentType,
+            @Nullable Map<String, Object> headers)
             throws Exception {
         AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
                 .deliveryMode(2)

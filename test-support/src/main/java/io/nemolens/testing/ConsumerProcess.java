@@ -168,7 +168,7 @@ public final class ConsumerProcess implements AutoCloseable {
             return -1;
         }
         double sum = 0;
-        for (String line : text.split("\n")) {
+        for (String line : text.split("\n", -1)) {
             if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
                 continue;
             }

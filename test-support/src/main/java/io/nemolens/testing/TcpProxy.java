@@ -3,11 +3,13 @@ package io.nemolens.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A TCP forwarder in front of the test broker, so that a test can make "the broker" go away for one
@@ -20,7 +22,7 @@ public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    private volatile ServerSocket server;
+    private volatile @Nullable ServerSocket server;
     private volatile boolean dropClientBytes;
     private int port;
 
@@ -33,7 +35,7 @@ public final class TcpProxy implements AutoCloseable {
     public synchronized TcpProxy start() throws IOException {
         ServerSocket s = new ServerSocket();
         s.setReuseAddress(true);
-        s.bind(new InetSocketAddress("127.0.0.1", port));
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         port = s.getLocalPort();
         server = s;
         Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-" + port);
@@ -109,7 +111,7 @@ public final class TcpProxy implements AutoCloseable {
         stop();
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    private static void closeQuietly(@Nullable AutoCloseable c) {
         try {
             if (c != null) {
                 c.close();

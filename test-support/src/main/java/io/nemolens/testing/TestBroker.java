@@ -4,11 +4,13 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
 
@@ -21,13 +23,13 @@ public final class TestBroker {
 
     private static final String ENV = "LENS_TEST_AMQP_URI";
     private static final String LOCAL_URI = "amqp://guest:guest@127.0.0.1:5672/%2F";
-    private static TestBroker instance;
+    private static @Nullable TestBroker instance;
 
     private final URI uri;
     private final String description;
-    private final RabbitMQContainer container;
+    private final @Nullable RabbitMQContainer container;
 
-    private TestBroker(URI uri, String description, RabbitMQContainer container) {
+    private TestBroker(URI uri, String description, @Nullable RabbitMQContainer container) {
         this.uri = uri;
         this.description = description;
         this.container = container;
@@ -209,7 +211,7 @@ public final class TestBroker {
         String property = "{\"connection_name\",\"" + connectionName + "\"}";
         int closed = 0;
         for (String line : rabbitmqctlOutput("-q", "list_connections", "pid", "client_properties")
-                .split("\\R")) {
+                .split("\\R", -1)) {
             int tab = line.indexOf('\t');
             if (tab > 0 && line.contains(property)) {
                 rabbitmqctlOutput("close_connection", line.substring(0, tab).strip(), reason);
@@ -236,7 +238,7 @@ public final class TestBroker {
         List<String> cmd = new ArrayList<>(List.of(ctl.split(" ")));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException(
                     "'" + String.join(" ", cmd) + "' failed against " + description + ": " + out);
