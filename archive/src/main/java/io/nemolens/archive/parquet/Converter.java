@@ -20,8 +20,8 @@ final class Converter {
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
-    /** One table per {@link RecordKind}. */
-    private final List<ArchiveTable<?>> tables =
+    /** One table per {@link RecordKind} (stateless: shared by every converter). */
+    static final List<ArchiveTable<?>> TABLES =
             List.of(new SpanTable(), new MetricTable(), new LogTable(), new GpuTable(), new NodeTable());
 
     private final OpenFiles files;
@@ -41,7 +41,7 @@ final class Converter {
      */
     boolean convert(long seq, String messageId, Records r, Predicate<PartitionKey> wanted) {
         boolean ok = true;
-        for (ArchiveTable<?> table : tables) {
+        for (ArchiveTable<?> table : TABLES) {
             ok &= convert(table, r, seq, messageId, wanted);
         }
         return ok;
@@ -50,7 +50,7 @@ final class Converter {
     /** The partitions the records of an entry go to (to probe their folders). */
     List<PartitionKey> partitions(Records r) {
         Map<PartitionKey, Rows> keys = new LinkedHashMap<>();
-        for (ArchiveTable<?> table : tables) {
+        for (ArchiveTable<?> table : TABLES) {
             group(table, r, keys);
         }
         return List.copyOf(keys.keySet());
