@@ -113,11 +113,13 @@ public final class OpenFiles {
     private final Semaphore openPermits;
     /** When each partition was last written, to find the least recently written one. */
     private final AtomicLong writes = new AtomicLong();
-    /** Threads waiting to open a file, and files committed for them that are not committed yet. */
+    /** Threads waiting to open a file. */
     private final AtomicInteger waitingToOpen = new AtomicInteger();
+    /** Writers on their way to be closed: their files cut (for the committer, or lost), not yet committed. */
+    private final AtomicInteger detachedWriters = new AtomicInteger();
 
-    private final AtomicInteger cutForCap = new AtomicInteger();
     private final AtomicLong filesCutForCap = new AtomicLong();
+    private final AtomicInteger mostOpenWriters = new AtomicInteger();
     private volatile long capLoggedAtMillis = Long.MIN_VALUE;
 
     /**
@@ -182,7 +184,8 @@ public final class OpenFiles {
     /** Why {@code maxOpenFiles} does not fit {@code budgetBytes}, and what would. */
     public static String tooManyOpenFiles(int maxOpenFiles, long budgetBytes) {
         long needed = (long) Math.ceil(maxOpenFiles * largestWriterBytes() / MAX_WRITER_SHARE / (1 << 20));
-        return "max-open-files " + maxOpenFiles + " does not fit max-buffer-memory " + (budgetBytes >> 20)
+        return "lens.archive.max-open-files " + maxOpenFiles + " does not fit lens.archive.max-buffer-memory "
+                + (budgetBytes >> 20)
                 + "MB: each open file's writer holds up to " + (largestWriterBytes() >> 10)
                 + " KB whatever its rows, and the writers may take at most three quarters of the budget;"
                 + " with this budget at most " + maxOpenFiles(budgetBytes) + " files, or raise max-buffer-memory to "
@@ -229,7 +232,7 @@ public final class OpenFiles {
     private final class Counted implements Runnable {
         private final long writerBytes;
         long buffered;
-        boolean cutForCap;
+        boolean detached;
 
         Counted(long writerBytes) {
             this.writerBytes = writerBytes;
@@ -247,8 +250,8 @@ public final class OpenFiles {
         public void run() {
             buffered(0);
             writers.addAndGet(-writerBytes);
-            if (cutForCap) {
-                OpenFiles.this.cutForCap.decrementAndGet();
+            if (detached) {
+                detachedWriters.decrementAndGet();
             }
             openPermits.release();
         }
@@ -360,22 +363,25 @@ public final class OpenFiles {
     }
 
     /**
-     * Takes a permit to open a file. With {@code maxOpenFiles} writers open, the file least recently written is
-     * cut for the committer (one per waiting thread), and the thread waits until a writer is closed.
+     * Takes a permit to open a file. With {@code maxOpenFiles} writers open, the thread waits until one is closed;
+     * unless enough of them are on their way to the committer already (one per waiting thread), the file least
+     * recently written is cut for it first.
      */
     private void acquireOpenPermit() {
         if (openPermits.tryAcquire()) {
+            countOpenWriters();
             return;
         }
         boolean interrupted = false;
         waitingToOpen.incrementAndGet();
         try {
             while (true) {
-                if (cutForCap.get() < waitingToOpen.get()) {
+                if (detachedWriters.get() < waitingToOpen.get()) {
                     cutLeastRecentlyWritten();
                 }
                 try {
                     if (openPermits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                        countOpenWriters();
                         return;
                     }
                 } catch (InterruptedException e) {
@@ -391,6 +397,10 @@ public final class OpenFiles {
         }
     }
 
+    private void countOpenWriters() {
+        mostOpenWriters.accumulateAndGet(settings.maxOpenFiles() - openPermits.availablePermits(), Math::max);
+    }
+
     /** Hands the file least recently written to the committer, to make room for another partition's. */
     private void cutLeastRecentlyWritten() {
         Slot oldest = null;
@@ -404,13 +414,10 @@ public final class OpenFiles {
         }
         ParquetFile<?> file;
         synchronized (oldest) {
-            Counted counted = oldest.counted;
             file = detach(oldest);
-            if (file == null || counted == null) {
-                return; // cut meanwhile: the next round looks again
-            }
-            counted.cutForCap = true;
-            cutForCap.incrementAndGet();
+        }
+        if (file == null) {
+            return; // cut meanwhile: the next round looks again
         }
         long cut = filesCutForCap.incrementAndGet();
         logCap(cut);
@@ -450,8 +457,13 @@ public final class OpenFiles {
      */
     private @Nullable ParquetFile<?> detach(Slot slot) {
         ParquetFile<?> file = slot.file;
+        Counted counted = slot.counted;
         slot.file = null;
         slot.counted = null;
+        if (counted != null) {
+            counted.detached = true;
+            detachedWriters.incrementAndGet();
+        }
         return file;
     }
 
@@ -610,6 +622,7 @@ public final class OpenFiles {
                 Math.max(0, buffered.get()),
                 rowGroupsForMemory.get(),
                 settings.maxOpenFiles() - openPermits.availablePermits(),
+                mostOpenWriters.get(),
                 writers.get(),
                 filesCutForCap.get());
     }
@@ -619,6 +632,7 @@ public final class OpenFiles {
      * @param bufferedBytes rows buffered in memory by every file whose writer is not closed yet
      * @param earlyRowGroups row groups cut early for the memory budget since start
      * @param openWriters writers not closed yet: the open files, and those cut and not yet committed
+     * @param mostOpenWriters the most writers open at once since start (never above {@code maxOpenFiles})
      * @param writerBytes what those writers hold whatever their rows
      * @param filesCutForCap files committed early since start, to open another partition's with
      *     {@code maxOpenFiles} open
@@ -628,6 +642,7 @@ public final class OpenFiles {
             long bufferedBytes,
             long earlyRowGroups,
             int openWriters,
+            int mostOpenWriters,
             long writerBytes,
             long filesCutForCap) {}
 }

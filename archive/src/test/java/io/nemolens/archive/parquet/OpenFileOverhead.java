@@ -15,13 +15,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Not a test: measures what one open file costs in the heap beyond the rows it buffers (its column writers, page
@@ -91,11 +89,12 @@ final class OpenFileOverhead {
         OpenFiles open = new OpenFiles(
                 root,
                 "overhead0000",
-                settings(files + 1),
+                // a budget (and a cap) that lets every file stay open and keep its rows
+                OpenFilesFixtures.settings(2 * (files + 1) * OpenFiles.largestWriterBytes(), files + 1),
                 OutputFiles.LOCAL,
-                new NoHolds(),
-                file -> commit(file),
-                new Fail(),
+                OpenFilesFixtures.HOLD_ALL,
+                OpenFilesFixtures::commit,
+                OpenFilesFixtures.FAIL,
                 Clock.systemUTC());
         try {
             // warm up: classes loaded, thread-local buffers made, one file of the table committed
@@ -149,28 +148,6 @@ final class OpenFileOverhead {
         open.write(seq[0]++, "warm", r, key -> key.table().equals(table.name()));
     }
 
-    /** The archive's defaults, but a budget (and a cap) that lets every file stay open and keep its rows. */
-    private static FileSettings settings(int maxOpenFiles) {
-        return new FileSettings(
-                CompressionCodecName.ZSTD,
-                1,
-                32L << 20,
-                256L << 20,
-                10_000_000,
-                Duration.ofMinutes(5),
-                2 * maxOpenFiles * OpenFiles.largestWriterBytes(),
-                maxOpenFiles);
-    }
-
-    private static void commit(ParquetFile<?> file) {
-        try {
-            file.finish();
-            file.publish();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Heap used after full collections (several, until it settles). */
     private static long usedHeap() throws InterruptedException {
         long used = Long.MAX_VALUE;
@@ -199,30 +176,6 @@ final class OpenFileOverhead {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
-        }
-    }
-
-    private static final class NoHolds implements OpenFiles.EntryHolds {
-        @Override
-        public boolean failed(long seq) {
-            return false;
-        }
-
-        @Override
-        public boolean hold(long seq) {
-            return true;
-        }
-    }
-
-    private static final class Fail implements OpenFiles.LostFiles {
-        @Override
-        public void lost(ParquetFile<?> file, Throwable cause) {
-            throw new IllegalStateException("writing " + file.committedPath() + " failed: " + cause, cause);
-        }
-
-        @Override
-        public void unwritten(PartitionKey key, long seq, Throwable cause) {
-            throw new IllegalStateException("cannot open a file of " + key.relative() + ": " + cause, cause);
         }
     }
 }
