@@ -33,12 +33,13 @@ import org.slf4j.LoggerFactory;
  *   <li>its rows go to disk as a row group once the group reaches its target size, or earlier, largest
  *       first, whenever all open files together hold more than the memory budget: under pressure the
  *       row groups get smaller, the files do not;</li>
- *   <li>the budget counts each file's writer too, a fixed cost whatever its rows ({@link #writerBytes}: its
- *       column writers, page buffers, dictionaries, statistics and index builders), from its opening until
- *       it is committed; and at most {@code maxOpenFiles} files are open at once (those cut and not yet
- *       committed included): to open one more, the file least recently written is committed first, and
- *       when the committer lags, the writer waits for it. A few hot partitions keep their files to the
- *       end; only beyond the cap do files get smaller.</li>
+ *   <li>the budget counts each file from its opening until it is committed, at least its writer's fixed cost
+ *       whatever its rows ({@link #writerBytes}: its column writers' first buffers, dictionaries, statistics
+ *       and index builders), which its rows fill before they take more (so a file counts the larger of the
+ *       two); and at most {@code maxOpenFiles} files are open at once (those cut and not yet committed
+ *       included): to open one more, the file least recently written is committed first, and when the
+ *       committer lags, the writer waits for it. A few hot partitions keep their files to the end; only
+ *       beyond the cap do files get smaller.</li>
  * </ul>
  * Writers of different partitions work in parallel; each partition's file is written under its slot's
  * lock. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
@@ -53,8 +54,8 @@ public final class OpenFiles {
 
     /**
      * What an open file's writer holds per column of its table, whatever its rows: measured 11 to 14 KB (most of
-     * it the 16 KB first slab of each dictionary-encoded column's value indices, {@code IntList}; BENCHMARKS.md,
-     * "Open files"), counted as the most.
+     * it the 16 KB first slab of each dictionary-encoded column's value indices, {@code IntList}, which the
+     * buffered size counts only as it fills; BENCHMARKS.md, "Open files"), counted as the most.
      */
     static final long WRITER_BYTES_PER_COLUMN = 14L << 10;
 
@@ -106,6 +107,8 @@ public final class OpenFiles {
     private final AtomicLong buffered = new AtomicLong();
     /** What the writers of those files hold whatever their rows. */
     private final AtomicLong writers = new AtomicLong();
+    /** What the budget counts for those files: each, the larger of its writer and its rows buffered. */
+    private final AtomicLong held = new AtomicLong();
 
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong rowGroupsForMemory = new AtomicLong();
@@ -226,8 +229,10 @@ public final class OpenFiles {
 
     /**
      * What the budget counts for one file, from its opening until its writer is closed (committed or given up),
-     * wherever the file is meanwhile: its writer, and its rows buffered as last seen (updated under its slot's
-     * lock while it is open, read once it is closed).
+     * wherever the file is meanwhile: the larger of its writer's fixed cost and its rows buffered as last seen
+     * (updated under its slot's lock while it is open, read once it is closed). Not their sum: the rows fill the
+     * buffers the writer allocated first, and the buffered size counts those as they fill (measured: a file of
+     * 1,024 spans holds 1.0 MB of heap and counts 1.2 MB buffered; one of 8 spans holds 0.46 MB and counts 9 KB).
      */
     private final class Counted implements Runnable {
         private final long writerBytes;
@@ -237,12 +242,19 @@ public final class OpenFiles {
         Counted(long writerBytes) {
             this.writerBytes = writerBytes;
             writers.addAndGet(writerBytes);
+            held.addAndGet(writerBytes);
         }
 
         /** Its rows buffered now. */
         void buffered(long nowBuffered) {
             OpenFiles.this.buffered.addAndGet(nowBuffered - buffered);
+            held.addAndGet(Math.max(writerBytes, nowBuffered) - Math.max(writerBytes, buffered));
             buffered = nowBuffered;
+        }
+
+        /** What cutting a row group would free: the rows beyond what the writer holds anyway. */
+        long excess() {
+            return buffered - writerBytes;
         }
 
         /** Its writer is closed: its memory and its permit are free. */
@@ -250,6 +262,7 @@ public final class OpenFiles {
         public void run() {
             buffered(0);
             writers.addAndGet(-writerBytes);
+            held.addAndGet(-writerBytes);
             if (detached) {
                 detachedWriters.decrementAndGet();
             }
@@ -355,6 +368,7 @@ public final class OpenFiles {
             file = new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs, counted);
         } catch (IOException | RuntimeException | Error e) {
             writers.addAndGet(-counted.writerBytes); // never open: its permit stays the caller's
+            held.addAndGet(-counted.writerBytes);
             throw e;
         }
         slot.file = file;
@@ -440,7 +454,7 @@ public final class OpenFiles {
     }
 
     private boolean overBudget() {
-        return buffered.get() + writers.get() > settings.bufferBudgetBytes();
+        return held.get() > settings.bufferBudgetBytes();
     }
 
     /** Counts the rows the slot's file buffers now; caller holds the slot's lock. */
@@ -467,16 +481,19 @@ public final class OpenFiles {
         return file;
     }
 
-    /** Cuts row groups, largest buffer first, until all files together are back under the budget. */
+    /**
+     * Cuts row groups, largest first (the file whose rows exceed its writer's fixed cost most: what a cut frees),
+     * until all files together are back under the budget.
+     */
     private void relieveMemory() {
         for (int round = 0; round < 64 && overBudget(); round++) {
             Slot largest = null;
-            long largestBuffered = 0;
+            long largestExcess = 0;
             for (Slot s : slots.values()) {
                 Counted c = s.counted;
-                if (c != null && c.buffered > largestBuffered) {
+                if (c != null && c.excess() > largestExcess) {
                     largest = s;
-                    largestBuffered = c.buffered;
+                    largestExcess = c.excess();
                 }
             }
             if (largest == null) {
@@ -487,7 +504,7 @@ public final class OpenFiles {
                 Counted counted = largest.counted;
                 // another listener thread relieving memory at the same time may have cut this file since it was
                 // chosen: cutting it again would write a row group of the few rows added since; choose again
-                if (file == null || counted == null || counted.buffered < largestBuffered) {
+                if (file == null || counted == null || counted.excess() < largestExcess) {
                     continue;
                 }
                 if (!overBudget()) {
@@ -624,6 +641,7 @@ public final class OpenFiles {
                 settings.maxOpenFiles() - openPermits.availablePermits(),
                 mostOpenWriters.get(),
                 writers.get(),
+                held.get(),
                 filesCutForCap.get());
     }
 
@@ -634,6 +652,8 @@ public final class OpenFiles {
      * @param openWriters writers not closed yet: the open files, and those cut and not yet committed
      * @param mostOpenWriters the most writers open at once since start (never above {@code maxOpenFiles})
      * @param writerBytes what those writers hold whatever their rows
+     * @param budgetedBytes what the memory budget counts for those files: for each, the larger of its writer's
+     *     fixed cost and its rows buffered
      * @param filesCutForCap files committed early since start, to open another partition's with
      *     {@code maxOpenFiles} open
      */
@@ -644,5 +664,6 @@ public final class OpenFiles {
             int openWriters,
             int mostOpenWriters,
             long writerBytes,
+            long budgetedBytes,
             long filesCutForCap) {}
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code maxOpenFiles} is written again in waves, each wave's files committed before the next wave opens its own,
  * so every partition still gets one file and every row is written once.
  */
-class RecoveryWavesTests {
+class RecoveryWavesTest {
 
     private static final int RUNS = 40;
     private static final int SPANS_PER_MESSAGE = 3;
