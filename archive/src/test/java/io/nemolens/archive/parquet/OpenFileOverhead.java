@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.IntFunction;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
 
@@ -29,13 +29,15 @@ import javax.management.ObjectName;
  * and looks again. Run from the module folder after {@code test-compile}, with the service's heap:
  *
  * <pre>
- * java -Xmx512m -cp target/classes:target/test-classes:$(cat cp.txt) \
- *     io.nemolens.archive.parquet.OpenFileOverhead [files [messages [histogram-lines]]]
+ * java -Xmx1g -cp target/classes:target/test-classes:$(cat /tmp/cp.txt) \
+ *     io.nemolens.archive.parquet.OpenFileOverhead [files [messages [histogram-lines [spans]]]]
  * </pre>
  *
- * ({@code cp.txt} from {@code ./mvnw -q -pl archive dependency:build-classpath -Dmdep.outputFile=cp.txt
- * -Dmdep.includeScope=test}.) With {@code histogram-lines} above 0 it also prints the top of the class histogram
- * ({@code GC.class_histogram}) with the files open.
+ * ({@code /tmp/cp.txt} from {@code ./mvnw -q -pl archive -am test-compile dependency:build-classpath
+ * -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test} at the root.) A message is 8 spans (or {@code spans}), a
+ * rank's training metrics (8 points), 4 log records, or one DCGM or node-exporter scrape (with the run on its
+ * resource); each message of a run is a new one (its own seed). With {@code histogram-lines} above 0 it also prints
+ * the top of the class histogram ({@code GC.class_histogram}) with the files open.
  */
 final class OpenFileOverhead {
 
@@ -45,25 +47,28 @@ final class OpenFileOverhead {
         int files = args.length > 0 ? Integer.parseInt(args[0]) : 400;
         int messages = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         int histogram = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        int spans = args.length > 3 ? Integer.parseInt(args[3]) : 8;
         OtlpDecoder decoder = new OtlpDecoder();
         List<Table> tables = List.of(
-                new Table("spans", Signal.SPANS, run -> rank(run).spans(8)),
-                new Table("metrics", Signal.METRICS, run -> rank(run).metrics()),
-                new Table("logs", Signal.LOGS, run -> rank(run).logs(4)),
-                new Table("gpu_metrics", Signal.METRICS, run -> ofRun(NemoLensTelemetry.dcgmBatch(), run)),
-                new Table("node_metrics", Signal.METRICS, run -> ofRun(NemoLensTelemetry.nodeExporterBatch(), run)));
+                new Table("spans", Signal.SPANS, (run, m) -> rank(run, m).spans(spans)),
+                new Table("metrics", Signal.METRICS, (run, m) -> rank(run, m).metrics()),
+                new Table("logs", Signal.LOGS, (run, m) -> rank(run, m).logs(4)),
+                new Table("gpu_metrics", Signal.METRICS, (run, m) -> ofRun(NemoLensTelemetry.dcgmBatch(), run)),
+                new Table(
+                        "node_metrics", Signal.METRICS, (run, m) -> ofRun(NemoLensTelemetry.nodeExporterBatch(), run)));
         System.out.printf(
-                "%d files per table, %d message(s) each, heap max %d MB%n",
-                files, messages, Runtime.getRuntime().maxMemory() >> 20);
+                "%d files per table, %d message(s) each (spans: %d a message), heap max %d MB%n",
+                files, messages, spans, Runtime.getRuntime().maxMemory() >> 20);
         for (Table table : tables) {
             measure(table, files, messages, histogram, decoder);
         }
     }
 
-    private record Table(String name, Signal signal, IntFunction<Message> request) {}
+    /** A table, and the {@code m}-th message of a run. */
+    private record Table(String name, Signal signal, BiFunction<Integer, Integer, Message> request) {}
 
-    private static TrainingRank rank(int run) {
-        return new TrainingRank(runId(run), 0, 64, run, 1000, NemoLensTelemetry.T0);
+    private static TrainingRank rank(int run, int message) {
+        return new TrainingRank(runId(run), 0, 64, run * 1000L + message, 1000 + message * 100L, NemoLensTelemetry.T0);
     }
 
     private static String runId(int run) {
@@ -104,7 +109,7 @@ final class OpenFileOverhead {
             for (int f = 0; f < files; f++) {
                 for (int m = 0; m < messages; m++) {
                     records[f][m] = decoder.decode(
-                                    table.signal(), table.request().apply(f).toByteArray(), null)
+                                    table.signal(), table.request().apply(f, m).toByteArray(), null)
                             .records();
                 }
             }
@@ -143,7 +148,7 @@ final class OpenFileOverhead {
     }
 
     private static void write(OpenFiles open, Table table, int run, OtlpDecoder decoder, long[] seq) {
-        Records r = decoder.decode(table.signal(), table.request().apply(run).toByteArray(), null)
+        Records r = decoder.decode(table.signal(), table.request().apply(run, 0).toByteArray(), null)
                 .records();
         open.write(seq[0]++, "warm", r, key -> key.table().equals(table.name()));
     }
