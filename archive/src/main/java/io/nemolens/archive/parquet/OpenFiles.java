@@ -252,6 +252,12 @@ public final class OpenFiles {
             buffered = nowBuffered;
         }
 
+        /** Its writer was never opened (opening the file failed): nothing to count. */
+        void unopened() {
+            writers.addAndGet(-writerBytes);
+            held.addAndGet(-writerBytes);
+        }
+
         /** What cutting a row group would free: the rows beyond what the writer holds anyway. */
         long excess() {
             return buffered - writerBytes;
@@ -367,8 +373,7 @@ public final class OpenFiles {
         try {
             file = new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs, counted);
         } catch (IOException | RuntimeException | Error e) {
-            writers.addAndGet(-counted.writerBytes); // never open: its permit stays the caller's
-            held.addAndGet(-counted.writerBytes);
+            counted.unopened(); // its permit stays the caller's
             throw e;
         }
         slot.file = file;
@@ -399,7 +404,8 @@ public final class OpenFiles {
                         return;
                     }
                 } catch (InterruptedException e) {
-                    // the permit comes with the next commit: a file must not be left half-written for it
+                    // the wait goes on: the entry's rows must still be written (the permit comes with the next
+                    // commit); the interrupt is passed on once they are
                     interrupted = true;
                 }
             }
