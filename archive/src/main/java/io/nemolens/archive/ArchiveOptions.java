@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.OpenFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,8 +19,11 @@ import java.util.Objects;
  * @param maxRows a file is committed once it holds this many rows
  * @param maxFileSizeBytes a file is committed once its size (written and buffered) reaches this
  * @param maxAge a file is committed at the latest this long after it was opened
- * @param maxBufferBytes what all open files together may buffer in memory; beyond it, row groups are cut
- *     early, largest first
+ * @param maxBufferBytes what all open files together may hold in memory, their writers (a fixed cost per file,
+ *     0.3 to 0.7 MB by table) and the rows they buffer; beyond it, row groups are cut early, largest first
+ * @param maxOpenFiles files open at once (those being committed included); to open another partition's, the
+ *     least recently written one is committed first. At most {@link OpenFiles#maxOpenFiles(long)} of
+ *     {@code maxBufferBytes}: the writers take at most three quarters of the budget
  * @param rowGroupSizeBytes a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression
  * @param zstdLevel the zstd level when {@code compression} is zstd: 1 (fastest) to 22 (smallest)
@@ -35,6 +39,7 @@ public record ArchiveOptions(
         long maxFileSizeBytes,
         Duration maxAge,
         long maxBufferBytes,
+        int maxOpenFiles,
         long rowGroupSizeBytes,
         Compression compression,
         int zstdLevel,
@@ -71,6 +76,44 @@ public record ArchiveOptions(
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("maxAge must be positive");
         }
+        if (maxOpenFiles < 1 || maxOpenFiles > OpenFiles.maxOpenFiles(maxBufferBytes)) {
+            throw new IllegalArgumentException(OpenFiles.tooManyOpenFiles(maxOpenFiles, maxBufferBytes));
+        }
+    }
+
+    /**
+     * These options with {@code maxOpenFiles} derived from {@code maxBufferBytes}: one open file per MB of it
+     * ({@link OpenFiles#defaultMaxOpenFiles(long)}).
+     */
+    public ArchiveOptions(
+            Path path,
+            Path spoolPath,
+            long spoolMaxBytes,
+            long spoolSegmentBytes,
+            double spoolCommitThreshold,
+            long maxRows,
+            long maxFileSizeBytes,
+            Duration maxAge,
+            long maxBufferBytes,
+            long rowGroupSizeBytes,
+            Compression compression,
+            int zstdLevel,
+            Duration dedupWindow) {
+        this(
+                path,
+                spoolPath,
+                spoolMaxBytes,
+                spoolSegmentBytes,
+                spoolCommitThreshold,
+                maxRows,
+                maxFileSizeBytes,
+                maxAge,
+                maxBufferBytes,
+                OpenFiles.defaultMaxOpenFiles(maxBufferBytes),
+                rowGroupSizeBytes,
+                compression,
+                zstdLevel,
+                dedupWindow);
     }
 
     /** These options with the spool elsewhere (each instance writing one archive needs a spool of its own). */
@@ -85,6 +128,7 @@ public record ArchiveOptions(
                 maxFileSizeBytes,
                 maxAge,
                 maxBufferBytes,
+                maxOpenFiles,
                 rowGroupSizeBytes,
                 compression,
                 zstdLevel,
@@ -94,7 +138,8 @@ public record ArchiveOptions(
     /**
      * The defaults, under {@code path}: spool in {@code path/.spool}, 4 GiB of spool in 64 MiB segments
      * (files committed early above half of it), files of up to 10,000,000 rows or 256 MiB or 5 minutes,
-     * 96 MiB of buffers for all open files, 32 MiB row groups, zstd level 1, de-duplication over 24 hours.
+     * 96 MiB for all open files (their writers and rows), at most 96 of them open, 32 MiB row groups, zstd level
+     * 1, de-duplication over 24 hours.
      */
     public static ArchiveOptions defaults(Path path) {
         return new ArchiveOptions(

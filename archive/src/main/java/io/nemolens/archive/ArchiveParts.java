@@ -78,7 +78,7 @@ record ArchiveParts(
 
     /**
      * The archive's Parquet writing: rows into files of its layout and schema, cut by its options (rows,
-     * size, age, row groups, memory budget), named after this instance.
+     * size, age, row groups, memory budget, open files), named after this instance.
      *
      * @param holds the holds a file takes on the spool entries it has rows of
      * @param committer takes the files that are cut
@@ -99,7 +99,8 @@ record ArchiveParts(
                 options.maxFileSizeBytes(),
                 options.maxRows(),
                 options.maxAge(),
-                options.maxBufferBytes());
+                options.maxBufferBytes(),
+                options.maxOpenFiles());
         return new OpenFiles(options.path(), instanceId, settings, outputs, holds, committer, lost, clock);
     }
 

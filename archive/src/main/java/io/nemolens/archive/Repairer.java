@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +53,7 @@ final class Repairer implements AutoCloseable {
     private final Holds holds;
     private final Writability writability;
     private final Path rejected;
-    private final BlockingQueue<Job> jobs = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Rewrite> jobs = new LinkedBlockingQueue<>();
     private final AtomicLong waiting = new AtomicLong();
     private final Thread thread;
     private volatile boolean stopped;
@@ -76,7 +79,7 @@ final class Repairer implements AutoCloseable {
     /** Queues a job; its entries must already be held for it (one hold each, released when done). */
     void submit(Job job) {
         waiting.addAndGet(job.seqs() != null ? job.seqs().length : job.last() - job.first() + 1);
-        jobs.add(job);
+        jobs.add(new Rewrite(job));
     }
 
     /** Entries queued for rewriting. */
@@ -91,37 +94,184 @@ final class Repairer implements AutoCloseable {
 
     private void run() {
         while (!stopped) {
-            Job job;
+            Rewrite rewrite;
             try {
-                job = jobs.take();
+                rewrite = jobs.take();
             } catch (InterruptedException e) {
                 return;
             }
-            long[] done = {job.first() - 1};
             try {
-                if (job.seqs() != null) {
-                    for (long seq : job.seqs()) {
-                        awaitDurableOrFailed(seq);
-                        rewrite(seq, seq, job, done);
-                        if (done[0] != seq) {
-                            // not in the spool (its append failed): nothing to write, nothing held
-                            waiting.decrementAndGet();
-                        }
-                        done[0] = seq;
-                    }
-                } else if (job.last() >= job.first()) {
-                    rewrite(job.first(), job.last(), job, done);
-                }
+                rewrite.run();
             } catch (IOException | RuntimeException | Error e) {
                 // an error too: the thread goes on, or nothing would ever be written again from the spool
                 if (stopped) {
                     return;
                 }
-                log.error("rewriting spool entries ({}) failed: {}; trying again", job.why(), e.toString());
-                submitRest(job, done[0]);
+                log.error("rewriting spool entries ({}) failed: {}; trying again", rewrite.job.why(), e.toString());
+                jobs.add(rewrite); // it goes on where it stopped, after the jobs queued meanwhile
                 pause(Duration.ofSeconds(1));
             }
         }
+    }
+
+    /**
+     * A job under way. It writes in waves, so that it never opens more files than fit: a pass over its entries
+     * writes the rows of the first partitions it meets, at most half of {@code maxOpenFiles} (the other half
+     * stays for the messages coming in meanwhile), and leaves the rest for the next pass; then the wave's files
+     * go to the committer and the next pass writes the next partitions. An entry is done (its hold released)
+     * once all its rows are written. With few partitions, as usual, there is one pass and the files stay open
+     * for the rows to come. It goes on where it stopped after a failure: the entries done, the pass and the entry
+     * it was at, the partitions written.
+     */
+    private final class Rewrite {
+        private final Job job;
+        /** The entries done, by index: {@code seq - first}, or the position in {@code seqs}. */
+        private final BitSet done = new BitSet();
+        /** The partitions of the waves before this one: their rows of every entry are written. */
+        private final Set<PartitionKey> written = new HashSet<>();
+        /** This wave's partitions. */
+        private final Set<PartitionKey> wave = new HashSet<>();
+        /** Whether this pass left partitions for a later one; whether the entry at hand did. */
+        private boolean more;
+
+        private boolean entryLeftSome;
+        /** The index this pass goes on from. */
+        private int next;
+
+        private int waves = 1;
+
+        Rewrite(Job job) {
+            this.job = job;
+        }
+
+        void run() throws IOException {
+            OpenFiles files = files();
+            while (true) {
+                pass(files);
+                if (!more) {
+                    if (waves > 1) {
+                        log.info(
+                                "rewriting spool entries ({}): done in {} waves of up to {} partitions",
+                                job.why(),
+                                waves,
+                                waveSize(files));
+                    }
+                    return;
+                }
+                // the wave is written: its files go to be committed, and the next pass writes the next partitions
+                files.commit(wave);
+                written.addAll(wave);
+                wave.clear();
+                more = false;
+                next = 0;
+                waves++;
+            }
+        }
+
+        private void pass(OpenFiles files) throws IOException {
+            long[] seqs = job.seqs();
+            if (seqs == null) {
+                if (job.last() >= job.first() + next) {
+                    spool.read(job.first() + next, job.last(), (seq, appendedAt, payload) -> {
+                        if (stopped) {
+                            throw new IOException("stopping");
+                        }
+                        int index = (int) (seq - job.first());
+                        if (!done.get(index)) {
+                            entry(files, index, seq, payload);
+                        }
+                        next = index + 1;
+                    });
+                }
+                return;
+            }
+            for (; next < seqs.length; next++) {
+                if (done.get(next)) {
+                    continue;
+                }
+                long seq = seqs[next];
+                awaitDurableOrFailed(seq);
+                int index = next;
+                boolean[] read = {false};
+                spool.read(seq, seq, (s, appendedAt, payload) -> {
+                    read[0] = true;
+                    entry(files, index, s, payload);
+                });
+                if (!read[0]) {
+                    // not in the spool (its append failed): nothing to write, nothing held
+                    done.set(index);
+                    waiting.decrementAndGet();
+                }
+            }
+        }
+
+        /** Writes an entry's rows of this wave's partitions; it is done once it has none left for a later wave. */
+        private void entry(OpenFiles files, int index, long seq, byte[] payload) throws IOException {
+            SpooledMessage m = SpooledMessage.decode(payload);
+            DecodedMessage d;
+            try {
+                d = decoder.decode(
+                        m.signal(),
+                        m.body(),
+                        m.encoding() == Encoding.JSON ? "application/json" : "application/x-protobuf");
+            } catch (RuntimeException e) {
+                keepRejected(seq, payload, e);
+                done(index, seq);
+                return;
+            }
+            MessageRows rows = files.group(d.records());
+            List<PartitionKey> partitions = rows.partitions();
+            awaitWritable(partitions);
+            entryLeftSome = false;
+            try {
+                files.write(
+                        seq,
+                        m.messageId(),
+                        rows,
+                        key -> job.wanted().wanted(seq, key, partitions) && admit(key, files));
+            } finally {
+                // done as well when writing threw part way (the files of the rows written hold the entry now)
+                if (!entryLeftSome) {
+                    done(index, seq);
+                }
+            }
+        }
+
+        /** Whether this pass writes the partition's rows: it is in this wave, or the wave has room for it. */
+        private boolean admit(PartitionKey key, OpenFiles files) {
+            if (written.contains(key)) {
+                return false;
+            }
+            if (wave.contains(key)) {
+                return true;
+            }
+            if (wave.size() < waveSize(files)) {
+                wave.add(key);
+                return true;
+            }
+            more = true;
+            entryLeftSome = true;
+            return false;
+        }
+
+        private void done(int index, long seq) {
+            done.set(index);
+            waiting.decrementAndGet();
+            holds.release(seq);
+        }
+    }
+
+    /** Partitions per wave: half of the files that may be open. */
+    private static int waveSize(OpenFiles files) {
+        return Math.max(1, files.maxOpenFiles() / 2);
+    }
+
+    private OpenFiles files() {
+        OpenFiles files = this.files;
+        if (files == null) {
+            throw new IllegalStateException("the repairer writes rows once it is started");
+        }
+        return files;
     }
 
     /**
@@ -139,53 +289,8 @@ final class Repairer implements AutoCloseable {
         }
     }
 
-    /** Queues again what a failed job had not done yet. */
-    private void submitRest(Job job, long lastDone) {
-        if (job.seqs() != null) {
-            long[] rest = java.util.Arrays.stream(job.seqs())
-                    .filter(s -> s > lastDone)
-                    .toArray();
-            waiting.addAndGet(-rest.length);
-            submit(new Job(0, -1, rest, job.wanted(), job.why()));
-        } else {
-            waiting.addAndGet(-(job.last() - lastDone));
-            submit(new Job(lastDone + 1, job.last(), null, job.wanted(), job.why()));
-        }
-    }
-
-    private void rewrite(long first, long last, Job job, long[] done) throws IOException {
-        spool.read(first, last, (seq, appendedAt, payload) -> {
-            if (stopped) {
-                throw new IOException("stopping");
-            }
-            try {
-                convert(seq, payload, job);
-            } finally {
-                waiting.decrementAndGet();
-                holds.release(seq);
-                done[0] = seq;
-            }
-        });
-    }
-
-    private void convert(long seq, byte[] payload, Job job) throws IOException {
-        SpooledMessage m = SpooledMessage.decode(payload);
-        DecodedMessage d;
-        try {
-            d = decoder.decode(
-                    m.signal(),
-                    m.body(),
-                    m.encoding() == Encoding.JSON ? "application/json" : "application/x-protobuf");
-        } catch (RuntimeException e) {
-            keepRejected(seq, payload, e);
-            return;
-        }
-        OpenFiles files = this.files;
-        if (files == null) {
-            throw new IllegalStateException("the repairer writes rows once it is started");
-        }
-        MessageRows rows = files.group(d.records());
-        List<PartitionKey> partitions = rows.partitions();
+    /** While the archive cannot write, probes the entry's partitions with backoff until it can. */
+    private void awaitWritable(List<PartitionKey> partitions) throws IOException {
         long backoff = 100;
         while (!writability.writable()) {
             try {
@@ -198,7 +303,6 @@ final class Repairer implements AutoCloseable {
                 }
             }
         }
-        files.write(seq, m.messageId(), rows, key -> job.wanted().wanted(seq, key, partitions));
     }
 
     /** An entry that no longer decodes (it did when it was taken): kept aside for an operator, not lost silently. */

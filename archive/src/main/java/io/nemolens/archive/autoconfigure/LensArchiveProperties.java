@@ -1,6 +1,7 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.parquet.OpenFiles;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -25,8 +26,13 @@ import org.springframework.validation.annotation.Validated;
  * @param maxFileSize a file is committed once its size (written and buffered) reaches this
  * @param maxAge a file is committed at the latest this long after it was opened: how long a record may wait
  *     before readers of the archive see it (acknowledgements do not wait for it)
- * @param maxBufferMemory what all open files together may buffer in memory; beyond it, row groups are cut
- *     early, largest first (files are not cut for it)
+ * @param maxBufferMemory what all open files together may hold in memory: their writers (0.3 to 0.7 MB each,
+ *     whatever their rows) and the rows they buffer; beyond it, row groups are cut early, largest first (files
+ *     are not cut for it)
+ * @param maxOpenFiles files open at once, those being committed included; to open another partition's, the
+ *     least recently written one is committed first (smaller). Unset, one per MB of {@code maxBufferMemory} (96
+ *     with the default); set, at most what lets the writers take three quarters of {@code maxBufferMemory}, or
+ *     the service does not start
  * @param rowGroupSize a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression: zstd, snappy or uncompressed
  * @param zstdLevel the zstd level, 1 (fastest) to 22 (smallest)
@@ -45,6 +51,7 @@ public record LensArchiveProperties(
         @DefaultValue("256MB") @NotNull DataSize maxFileSize,
         @DefaultValue("5m") @NotNull Duration maxAge,
         @DefaultValue("96MB") @NotNull DataSize maxBufferMemory,
+        @Nullable @Min(1) Integer maxOpenFiles,
         @DefaultValue("32MB") @NotNull DataSize rowGroupSize,
         @DefaultValue("zstd") @NotNull ArchiveOptions.Compression compression,
         @DefaultValue("1") @Min(1) @Max(22) int zstdLevel,
@@ -89,6 +96,7 @@ public record LensArchiveProperties(
                 maxFileSize.toBytes(),
                 maxAge,
                 maxBufferMemory.toBytes(),
+                maxOpenFiles != null ? maxOpenFiles : OpenFiles.defaultMaxOpenFiles(maxBufferMemory.toBytes()),
                 rowGroupSize.toBytes(),
                 compression,
                 zstdLevel,

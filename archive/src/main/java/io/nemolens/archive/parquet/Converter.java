@@ -23,8 +23,8 @@ final class Converter {
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
-    /** One table per {@link RecordKind}. */
-    private final List<ArchiveTable<?>> tables =
+    /** One table per {@link RecordKind} (stateless: shared by every converter). */
+    static final List<ArchiveTable<?>> TABLES =
             List.of(new SpanTable(), new MetricTable(), new LogTable(), new GpuTable(), new NodeTable());
 
     private final OpenFiles files;
@@ -39,7 +39,7 @@ final class Converter {
     /** Groups the records of one message by the partition each goes to, in one pass. */
     MessageRows group(Records r) {
         List<MessageRows.TableRows<?>> grouped = new ArrayList<>(2);
-        for (ArchiveTable<?> table : tables) {
+        for (ArchiveTable<?> table : TABLES) {
             MessageRows.TableRows<?> rows = group(table, r);
             if (rows != null) {
                 grouped.add(rows);

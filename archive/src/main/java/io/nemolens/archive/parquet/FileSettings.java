@@ -15,8 +15,11 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * @param maxFileBytes a file is cut once its size (written and buffered) reaches this
  * @param maxRows a file is cut once it holds this many rows
  * @param maxAge a file is cut at the latest this long after it was opened
- * @param bufferBudgetBytes what all open files together may buffer in memory; beyond it, row groups are cut
- *     early, largest first
+ * @param bufferBudgetBytes what all open files together may hold in memory, their writers (a fixed cost per
+ *     file, {@link OpenFiles#writerBytes}) and the rows they buffer; beyond it, row groups are cut early, largest
+ *     first
+ * @param maxOpenFiles files open at once, those cut and not yet committed included; to open one more, the least
+ *     recently written one is committed first
  */
 public record FileSettings(
         CompressionCodecName codec,
@@ -25,7 +28,8 @@ public record FileSettings(
         long maxFileBytes,
         long maxRows,
         Duration maxAge,
-        long bufferBudgetBytes) {
+        long bufferBudgetBytes,
+        int maxOpenFiles) {
 
     /** Parquet's page size. */
     private static final int PAGE_BYTES = 1 << 20;

@@ -8,14 +8,20 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The archive's Parquet writing: the rows of spool entries go into long-lived files, one per partition
@@ -24,8 +30,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>a file is handed to the committer once it reaches {@code maxFileBytes} or {@code maxRows}, or is
  *       {@code maxAge} old, or when the spool needs its space back, or at shutdown;</li>
  *   <li>its rows go to disk as a row group once the group reaches its target size, or earlier, largest
- *       first, whenever all open files together buffer more than the memory budget: under pressure the
- *       row groups get smaller, the files do not.</li>
+ *       first, whenever all open files together hold more than the memory budget: under pressure the
+ *       row groups get smaller, the files do not;</li>
+ *   <li>the budget counts each file from its opening until it is committed, at least its writer's fixed cost
+ *       whatever its rows ({@link #writerBytes}: its column writers' first buffers, dictionaries, statistics
+ *       and index builders), which its rows fill before they take more (so a file counts the larger of the
+ *       two); and at most {@code maxOpenFiles} files are open at once (those cut and not yet committed
+ *       included): to open one more, the file least recently written is committed first, and when the
+ *       committer lags, the writer waits for it. A few hot partitions keep their files to the end; only
+ *       beyond the cap do files get smaller.</li>
  * </ul>
  * Writers of different partitions work in parallel; each partition's file is written under its slot's
  * lock. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
@@ -33,8 +46,23 @@ import org.jspecify.annotations.Nullable;
  */
 public final class OpenFiles {
 
+    private static final Logger log = LoggerFactory.getLogger(OpenFiles.class);
+
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+
+    /**
+     * What an open file's writer holds per column of its table, whatever its rows: measured 11 to 14 KB (most of
+     * it the 16 KB first slab of each dictionary-encoded column's value indices, {@code IntList}, which the
+     * buffered size counts only as it fills; BENCHMARKS.md, "Open files"), counted as the most.
+     */
+    static final long WRITER_BYTES_PER_COLUMN = 14L << 10;
+
+    /** The default cap: one open file per this much of the memory budget. */
+    private static final long BUDGET_BYTES_PER_OPEN_FILE = 1L << 20;
+
+    /** The share of the budget that the writers of {@code maxOpenFiles} files of the widest table may take. */
+    private static final double MAX_WRITER_SHARE = 0.75;
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
@@ -75,9 +103,27 @@ public final class OpenFiles {
     private final Converter converter;
     private final PartitionFolders folders;
     private final ConcurrentMap<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
+    /** Rows buffered by every file whose writer is not closed yet (open, or cut and not yet committed). */
     private final AtomicLong buffered = new AtomicLong();
+    /** What the writers of those files hold whatever their rows. */
+    private final AtomicLong writers = new AtomicLong();
+    /** What the budget counts for those files: each, the larger of its writer and its rows buffered. */
+    private final AtomicLong held = new AtomicLong();
+
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong rowGroupsForMemory = new AtomicLong();
+    /** One permit per file whose writer may be open: taken to open one, given back once its writer is closed. */
+    private final Semaphore openPermits;
+    /** When each partition was last written, to find the least recently written one. */
+    private final AtomicLong writes = new AtomicLong();
+    /** Threads waiting to open a file. */
+    private final AtomicInteger waitingToOpen = new AtomicInteger();
+    /** Writers on their way to be closed: their files cut (for the committer, or lost), not yet committed. */
+    private final AtomicInteger detachedWriters = new AtomicInteger();
+
+    private final AtomicLong filesCutForCap = new AtomicLong();
+    private final AtomicInteger mostOpenWriters = new AtomicInteger();
+    private volatile long capLoggedAtMillis = Long.MIN_VALUE;
 
     /**
      * @param root the archive's root folder: one sub-folder per table
@@ -105,6 +151,49 @@ public final class OpenFiles {
         this.clock = clock;
         this.converter = new Converter(this, clock);
         this.folders = new PartitionFolders(root, instanceId, outputs);
+        if (settings.maxOpenFiles() < 1 || settings.maxOpenFiles() > maxOpenFiles(settings.bufferBudgetBytes())) {
+            throw new IllegalArgumentException(tooManyOpenFiles(settings.maxOpenFiles(), settings.bufferBudgetBytes()));
+        }
+        this.openPermits = new Semaphore(settings.maxOpenFiles());
+    }
+
+    /** What the writer of an open file of {@code table} holds in memory whatever its rows. */
+    static long writerBytes(ArchiveTable<?> table) {
+        return table.schema().getColumns().size() * WRITER_BYTES_PER_COLUMN;
+    }
+
+    /** What the writer of an open file of the widest table holds (the most an open file costs, rows aside). */
+    public static long largestWriterBytes() {
+        long largest = 0;
+        for (ArchiveTable<?> table : Converter.TABLES) {
+            largest = Math.max(largest, writerBytes(table));
+        }
+        return largest;
+    }
+
+    /** The default cap on open files for a memory budget: one per MB of it (96 for 96 MB), at least one. */
+    public static int defaultMaxOpenFiles(long budgetBytes) {
+        return (int) Math.max(1, Math.min(maxOpenFiles(budgetBytes), budgetBytes / BUDGET_BYTES_PER_OPEN_FILE));
+    }
+
+    /**
+     * The most files a memory budget lets be open at once: their writers, of the widest table, take at most three
+     * quarters of it, so that their rows keep a quarter at least (at least one file).
+     */
+    public static int maxOpenFiles(long budgetBytes) {
+        return (int) Math.max(
+                1, Math.min(Integer.MAX_VALUE, (long) (budgetBytes * MAX_WRITER_SHARE) / largestWriterBytes()));
+    }
+
+    /** Why {@code maxOpenFiles} does not fit {@code budgetBytes}, and what would. */
+    public static String tooManyOpenFiles(int maxOpenFiles, long budgetBytes) {
+        long needed = (long) Math.ceil(maxOpenFiles * largestWriterBytes() / MAX_WRITER_SHARE / (1 << 20));
+        return "lens.archive.max-open-files " + maxOpenFiles + " does not fit lens.archive.max-buffer-memory "
+                + (budgetBytes >> 20)
+                + "MB: each open file's writer holds up to " + (largestWriterBytes() >> 10)
+                + " KB whatever its rows, and the writers may take at most three quarters of the budget;"
+                + " with this budget at most " + maxOpenFiles(budgetBytes) + " files, or raise max-buffer-memory to "
+                + needed + "MB (and the heap with it)";
     }
 
     /**
@@ -157,16 +246,68 @@ public final class OpenFiles {
     }
 
     /**
-     * One partition's current file, and what it buffers as this class last saw it. A slot without a file is
-     * removed from the map only under its own lock, and marked gone, so a writer that found it just before
+     * One partition's current file, what the budget counts for it, and when it was last written. A slot without a
+     * file is removed from the map only under its own lock, and marked gone, so a writer that found it just before
      * takes a fresh one instead of writing into a slot nobody commits any more.
      */
     private static final class Slot {
         @Nullable
         ParquetFile<?> file;
 
-        long buffered;
+        @Nullable
+        Counted counted;
+
+        long lastWritten;
         boolean gone;
+    }
+
+    /**
+     * What the budget counts for one file, from its opening until its writer is closed (committed or given up),
+     * wherever the file is meanwhile: the larger of its writer's fixed cost and its rows buffered as last seen
+     * (updated under its slot's lock while it is open, read once it is closed). Not their sum: the rows fill the
+     * buffers the writer allocated first, and the buffered size counts those as they fill (measured: a file of
+     * 1,024 spans holds 1.0 MB of heap and counts 1.2 MB buffered; one of 8 spans holds 0.46 MB and counts 9 KB).
+     */
+    private final class Counted implements Runnable {
+        private final long writerBytes;
+        long buffered;
+        boolean detached;
+
+        Counted(long writerBytes) {
+            this.writerBytes = writerBytes;
+            writers.addAndGet(writerBytes);
+            held.addAndGet(writerBytes);
+        }
+
+        /** Its rows buffered now. */
+        void buffered(long nowBuffered) {
+            OpenFiles.this.buffered.addAndGet(nowBuffered - buffered);
+            held.addAndGet(Math.max(writerBytes, nowBuffered) - Math.max(writerBytes, buffered));
+            buffered = nowBuffered;
+        }
+
+        /** Its writer was never opened (opening the file failed): nothing to count. */
+        void unopened() {
+            writers.addAndGet(-writerBytes);
+            held.addAndGet(-writerBytes);
+        }
+
+        /** What cutting a row group would free: the rows beyond what the writer holds anyway. */
+        long excess() {
+            return buffered - writerBytes;
+        }
+
+        /** Its writer is closed: its memory and its permit are free. */
+        @Override
+        public void run() {
+            buffered(0);
+            writers.addAndGet(-writerBytes);
+            held.addAndGet(-writerBytes);
+            if (detached) {
+                detachedWriters.decrementAndGet();
+            }
+            openPermits.release();
+        }
     }
 
     /**
@@ -189,104 +330,230 @@ public final class OpenFiles {
             return true; // its append failed: it will come back from the broker
         }
         ParquetFile<?> toCommit = null;
-        while (true) {
-            Slot slot = slots.computeIfAbsent(key, k -> new Slot());
-            synchronized (slot) {
-                if (slot.gone) {
-                    continue; // forgotten since we found it: take the partition's fresh slot
+        // a permit to open a file, taken before the slot's lock: taking it may wait for a commit
+        boolean permit = false;
+        try {
+            while (true) {
+                Slot slot = slots.computeIfAbsent(key, k -> new Slot());
+                if (!permit && slot.file == null) {
+                    acquireOpenPermit();
+                    permit = true;
                 }
-                // the file's hold on the entry (handed to the rewrite if the file fails)
-                if (!holds.hold(seq)) {
-                    return true;
+                synchronized (slot) {
+                    if (slot.gone) {
+                        continue; // forgotten since we found it: take the partition's fresh slot
+                    }
+                    if (slot.file == null && !permit) {
+                        continue; // its file was cut since we looked: a permit first
+                    }
+                    // the file's hold on the entry (handed to the rewrite if the file fails)
+                    if (!holds.hold(seq)) {
+                        return true;
+                    }
+                    ParquetFile<T> file = (ParquetFile<T>) slot.file;
+                    try {
+                        if (file == null) {
+                            file = open(table, key, slot);
+                            permit = false; // the file's now, given back when its writer is closed
+                        }
+                        slot.lastWritten = writes.incrementAndGet();
+                        file.write(records, rows, count, seq, messageId);
+                        if (file.bufferedBytes() >= settings.rowGroupBytes()) {
+                            file.flushRowGroup();
+                        }
+                        countBuffered(slot, file);
+                        if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
+                            toCommit = detach(slot);
+                        }
+                    } catch (IOException | RuntimeException | Error e) {
+                        // an error too (an OutOfMemoryError inside Parquet) costs this file only: it is given up,
+                        // its rows are written again from the spool, and the entry's other partitions are still
+                        // written (rethrown, it would leave them unwritten, and reach the listener)
+                        if (file != null) {
+                            detach(slot);
+                            lostFiles.lost(file, e);
+                        } else {
+                            lostFiles.unwritten(key, seq, e);
+                        }
+                        return false;
+                    }
                 }
-                ParquetFile<T> file = (ParquetFile<T>) slot.file;
-                try {
-                    if (file == null) {
-                        file = open(table, key);
-                        slot.file = file;
-                    }
-                    file.write(records, rows, count, seq, messageId);
-                    if (file.bufferedBytes() >= settings.rowGroupBytes()) {
-                        file.flushRowGroup();
-                    }
-                    account(slot, file.bufferedBytes());
-                    if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
-                        toCommit = detach(slot);
-                    }
-                } catch (IOException | RuntimeException | Error e) {
-                    // an error too (an OutOfMemoryError inside Parquet) costs this file only: it is given up,
-                    // its rows are written again from the spool, and the entry's other partitions are still
-                    // written (rethrown, it would leave them unwritten, and reach the listener)
-                    if (file != null) {
-                        detach(slot);
-                        lostFiles.lost(file, e);
-                    } else {
-                        lostFiles.unwritten(key, seq, e);
-                    }
-                    return false;
-                }
+                break;
             }
-            break;
+        } finally {
+            if (permit) {
+                openPermits.release(); // not used: the partition had a file after all, or opening failed
+            }
         }
         if (toCommit != null) {
             committer.accept(toCommit);
         }
-        if (buffered.get() > settings.bufferBudgetBytes()) {
+        if (overBudget()) {
             relieveMemory();
         }
         return true;
     }
 
-    private <T extends TelemetryRecord> ParquetFile<T> open(ArchiveTable<T> table, PartitionKey key)
+    /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */
+    private <T extends TelemetryRecord> ParquetFile<T> open(ArchiveTable<T> table, PartitionKey key, Slot slot)
             throws IOException {
         Path dir = key.directory(root);
         outputs.createDirectories(dir);
         Instant now = clock.instant();
         String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
                 + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-        return new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs);
-    }
-
-    private void account(Slot slot, long nowBuffered) {
-        buffered.addAndGet(nowBuffered - slot.buffered);
-        slot.buffered = nowBuffered;
-    }
-
-    /** Takes the slot's file away (for the committer or after a failure); caller holds the slot's lock. */
-    private @Nullable ParquetFile<?> detach(Slot slot) {
-        ParquetFile<?> file = slot.file;
-        slot.file = null;
-        account(slot, 0);
+        Counted counted = new Counted(writerBytes(table));
+        ParquetFile<T> file;
+        try {
+            file = new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs, counted);
+        } catch (IOException | RuntimeException | Error e) {
+            counted.unopened(); // its permit stays the caller's
+            throw e;
+        }
+        slot.file = file;
+        slot.counted = counted;
         return file;
     }
 
-    /** Cuts row groups, largest buffer first, until all files together are back under the budget. */
-    private void relieveMemory() {
-        for (int round = 0; round < 64 && buffered.get() > settings.bufferBudgetBytes(); round++) {
-            Slot largest = null;
-            for (Slot s : slots.values()) {
-                if (largest == null || s.buffered > largest.buffered) {
-                    largest = s;
+    /**
+     * Takes a permit to open a file. With {@code maxOpenFiles} writers open, the thread waits until one is closed;
+     * unless enough of them are on their way to the committer already (one per waiting thread), the file least
+     * recently written is cut for it first.
+     */
+    private void acquireOpenPermit() {
+        if (openPermits.tryAcquire()) {
+            countOpenWriters();
+            return;
+        }
+        boolean interrupted = false;
+        waitingToOpen.incrementAndGet();
+        try {
+            while (true) {
+                if (detachedWriters.get() < waitingToOpen.get()) {
+                    cutLeastRecentlyWritten();
+                }
+                try {
+                    if (openPermits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                        countOpenWriters();
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    // the wait goes on: the entry's rows must still be written (the permit comes with the next
+                    // commit); the interrupt is passed on once they are
+                    interrupted = true;
                 }
             }
-            if (largest == null || largest.buffered == 0) {
+        } finally {
+            waitingToOpen.decrementAndGet();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void countOpenWriters() {
+        mostOpenWriters.accumulateAndGet(settings.maxOpenFiles() - openPermits.availablePermits(), Math::max);
+    }
+
+    /** Hands the file least recently written to the committer, to make room for another partition's. */
+    private void cutLeastRecentlyWritten() {
+        Slot oldest = null;
+        for (Slot s : slots.values()) {
+            if (s.file != null && (oldest == null || s.lastWritten < oldest.lastWritten)) {
+                oldest = s;
+            }
+        }
+        if (oldest == null) {
+            return; // every writer is with the committer already
+        }
+        ParquetFile<?> file;
+        synchronized (oldest) {
+            file = detach(oldest);
+        }
+        if (file == null) {
+            return; // cut meanwhile: the next round looks again
+        }
+        long cut = filesCutForCap.incrementAndGet();
+        logCap(cut);
+        committer.accept(file);
+    }
+
+    /** Says, at most once a minute, that files are committed early because more partitions are written than fit. */
+    private void logCap(long cut) {
+        long now = clock.millis();
+        long last = capLoggedAtMillis;
+        if (last == Long.MIN_VALUE || now - last >= 60_000) {
+            capLoggedAtMillis = now;
+            log.info(
+                    "more partitions are being written than lens.archive.max-open-files ({}) lets stay open: the"
+                            + " least recently written files are committed early, smaller ({} so far); raise"
+                            + " max-buffer-memory (and the heap) for more open files",
+                    settings.maxOpenFiles(),
+                    cut);
+        }
+    }
+
+    private boolean overBudget() {
+        return held.get() > settings.bufferBudgetBytes();
+    }
+
+    /** Counts the rows the slot's file buffers now; caller holds the slot's lock. */
+    private static void countBuffered(Slot slot, ParquetFile<?> file) {
+        Counted counted = slot.counted;
+        if (counted != null) {
+            counted.buffered(file.bufferedBytes());
+        }
+    }
+
+    /**
+     * Takes the slot's file away (for the committer or after a failure); caller holds the slot's lock. The budget
+     * counts it until its writer is closed.
+     */
+    private @Nullable ParquetFile<?> detach(Slot slot) {
+        ParquetFile<?> file = slot.file;
+        Counted counted = slot.counted;
+        slot.file = null;
+        slot.counted = null;
+        if (counted != null) {
+            counted.detached = true;
+            detachedWriters.incrementAndGet();
+        }
+        return file;
+    }
+
+    /**
+     * Cuts row groups, largest first (the file whose rows exceed its writer's fixed cost most: what a cut frees),
+     * until all files together are back under the budget.
+     */
+    private void relieveMemory() {
+        for (int round = 0; round < 64 && overBudget(); round++) {
+            Slot largest = null;
+            long largestExcess = 0;
+            for (Slot s : slots.values()) {
+                Counted c = s.counted;
+                if (c != null && c.excess() > largestExcess) {
+                    largest = s;
+                    largestExcess = c.excess();
+                }
+            }
+            if (largest == null) {
                 return;
             }
-            long seen = largest.buffered;
             synchronized (largest) {
                 ParquetFile<?> file = largest.file;
+                Counted counted = largest.counted;
                 // another listener thread relieving memory at the same time may have cut this file since it was
                 // chosen: cutting it again would write a row group of the few rows added since; choose again
-                if (file == null || largest.buffered < seen) {
+                if (file == null || counted == null || counted.excess() < largestExcess) {
                     continue;
                 }
-                if (buffered.get() <= settings.bufferBudgetBytes()) {
+                if (!overBudget()) {
                     return;
                 }
                 try {
                     file.flushRowGroup();
                     rowGroupsForMemory.incrementAndGet();
-                    account(largest, file.bufferedBytes());
+                    counted.buffered(file.bufferedBytes());
                 } catch (IOException | RuntimeException | Error e) {
                     detach(largest);
                     lostFiles.lost(file, e);
@@ -350,6 +617,28 @@ public final class OpenFiles {
         return file != null;
     }
 
+    /** Hands the open files of these partitions to the committer (a wave of rewritten partitions is done). */
+    public void commit(Collection<PartitionKey> partitions) {
+        for (PartitionKey key : partitions) {
+            Slot slot = slots.get(key);
+            if (slot == null) {
+                continue;
+            }
+            ParquetFile<?> file;
+            synchronized (slot) {
+                file = detach(slot);
+            }
+            if (file != null) {
+                committer.accept(file);
+            }
+        }
+    }
+
+    /** Files that may be open at once ({@code maxOpenFiles}). */
+    public int maxOpenFiles() {
+        return settings.maxOpenFiles();
+    }
+
     /** Hands every open file to the committer (shutdown, tests). */
     public void commitAll() {
         for (Slot slot : slots.values()) {
@@ -377,7 +666,7 @@ public final class OpenFiles {
         }
     }
 
-    /** Open files, their bytes buffered in memory, and row groups cut early for the memory budget. */
+    /** Open files and what they hold in memory, and what was cut early for the budget and the cap. */
     public Usage usage() {
         int open = 0;
         for (Slot s : slots.values()) {
@@ -385,9 +674,36 @@ public final class OpenFiles {
                 open++;
             }
         }
-        return new Usage(open, Math.max(0, buffered.get()), rowGroupsForMemory.get());
+        return new Usage(
+                open,
+                Math.max(0, buffered.get()),
+                rowGroupsForMemory.get(),
+                settings.maxOpenFiles() - openPermits.availablePermits(),
+                mostOpenWriters.get(),
+                writers.get(),
+                held.get(),
+                filesCutForCap.get());
     }
 
-    /** Open files, their bytes buffered in memory, and row groups cut early for the memory budget since start. */
-    public record Usage(int openFiles, long bufferedBytes, long earlyRowGroups) {}
+    /**
+     * @param openFiles files open for writing
+     * @param bufferedBytes rows buffered in memory by every file whose writer is not closed yet
+     * @param earlyRowGroups row groups cut early for the memory budget since start
+     * @param openWriters writers not closed yet: the open files, and those cut and not yet committed
+     * @param mostOpenWriters the most writers open at once since start (never above {@code maxOpenFiles})
+     * @param writerBytes what those writers hold whatever their rows
+     * @param budgetedBytes what the memory budget counts for those files: for each, the larger of its writer's
+     *     fixed cost and its rows buffered
+     * @param filesCutForCap files committed early since start, to open another partition's with
+     *     {@code maxOpenFiles} open
+     */
+    public record Usage(
+            int openFiles,
+            long bufferedBytes,
+            long earlyRowGroups,
+            int openWriters,
+            int mostOpenWriters,
+            long writerBytes,
+            long budgetedBytes,
+            long filesCutForCap) {}
 }

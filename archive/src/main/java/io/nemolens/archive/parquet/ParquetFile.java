@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * rows of ({@link #seqs()}): once committed, those rows never need converting again.
  *
  * <p>A file that failed is never committed: after any exception or error from Parquet it refuses to
- * write or commit, and {@link #abort()} deletes its temporary file. Not thread-safe: the archive writes
- * each file under its partition's lock.
+ * write or commit, and {@link #abort()} deletes its temporary file. Once its writer is closed (by
+ * {@link #finish()}, whether it succeeds or not, or by {@link #abort()}) it tells whoever opened it, once: its
+ * writer's memory is free. Not thread-safe: the archive writes each file under its partition's lock.
  */
 public final class ParquetFile<T extends TelemetryRecord> {
 
@@ -53,6 +54,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private final ParquetFileWriter fileWriter;
     private final RowWriter rowWriter = new RowWriter();
     private final long openedAtMillis;
+    private final Runnable writerClosed;
 
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
@@ -63,6 +65,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private int seqCount;
     private @Nullable Throwable failure;
     private boolean closed;
+    private boolean writerClosedTold;
 
     ParquetFile(
             ArchiveTable<T> table,
@@ -71,7 +74,8 @@ public final class ParquetFile<T extends TelemetryRecord> {
             String fileName,
             long openedAtMillis,
             FileSettings settings,
-            OutputFiles outputs)
+            OutputFiles outputs,
+            Runnable writerClosed)
             throws IOException {
         this.table = table;
         this.key = key;
@@ -79,6 +83,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
         this.openedAtMillis = openedAtMillis;
+        this.writerClosed = writerClosed;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
         this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
@@ -192,7 +197,15 @@ public final class ParquetFile<T extends TelemetryRecord> {
      * @return the file's size in bytes
      */
     public long finish() throws IOException {
-        flushRowGroup();
+        try {
+            flushRowGroup();
+            return end();
+        } finally {
+            tellWriterClosed();
+        }
+    }
+
+    private long end() throws IOException {
         try {
             closed = true;
             closeStores();
@@ -206,6 +219,14 @@ public final class ParquetFile<T extends TelemetryRecord> {
         } catch (IOException | RuntimeException | Error e) {
             failure = e;
             throw e;
+        }
+    }
+
+    /** Tells the opener, once, that this file's writer is closed (its buffers, dictionaries and pages released). */
+    private void tellWriterClosed() {
+        if (!writerClosedTold) {
+            writerClosedTold = true;
+            writerClosed.run();
         }
     }
 
@@ -228,6 +249,8 @@ public final class ParquetFile<T extends TelemetryRecord> {
             fileWriter.close();
         } catch (IOException | RuntimeException e) {
             // the file is being thrown away
+        } finally {
+            tellWriterClosed();
         }
         // a writer that failed is aborted, and its close() leaves the stream open
         output.closeQuietly();

@@ -80,6 +80,7 @@ class LensArchiveAutoConfigurationTest {
                         "lens.archive.max-file-size=2MB",
                         "lens.archive.max-age=90s",
                         "lens.archive.max-buffer-memory=40MB",
+                        "lens.archive.max-open-files=20",
                         "lens.archive.row-group-size=1MB",
                         "lens.archive.compression=snappy",
                         "lens.archive.zstd-level=7",
@@ -98,6 +99,7 @@ class LensArchiveAutoConfigurationTest {
                                     2 * MB,
                                     Duration.ofSeconds(90),
                                     40 * MB,
+                                    20,
                                     MB,
                                     ArchiveOptions.Compression.SNAPPY,
                                     7,
@@ -150,7 +152,9 @@ class LensArchiveAutoConfigurationTest {
                 "lens.archive.dedup-window=yesterday",
                 "lens.archive.max-file-size=huge",
                 "lens.archive.compression=lz4",
-                "lens.archive.max-age=soon"
+                "lens.archive.max-age=soon",
+                "lens.archive.max-open-files=0",
+                "lens.archive.max-open-files=1000"
             })
     void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {
         Wiring.assertRejected(runner(), setting);

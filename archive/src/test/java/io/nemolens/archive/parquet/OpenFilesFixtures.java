@@ -1,0 +1,64 @@
+package io.nemolens.archive.parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * What {@link OpenFiles} alone needs around it in tests and measurements: holds that always hold, a lost-files
+ * handler that fails loudly, a commit done at once, and the archive's file settings with a given budget and cap.
+ */
+final class OpenFilesFixtures {
+
+    /** Every entry is held: nothing failed. */
+    static final OpenFiles.EntryHolds HOLD_ALL = new OpenFiles.EntryHolds() {
+        @Override
+        public boolean failed(long seq) {
+            return false;
+        }
+
+        @Override
+        public boolean hold(long seq) {
+            return true;
+        }
+    };
+
+    /** No file may fail here. */
+    static final OpenFiles.LostFiles FAIL = new OpenFiles.LostFiles() {
+        @Override
+        public void lost(ParquetFile<?> file, Throwable cause) {
+            throw new IllegalStateException("writing " + file.committedPath() + " failed: " + cause, cause);
+        }
+
+        @Override
+        public void unwritten(PartitionKey key, long seq, Throwable cause) {
+            throw new IllegalStateException("cannot open a file of " + key.relative() + ": " + cause, cause);
+        }
+    };
+
+    private OpenFilesFixtures() {}
+
+    /** Finishes and publishes a file at once, on the calling thread. */
+    static void commit(ParquetFile<?> file) {
+        try {
+            file.finish();
+            file.publish();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The archive's defaults (zstd 1, 32 MB row groups, 256 MB files, 5 minutes) with this budget and cap. */
+    static FileSettings settings(long bufferBudgetBytes, int maxOpenFiles) {
+        return new FileSettings(
+                CompressionCodecName.ZSTD,
+                1,
+                32L << 20,
+                256L << 20,
+                10_000_000,
+                Duration.ofMinutes(5),
+                bufferBudgetBytes,
+                maxOpenFiles);
+    }
+}
