@@ -56,7 +56,9 @@ record ArchiveParts(
             Files.createDirectories(root);
             instances = new Instances(root);
             spool = Spool.open(
-                    options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()), clock);
+                    options.spoolPath(),
+                    new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes(), spoolReserve(options)),
+                    clock);
             manifest = Manifest.open(options.spoolPath().resolve("manifest.log"));
             dedup = DedupIndex.open(options.spoolPath().resolve("dedup"), options.dedupWindow(), clock);
         } catch (IOException e) {
@@ -141,5 +143,23 @@ record ArchiveParts(
         dedup.close();
         manifest.close();
         instances.close();
+    }
+
+    /**
+     * What the spool leaves free on its volume, so that the files that release it can still be written: when the
+     * archive's folder is on the same volume, what the open files may buffer ({@code max-buffer-memory}, written
+     * when they are committed) and one spool segment; on a volume of its own, one segment (the manifest and the
+     * de-duplication index live beside the spool).
+     */
+    static long spoolReserve(ArchiveOptions options) {
+        try {
+            Files.createDirectories(options.path());
+            Files.createDirectories(options.spoolPath());
+            boolean shared = Files.getFileStore(options.path()).equals(Files.getFileStore(options.spoolPath()));
+            return (shared ? options.maxBufferBytes() : 0) + options.spoolSegmentBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot open the archive at " + options.path().toAbsolutePath() + ": " + e, e);
+        }
     }
 }

@@ -203,7 +203,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         });
         try {
-            parts.files().write(seq, id, rows, key -> true);
+            parts.files().write(seq, clock.millis(), id, rows, key -> true);
         } finally {
             parts.holds().release(seq);
         }
@@ -224,7 +224,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             parts.files().commitAged();
             SpoolStatus s = parts.spool().status();
             int early = 0;
-            while (s.bytes() > options.spoolCommitThreshold() * options.spoolMaxBytes()
+            while (s.bytes() > options.spoolCommitThreshold() * parts.spool().maxBytes()
                     && parts.committer().pending() < 4
                     && early < 4
                     && parts.files().commitOldest()) {
@@ -281,8 +281,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (!s.writable()) {
             problem = "spool cannot be written: " + s.problem();
         } else if (s.full()) {
-            problem = "spool full (" + s.bytes() + " of " + options.spoolMaxBytes()
-                    + " bytes): files are being committed to free it";
+            problem = "spool full (" + s.fullReason() + "): files are being committed to free it";
         }
         if (!parts.writability().writable()) {
             problem = (problem == null ? "" : problem + "; ") + "archive cannot be written: "
@@ -297,7 +296,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 parts.outcomes().lastCommitAt(),
                 lag,
                 s.bytes(),
-                options.spoolMaxBytes(),
+                parts.spool().maxBytes(),
                 s.entries(),
                 s.segments(),
                 usage.openFiles(),

@@ -45,8 +45,20 @@ final class Repairer implements AutoCloseable {
         boolean wanted(long seq, PartitionKey partition, List<PartitionKey> entryPartitions);
     }
 
-    /** Entries from {@code first} to {@code last} (or the listed seqs), for the partitions {@code wanted} accepts. */
-    record Job(long first, long last, long @Nullable [] seqs, Wanted wanted, String why) {}
+    /**
+     * Entries from {@code first} to {@code last} (or the listed seqs), for the partitions {@code wanted} accepts.
+     *
+     * @param commitWhenDone whether the files of the last wave go to the committer too once the job is done (the
+     *     recovery at start: what a crash left is committed at once, so that a consumer that keeps crashing
+     *     still makes progress); otherwise they stay open for the rows to come
+     */
+    record Job(long first, long last, long @Nullable [] seqs, Wanted wanted, String why, boolean commitWhenDone) {
+
+        /** A job whose last wave's files stay open. */
+        Job(long first, long last, long @Nullable [] seqs, Wanted wanted, String why) {
+            this(first, last, seqs, wanted, why, false);
+        }
+    }
 
     private final Spool spool;
     private final OtlpDecoder decoder;
@@ -149,6 +161,9 @@ final class Repairer implements AutoCloseable {
             while (true) {
                 pass(files);
                 if (!more) {
+                    if (job.commitWhenDone()) {
+                        files.commit(wave);
+                    }
                     if (waves > 1) {
                         log.info(
                                 "rewriting spool entries ({}): done in {} waves of up to {} partitions",
@@ -178,7 +193,7 @@ final class Repairer implements AutoCloseable {
                         }
                         int index = (int) (seq - job.first());
                         if (!done.get(index)) {
-                            entry(files, index, seq, payload);
+                            entry(files, index, seq, appendedAt, payload);
                         }
                         next = index + 1;
                     });
@@ -195,7 +210,7 @@ final class Repairer implements AutoCloseable {
                 boolean[] read = {false};
                 spool.read(seq, seq, (s, appendedAt, payload) -> {
                     read[0] = true;
-                    entry(files, index, s, payload);
+                    entry(files, index, s, appendedAt, payload);
                 });
                 if (!read[0]) {
                     // not in the spool (its append failed): nothing to write, nothing held
@@ -206,7 +221,7 @@ final class Repairer implements AutoCloseable {
         }
 
         /** Writes an entry's rows of this wave's partitions; it is done once it has none left for a later wave. */
-        private void entry(OpenFiles files, int index, long seq, byte[] payload) throws IOException {
+        private void entry(OpenFiles files, int index, long seq, long appendedAt, byte[] payload) throws IOException {
             SpooledMessage m = SpooledMessage.decode(payload);
             DecodedMessage d;
             try {
@@ -226,6 +241,7 @@ final class Repairer implements AutoCloseable {
             try {
                 files.write(
                         seq,
+                        appendedAt,
                         m.messageId(),
                         rows,
                         key -> job.wanted().wanted(seq, key, partitions) && admit(key, files));

@@ -99,7 +99,8 @@ final class StartupRecovery {
                     run[1],
                     null,
                     (seq, key, partitions) -> !committedAlready(committed.getOrDefault(seq, Set.of()), key, partitions),
-                    "recovery at start"));
+                    "recovery at start",
+                    true));
         }
     }
 

@@ -23,11 +23,13 @@ public final class DirectWriter implements AutoCloseable {
 
     private final Holds holds = new Holds(seq -> {});
     private final OpenFiles files;
+    private final Clock clock;
     private long seq;
 
     /** @param clock the files' names, and the date of a record without a time */
     public DirectWriter(ArchiveOptions options, Clock clock) {
         String instanceId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        this.clock = clock;
         this.files = ArchiveParts.openFiles(
                 options, instanceId, OutputFiles.LOCAL, holds, DirectWriter::commit, new Fail(), clock);
     }
@@ -38,7 +40,7 @@ public final class DirectWriter implements AutoCloseable {
         String id = message.info().messageId();
         holds.holdNew(s, id);
         try {
-            files.write(s, id, message.records(), key -> true);
+            files.write(s, clock.millis(), id, message.records(), key -> true);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

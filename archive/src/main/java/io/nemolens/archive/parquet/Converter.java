@@ -64,22 +64,34 @@ final class Converter {
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    boolean convert(long seq, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+    boolean convert(
+            long seq, long spooledAtMillis, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
         boolean ok = true;
         for (MessageRows.TableRows<?> table : rows.tables()) {
-            ok &= convert(table, seq, messageId, wanted);
+            ok &= convert(table, seq, spooledAtMillis, messageId, wanted);
         }
         return ok;
     }
 
     private <T extends TelemetryRecord> boolean convert(
-            MessageRows.TableRows<T> table, long seq, String messageId, Predicate<PartitionKey> wanted) {
+            MessageRows.TableRows<T> table,
+            long seq,
+            long spooledAtMillis,
+            String messageId,
+            Predicate<PartitionKey> wanted) {
         boolean ok = true;
         for (Map.Entry<PartitionKey, Rows> g : table.groups().entrySet()) {
             if (wanted.test(g.getKey())) {
                 Rows rows = g.getValue();
                 ok &= files.writeRows(
-                        table.table(), g.getKey(), table.records(), rows.indices, rows.count, seq, messageId);
+                        table.table(),
+                        g.getKey(),
+                        table.records(),
+                        rows.indices,
+                        rows.count,
+                        seq,
+                        spooledAtMillis,
+                        messageId);
             }
         }
         return ok;

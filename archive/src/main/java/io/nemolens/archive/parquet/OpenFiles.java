@@ -203,13 +203,15 @@ public final class OpenFiles {
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    public boolean write(long seq, String messageId, Records records, Predicate<PartitionKey> wanted) {
-        return write(seq, messageId, group(records), wanted);
+    public boolean write(
+            long seq, long spooledAtMillis, String messageId, Records records, Predicate<PartitionKey> wanted) {
+        return write(seq, spooledAtMillis, messageId, group(records), wanted);
     }
 
-    /** As {@link #write(long, String, Records, Predicate)}, with the records grouped already. */
-    public boolean write(long seq, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
-        return converter.convert(seq, messageId, rows, wanted);
+    /** As {@link #write(long, long, String, Records, Predicate)}, with the records grouped already. */
+    public boolean write(
+            long seq, long spooledAtMillis, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+        return converter.convert(seq, spooledAtMillis, messageId, rows, wanted);
     }
 
     /** The records of a message grouped by partition, to check their folders and then write them. */
@@ -325,6 +327,7 @@ public final class OpenFiles {
             int[] rows,
             int count,
             long seq,
+            long spooledAtMillis,
             String messageId) {
         if (holds.failed(seq)) {
             return true; // its append failed: it will come back from the broker
@@ -358,6 +361,7 @@ public final class OpenFiles {
                         }
                         slot.lastWritten = writes.incrementAndGet();
                         file.write(records, rows, count, seq, messageId);
+                        file.spooledAt(spooledAtMillis);
                         if (file.bufferedBytes() >= settings.rowGroupBytes()) {
                             file.flushRowGroup();
                         }

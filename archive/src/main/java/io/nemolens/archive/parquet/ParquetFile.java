@@ -53,7 +53,9 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private final TrackedOutputFile output;
     private final ParquetFileWriter fileWriter;
     private final RowWriter rowWriter = new RowWriter();
-    private final long openedAtMillis;
+    /** When the oldest row's spool entry was appended: the file's age counts from it (never after opening). */
+    private volatile long oldestRowMillis;
+
     private final Runnable writerClosed;
 
     private ColumnChunkPageWriteStore pageStore;
@@ -82,7 +84,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.directory = directory;
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
-        this.openedAtMillis = openedAtMillis;
+        this.oldestRowMillis = openedAtMillis;
         this.writerClosed = writerClosed;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
@@ -296,9 +298,20 @@ public final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    /** How long ago, by the archive's clock, the file was opened. */
+    /**
+     * How old, by the archive's clock, the oldest row's record is in the archive: since its spool entry was
+     * appended, or since the file was opened if that is earlier. Rows written again after a restart keep their
+     * first append's time, so their file is committed {@code max-age} after they first came, not after the restart.
+     */
     Duration age(long nowMillis) {
-        return Duration.ofMillis(nowMillis - openedAtMillis);
+        return Duration.ofMillis(nowMillis - oldestRowMillis);
+    }
+
+    /** Rows of a spool entry appended at {@code spooledAtMillis} are in the file now. */
+    void spooledAt(long spooledAtMillis) {
+        if (spooledAtMillis < oldestRowMillis) {
+            oldestRowMillis = spooledAtMillis;
+        }
     }
 
     /** The spool entries this file has rows of, sorted, without repeats. */

@@ -33,7 +33,9 @@ public final class Spool implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Spool.class);
 
-    private final SpoolOptions options;
+    /** {@code maxBytes}, or less where the volume holds less (see {@link SpoolOptions#reserveBytes()}). */
+    private final long effectiveMaxBytes;
+
     private final LockFile lock;
     private final Recovery recovery;
     private final Clock clock;
@@ -48,11 +50,31 @@ public final class Spool implements AutoCloseable {
     private Spool(Path dir, SpoolOptions options, Clock clock, LockFile lock, SpoolRecovery.Result recovered)
             throws IOException {
         SpoolFolder folder = new SpoolFolder(dir);
-        this.options = options;
         this.lock = lock;
         this.recovery = recovered.report();
         this.clock = clock;
-        this.state = new SpoolState(options.maxBytes(), recovered.segments(), recovered.nextSeq());
+        VolumeRoom room = options.reserveBytes() > 0 ? new VolumeRoom(dir, options.reserveBytes()) : null;
+        long maxBytes = options.maxBytes();
+        if (room != null) {
+            long spoolBytes =
+                    recovered.segments().stream().mapToLong(Segment::bytes).sum();
+            long fits = room.usableNow() + spoolBytes - room.reserveBytes();
+            if (maxBytes > fits) {
+                long reduced = Math.max(options.segmentBytes(), fits);
+                log.warn(
+                        "lens.archive.spool.max-size ({} bytes) is more than the spool's volume holds beside the {}"
+                                + " bytes it keeps free for the archive's files ({} usable, {} in the spool): the spool"
+                                + " takes at most {} bytes",
+                        maxBytes,
+                        room.reserveBytes(),
+                        room.usableNow(),
+                        spoolBytes,
+                        reduced);
+                maxBytes = reduced;
+            }
+        }
+        this.effectiveMaxBytes = maxBytes;
+        this.state = new SpoolState(maxBytes, recovered.segments(), recovered.nextSeq(), room);
         this.reader = new SpoolReader(state);
         this.remover = new SegmentRemover(state, folder);
         this.probe = new WriteProbe(state, folder, clock);
@@ -113,13 +135,18 @@ public final class Spool implements AutoCloseable {
         Objects.requireNonNull(head, "head");
         Objects.requireNonNull(tail, "tail");
         long length = (long) head.length + tail.length;
-        if (length > EntryFormat.MAX_PAYLOAD_BYTES || EntryFormat.entryBytes((int) length) > options.maxBytes()) {
+        if (length > EntryFormat.MAX_PAYLOAD_BYTES || EntryFormat.entryBytes((int) length) > effectiveMaxBytes) {
             throw new IllegalArgumentException(
-                    "a payload of " + length + " bytes never fits a spool of " + options.maxBytes() + " bytes");
+                    "a payload of " + length + " bytes never fits a spool of " + effectiveMaxBytes + " bytes");
         }
         probe.tryRecover();
         Pending pending = state.enqueue(head, tail, clock.millis());
         return new Appended(pending.seq(), pending.durable());
+    }
+
+    /** The most the spool holds: {@code maxBytes}, or what its volume holds beside the reserve, if that is less. */
+    public long maxBytes() {
+        return effectiveMaxBytes;
     }
 
     /** The highest seq whose append is durable (fsync done); -1 if none. After open, every seq below the next one. */

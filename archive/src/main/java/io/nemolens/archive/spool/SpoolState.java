@@ -22,6 +22,9 @@ final class SpoolState {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final long maxBytes;
+    /** The volume's free space, when the spool keeps a reserve of it. */
+    private final @Nullable VolumeRoom room;
+
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private List<Pending> queue = new ArrayList<>();
     private long nextSeq;
@@ -32,13 +35,15 @@ final class SpoolState {
     private volatile @Nullable String problem;
     private @Nullable Throwable problemCause;
     private boolean full;
+    private @Nullable String fullReason;
     private volatile boolean closed;
     private boolean removalDue;
     private long lastRemovalScanMillis;
 
     /** Starts from what recovery found; every seq below the next one counts as settled. */
-    SpoolState(long maxBytes, List<Segment> recovered, long nextSeq) {
+    SpoolState(long maxBytes, List<Segment> recovered, long nextSeq, @Nullable VolumeRoom room) {
         this.maxBytes = maxBytes;
+        this.room = room;
         for (Segment segment : recovered) {
             segments.put(segment.firstSeq(), segment);
             diskBytes += segment.bytes();
@@ -69,8 +74,16 @@ final class SpoolState {
             long used = diskBytes + queuedBytes;
             if (used + bytes > maxBytes) {
                 full = true;
+                fullReason = "it holds " + used + " of its " + maxBytes + " bytes";
                 throw new SpoolFullException("the spool is full: " + used + " of " + maxBytes + " bytes in use, an"
                         + " entry of " + bytes + " bytes fits once entries are released");
+            }
+            String noRoom = room == null ? null : room.refusal(bytes, diskBytes, queuedBytes, System.nanoTime());
+            if (noRoom != null) {
+                full = true;
+                fullReason = noRoom;
+                throw new SpoolFullException(
+                        noRoom + ": an entry of " + bytes + " bytes fits once entries are released");
             }
             full = false;
             Pending pending = new Pending(nextSeq++, nowMillis, head, tail, new CompletableFuture<>());
@@ -312,7 +325,8 @@ final class SpoolState {
                 }
             }
             String why = closed ? "the spool is closed" : problem;
-            return new SpoolStatus(diskBytes, unreleased, segments.size(), oldest, why == null, why, full);
+            return new SpoolStatus(
+                    diskBytes, unreleased, segments.size(), oldest, why == null, why, full, full ? fullReason : null);
         } finally {
             lock.unlock();
         }

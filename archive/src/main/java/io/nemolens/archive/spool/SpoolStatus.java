@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param writable whether appends are taken (false while unavailable and once closed)
  * @param problem why appends are refused, or null while writable
  * @param full whether the last append was refused for want of space, and no space was freed since
+ * @param fullReason why, while {@code full}: the spool holds its most, or its volume keeps its reserve free
  */
 public record SpoolStatus(
         long bytes,
@@ -21,4 +22,5 @@ public record SpoolStatus(
         long oldestUnreleasedAppendedAtMillis,
         boolean writable,
         @Nullable String problem,
-        boolean full) {}
+        boolean full,
+        @Nullable String fullReason) {}

@@ -118,6 +118,7 @@ final class OpenFileOverhead {
                 for (int f = 0; f < files; f++) {
                     open.write(
                             seq[0]++,
+                            System.currentTimeMillis(),
                             "m" + seq[0],
                             records[f][m],
                             key -> key.table().equals(table.name()));
@@ -150,7 +151,12 @@ final class OpenFileOverhead {
     private static void write(OpenFiles open, Table table, int run, OtlpDecoder decoder, long[] seq) {
         Records r = decoder.decode(table.signal(), table.request().apply(run, 0).toByteArray(), null)
                 .records();
-        open.write(seq[0]++, "warm", r, key -> key.table().equals(table.name()));
+        open.write(
+                seq[0]++,
+                System.currentTimeMillis(),
+                "warm",
+                r,
+                key -> key.table().equals(table.name()));
     }
 
     /** Heap used after full collections (several, until it settles). */

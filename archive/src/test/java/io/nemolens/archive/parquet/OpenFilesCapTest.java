@@ -62,7 +62,7 @@ class OpenFilesCapTest {
 
     private void write(OpenFiles files, String run, int spans) {
         long s = seq.incrementAndGet();
-        assertThat(files.write(s, "message-" + s, spans(run, spans), key -> true))
+        assertThat(files.write(s, System.currentTimeMillis(), "message-" + s, spans(run, spans), key -> true))
                 .isTrue();
     }
 

@@ -1,0 +1,141 @@
+package io.nemolens.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.spool.Spool;
+import io.nemolens.archive.spool.SpoolOptions;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.handlers.ReceivedMessage;
+import io.nemolens.handlers.Signal;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.MutableClock;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A consumer that restarts more often than {@code max-age} still commits: what a crash left in the spool is
+ * written again at start and committed at once, and rows written again keep the age of their first append.
+ */
+class RestartProgressTest {
+
+    private static final int MESSAGES = 6;
+    private static final int SPANS = 16;
+
+    @TempDir
+    Path dir;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
+    private final MutableClock clock = MutableClock.at("2026-11-30T10:00:00Z");
+
+    /** The spool as a killed consumer leaves it: every message durable (acknowledged), no file committed. */
+    private void spoolAsAKilledConsumerLeavesIt(ArchiveOptions options) throws Exception {
+        List<ReceivedMessage> messages = new ArrayList<>();
+        for (int i = 0; i < MESSAGES; i++) {
+            byte[] body = NemoLensRequests.spans(SPANS, "restart-run-" + (i % 2), i, i)
+                    .toByteArray();
+            messages.add(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body));
+        }
+        try (Spool spool = Spool.open(
+                options.spoolPath(), new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes()), clock)) {
+            for (ReceivedMessage m : messages) {
+                spool.append(SpooledMessage.head(m), m.body()).durable().get();
+            }
+        }
+    }
+
+    @Test
+    void whatACrashLeftIsCommittedRightAfterTheRecoveryNotAMaxAgeLater() throws Exception {
+        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        spoolAsAKilledConsumerLeavesIt(options);
+        clock.advance(Duration.ofSeconds(30)); // restarted half a minute later, well within max-age
+        try (ParquetArchive archive = new ParquetArchive(options, decoder, clock)) {
+            assertThat(archive.rewritten(Duration.ofSeconds(30))).isTrue();
+            // the clock stands still: only the recovery's own commit can have committed them
+            await().atMost(Duration.ofSeconds(20)).until(() -> archive.status().spoolEntries() == 0);
+            assertThat(archive.status().committedFiles()).as("one file per run").isEqualTo(2);
+            try (ArchiveReader reader = new ArchiveReader(dir)) {
+                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) MESSAGES * SPANS);
+            }
+        }
+    }
+
+    @Test
+    void rowsWrittenAgainKeepTheAgeOfTheirFirstAppend() throws Exception {
+        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        AtomicInteger created = new AtomicInteger();
+        // the first file fails when it is committed (its stream refuses its rows): its rows are written again
+        OutputFiles firstFails =
+                path -> created.incrementAndGet() == 1 ? new Refusing(path) : new LocalOutputFile(path);
+        try (ParquetArchive archive = new ParquetArchive(options, decoder, clock, firstFails)) {
+            for (int i = 0; i < MESSAGES; i++) {
+                byte[] body = NemoLensRequests.spans(SPANS, "aged-run", i, i).toByteArray();
+                archive.accept(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body))
+                        .toCompletableFuture()
+                        .get();
+            }
+            clock.advance(Duration.ofMinutes(5).plusSeconds(1));
+            // the first file is due and fails; its rows go to a new file, which is as old as they are: due too
+            await().atMost(Duration.ofSeconds(30)).until(() -> archive.status().committedFiles() == 1);
+            assertThat(created.get()).isEqualTo(2);
+            assertThat(archive.status().spoolEntries()).isZero();
+            try (ArchiveReader reader = new ArchiveReader(dir)) {
+                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) MESSAGES * SPANS);
+            }
+        }
+    }
+
+    /** A file whose stream takes the magic bytes Parquet writes when it opens a file, and refuses the rest. */
+    private record Refusing(Path path) implements OutputFile {
+        @Override
+        public PositionOutputStream create(long blockSize) {
+            return new PositionOutputStream() {
+                private long written;
+
+                @Override
+                public long getPos() {
+                    return written;
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    if (written >= 4) {
+                        throw new IOException("no space left on device (the test's)");
+                    }
+                    written++;
+                }
+            };
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSize) {
+            return create(blockSize);
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+
+        @Override
+        public String getPath() {
+            return path.toString();
+        }
+    }
+}
