@@ -81,41 +81,6 @@ public record ArchiveOptions(
         }
     }
 
-    /**
-     * These options with {@code maxOpenFiles} derived from {@code maxBufferBytes}: one open file per MB of it
-     * ({@link OpenFiles#defaultMaxOpenFiles(long)}).
-     */
-    public ArchiveOptions(
-            Path path,
-            Path spoolPath,
-            long spoolMaxBytes,
-            long spoolSegmentBytes,
-            double spoolCommitThreshold,
-            long maxRows,
-            long maxFileSizeBytes,
-            Duration maxAge,
-            long maxBufferBytes,
-            long rowGroupSizeBytes,
-            Compression compression,
-            int zstdLevel,
-            Duration dedupWindow) {
-        this(
-                path,
-                spoolPath,
-                spoolMaxBytes,
-                spoolSegmentBytes,
-                spoolCommitThreshold,
-                maxRows,
-                maxFileSizeBytes,
-                maxAge,
-                maxBufferBytes,
-                OpenFiles.defaultMaxOpenFiles(maxBufferBytes),
-                rowGroupSizeBytes,
-                compression,
-                zstdLevel,
-                dedupWindow);
-    }
-
     /** These options with the spool elsewhere (each instance writing one archive needs a spool of its own). */
     public ArchiveOptions withSpoolPath(Path spool) {
         return new ArchiveOptions(
@@ -152,6 +117,7 @@ public record ArchiveOptions(
                 256L << 20,
                 Duration.ofMinutes(5),
                 96L << 20,
+                OpenFiles.defaultMaxOpenFiles(96L << 20),
                 32L << 20,
                 Compression.ZSTD,
                 1,

@@ -1,6 +1,7 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.spool.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
@@ -51,8 +52,7 @@ final class Committer implements AutoCloseable {
         this.durableSeq = durableSeq;
         this.appendFailed = appendFailed;
         this.outcome = outcome;
-        this.thread = new Thread(this::run, "lens-archive-commit");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("lens-archive-commit", this::run);
         thread.start();
     }
 

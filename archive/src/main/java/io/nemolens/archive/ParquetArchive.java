@@ -6,6 +6,7 @@ import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.PartitionFolders;
 import io.nemolens.archive.spool.Appended;
+import io.nemolens.archive.spool.DaemonThreads;
 import io.nemolens.archive.spool.SpoolDamage;
 import io.nemolens.archive.spool.SpoolFullException;
 import io.nemolens.archive.spool.SpoolStatus;
@@ -27,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -104,20 +104,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         this.clock = clock;
         this.parts = ArchiveParts.open(options, decoder, clock, outputs);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
-        timer = Executors.newSingleThreadScheduledExecutor(daemon("lens-archive-timer"));
+        timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lens-archive-timer"));
         // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
         var unusedHousekeeping =
                 timer.scheduleWithFixedDelay(errorsEscape(this::housekeeping), period, period, TimeUnit.MILLISECONDS);
         var unusedDedup = timer.scheduleWithFixedDelay(errorsEscape(this::maintainDedup), 1, 10, TimeUnit.MINUTES);
-        acknowledger = Executors.newSingleThreadExecutor(daemon("lens-archive-durable"));
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
+        acknowledger = Executors.newSingleThreadExecutor(DaemonThreads.named("lens-archive-durable"));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.nemolens.archive;
 import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.PartitionKey;
+import io.nemolens.archive.spool.DaemonThreads;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
@@ -78,8 +79,7 @@ final class Repairer implements AutoCloseable {
         this.holds = holds;
         this.writability = writability;
         this.rejected = rejected;
-        this.thread = new Thread(this::run, "lens-archive-repair");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("lens-archive-repair", this::run);
     }
 
     /** Starts the thread, which writes the rows into {@code files}; jobs submitted before wait for it. */

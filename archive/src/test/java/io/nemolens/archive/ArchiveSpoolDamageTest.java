@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.nemolens.archive.autoconfigure.ArchiveHealthIndicator;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -32,15 +30,10 @@ import org.springframework.boot.health.contributor.Status;
  * writes every other message from it, counts the lost ones, and its health is DOWN with the count until
  * the kept-aside bytes are deleted.
  */
-class ArchiveSpoolDamageTest {
+class ArchiveSpoolDamageTest extends ArchiveTestCase {
 
     private static final int MESSAGES = 12;
     private static final int SPANS = 20;
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
 
     @Test
     void damagedSpoolEntriesCostTheirMessagesOnlyAndKeepTheHealthDownUntilAcknowledged() throws Exception {

@@ -3,9 +3,9 @@ package io.nemolens.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.decode.DecodedMessage;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
@@ -29,9 +29,7 @@ import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A file that fails inside the Parquet writer — a write error part way through (a full disk), or an
@@ -39,24 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * back with DuckDB, no temporary file is left, the failed file's rows are written again from the spool,
  * each row exactly once (counted without {@code DISTINCT}), and the failed file's stream is closed.
  */
-class FailedFileTest {
+class FailedFileTest extends ArchiveTestCase {
 
     /** Bytes a failing file takes before it fails: past the 4-byte magic, inside the first row group. */
     private static final long FAIL_AFTER = 64;
 
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private ParquetArchive archive;
     private FailingOutputs outputs;
-
-    @AfterEach
-    void close() {
-        if (archive != null) {
-            archive.close();
-        }
-    }
 
     @Test
     void aWriteErrorPartWayThroughARowGroupLeavesNoFileBehindAndItsRowsAreWrittenAgainFromTheSpool() throws Exception {
@@ -176,6 +162,8 @@ class FailedFileTest {
                 d.maxFileSizeBytes(),
                 Duration.ofMinutes(10), // files are committed when the test says so
                 d.maxBufferBytes(),
+                OpenFiles.defaultMaxOpenFiles( // files are committed when the test says so
+                        d.maxBufferBytes()),
                 rowGroupBytes,
                 ArchiveOptions.Compression.ZSTD,
                 1,

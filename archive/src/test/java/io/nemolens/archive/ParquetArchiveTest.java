@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
+import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.MessageInfo;
@@ -35,29 +35,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The archive writes what it is given, read back with DuckDB; it commits before it acknowledges. */
-class ParquetArchiveTest {
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private ParquetArchive archive;
+class ParquetArchiveTest extends ArchiveTestCase {
 
     private ParquetArchive open(ArchiveOptions options) {
         archive = new ParquetArchive(options, decoder, Clock.systemUTC());
         return archive;
-    }
-
-    @AfterEach
-    void close() {
-        if (archive != null) {
-            archive.close();
-        }
     }
 
     /** A message as the consumer hands it to its sinks. */
@@ -529,6 +514,7 @@ class ParquetArchiveTest {
                 d.maxFileSizeBytes(),
                 maxAge,
                 maxBufferBytes,
+                OpenFiles.defaultMaxOpenFiles(maxBufferBytes),
                 d.rowGroupSizeBytes(),
                 ArchiveOptions.Compression.ZSTD,
                 zstdLevel,

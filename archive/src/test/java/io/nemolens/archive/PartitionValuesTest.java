@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RejectBatchException;
@@ -33,29 +33,14 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Run ids as partition folders, read back with DuckDB with and without Hive partitioning; and what the
  * archive does with a message it can never hold (rejects it, so the consumer poisons it, and takes the
  * others) versus a storage failure (holds messages, never rejects them).
  */
-class PartitionValuesTest {
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private ParquetArchive archive;
-
-    @AfterEach
-    void close() {
-        if (archive != null) {
-            archive.close();
-        }
-    }
+class PartitionValuesTest extends ArchiveTestCase {
 
     @Test
     void everyRunIsFoundByItsRealIdThroughItsFolderOrItsColumn() throws Exception {
@@ -183,6 +168,7 @@ class PartitionValuesTest {
                 d.maxFileSizeBytes(),
                 d.maxAge(),
                 d.maxBufferBytes(),
+                OpenFiles.defaultMaxOpenFiles(d.maxBufferBytes()),
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),

@@ -84,8 +84,8 @@ class RecoveryWavesTest {
                 .as("files cut for the cap (none: each wave waits for the last one's commits)")
                 .isZero();
         assertThat(usage.openFiles())
-                .as("the last wave's files stay open for rows to come")
-                .isPositive();
+                .as("the recovery at start commits its last wave too: a consumer that keeps crashing still commits")
+                .isZero();
 
         try (ArchiveReader reader = new ArchiveReader(second)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) RUNS * SPANS_PER_MESSAGE);

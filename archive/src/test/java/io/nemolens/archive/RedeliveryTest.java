@@ -2,40 +2,23 @@ package io.nemolens.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A redelivery of a message the archive is still appending (the broker redelivers when a connection drops
  * while the first delivery waits for its fsync) is acknowledged only once the first delivery's append is
  * durable: that append can still fail, and the message must then not be acknowledged.
  */
-class RedeliveryTest {
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private ParquetArchive archive;
-
-    @AfterEach
-    void close() {
-        if (archive != null) {
-            archive.close();
-        }
-    }
+class RedeliveryTest extends ArchiveTestCase {
 
     @Test
     void aRedeliveryWhileTheFirstAppendIsNotDurableIsAcknowledgedNoEarlierThanTheFirstDelivery() throws Exception {

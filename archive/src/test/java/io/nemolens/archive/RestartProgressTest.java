@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
@@ -22,21 +21,16 @@ import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A consumer that restarts more often than {@code max-age} still commits: what a crash left in the spool is
  * written again at start and committed at once, and rows written again keep the age of their first append.
  */
-class RestartProgressTest {
+class RestartProgressTest extends ArchiveTestCase {
 
     private static final int MESSAGES = 6;
     private static final int SPANS = 16;
 
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
     private final MutableClock clock = MutableClock.at("2026-11-30T10:00:00Z");
 
     /** The spool as a killed consumer leaves it: every message durable (acknowledged), no file committed. */

@@ -80,8 +80,7 @@ public final class Spool implements AutoCloseable {
         this.probe = new WriteProbe(state, folder, clock);
         this.keptAside = new KeptAside(folder);
         this.writer = new GroupWriter(state, folder, options.segmentBytes(), clock, remover);
-        this.writerThread = new Thread(writer, "lens-spool-writer");
-        writerThread.setDaemon(true);
+        this.writerThread = DaemonThreads.of("lens-spool-writer", writer);
     }
 
     /**
