@@ -20,32 +20,16 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  * {@code x-delivery-limit} (1000 for the poison queue), and RabbitMQ 4 <em>drops</em> a message of a
  * queue without dead-letter target that reaches the limit. The report shows each message's delivery
  * count so that the budget is visible; inspect when you need to, not in a loop.
+ *
+ * @param connectionFactory the broker
+ * @param queue the poison queue's name
+ * @param inspectLimit read at most this many messages of a deeper queue
+ * @param deliveryLimit the poison queue's {@code x-delivery-limit}
  */
-public final class PoisonInspector {
+public record PoisonInspector(ConnectionFactory connectionFactory, String queue, int inspectLimit, int deliveryLimit) {
 
     /** How many messages a listing describes one by one when not told otherwise. */
     public static final int DEFAULT_LISTED = 100;
-
-    private final ConnectionFactory connectionFactory;
-    private final String queue;
-    private final int inspectLimit;
-    private final int deliveryLimit;
-
-    /**
-     * @param inspectLimit read at most this many messages of a deeper queue
-     * @param deliveryLimit the poison queue's {@code x-delivery-limit}
-     */
-    public PoisonInspector(ConnectionFactory connectionFactory, String queue, int inspectLimit, int deliveryLimit) {
-        this.connectionFactory = connectionFactory;
-        this.queue = queue;
-        this.inspectLimit = inspectLimit;
-        this.deliveryLimit = deliveryLimit;
-    }
-
-    /** The poison queue's name. */
-    public String queue() {
-        return queue;
-    }
 
     /**
      * Reads the queue.

@@ -14,7 +14,12 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  * (deleted in the management UI). One walk of the queue ({@link QueueWalk}): one delivery of every
  * message, so it is an operator's explicit action, never something a page does on its own.
  */
-public final class PoisonReindexer {
+public record PoisonReindexer(
+        ConnectionFactory connectionFactory,
+        String poisonQueue,
+        int inspectLimit,
+        PoisonIndex index,
+        PoisonIndexWriter writer) {
 
     private static final Logger log = LoggerFactory.getLogger(PoisonReindexer.class);
 
@@ -31,25 +36,6 @@ public final class PoisonReindexer {
             return "indexed " + added + " unindexed message(s), marked " + gone + " gone (of " + examined
                     + " examined)";
         }
-    }
-
-    private final ConnectionFactory connectionFactory;
-    private final String poisonQueue;
-    private final int inspectLimit;
-    private final PoisonIndex index;
-    private final PoisonIndexWriter writer;
-
-    public PoisonReindexer(
-            ConnectionFactory connectionFactory,
-            String poisonQueue,
-            int inspectLimit,
-            PoisonIndex index,
-            PoisonIndexWriter writer) {
-        this.connectionFactory = connectionFactory;
-        this.poisonQueue = poisonQueue;
-        this.inspectLimit = inspectLimit;
-        this.index = index;
-        this.writer = writer;
     }
 
     /** Walks the poison queue once and appends what the index lacks; {@code by} is recorded as who did it. */

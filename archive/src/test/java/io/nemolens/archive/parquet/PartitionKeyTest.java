@@ -9,8 +9,12 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The folder value of a run id (README, "Partition folders"): bounded, ASCII, reversible by URL-decoding
@@ -27,52 +31,39 @@ class PartitionKeyTest {
     @TempDir
     Path root;
 
-    @Test
-    void plainIdsAreTheirOwnFolderValue() {
-        for (String id : List.of("llama3-8b-pretrain-20261129-a1b2", "run.7_b-3", "A", "0012")) {
-            assertThat(PartitionKey.runFolder(id)).isEqualTo(id);
-        }
+    /** A run id, its folder value, and why. */
+    static Stream<Arguments> folderValues() {
+        return Stream.of(
+                Arguments.of("llama3-8b-pretrain-20261129-a1b2", "llama3-8b-pretrain-20261129-a1b2", "plain: itself"),
+                Arguments.of("run.7_b-3", "run.7_b-3", "plain: itself"),
+                Arguments.of("A", "A", "plain: itself"),
+                Arguments.of("0012", "0012", "plain: itself"),
+                Arguments.of("a/b=c%d e~f", "a%2Fb%3Dc%25d%20e%7Ef", "every other byte: % and its upper-case hex"),
+                Arguments.of("x'\"#*:?\\<>|+{}[]^", "x%27%22%23%2A%3A%3F%5C%3C%3E%7C%2B%7B%7D%5B%5D%5E", "punctuation"),
+                Arguments.of("run\n\t\u0000\u007F\u001Fx", "run%0A%09%00%7F%1Fx", "control characters"),
+                Arguments.of("été", "%C3%A9t%C3%A9", "outside ASCII: its UTF-8 bytes escaped"),
+                Arguments.of("训练", "%E8%AE%AD%E7%BB%83", "CJK: its UTF-8 bytes escaped"),
+                Arguments.of("launch-\uD83D\uDE80", "launch-%F0%9F%9A%80", "outside the BMP: one character of 4 bytes"),
+                Arguments.of("a\uD800b", "a%3Fb", "an unpaired surrogate has no UTF-8: '?', as the column holds it"),
+                Arguments.of(
+                        "", "__HIVE_DEFAULT_PARTITION__", "no run id (absent is \"\" too): what readers read as NULL"),
+                Arguments.of("_tmp", "%5Ftmp", "never starts like a hidden name"),
+                Arguments.of(".hidden", "%2Ehidden", "never starts like a hidden name"),
+                Arguments.of("__HIVE_DEFAULT_PARTITION__", "%5F_HIVE_DEFAULT_PARTITION__", "never reads as NULL"),
+                Arguments.of(".", "%2E", "never a relative folder"),
+                Arguments.of("..", "%2E%2E", "never a relative folder"),
+                Arguments.of("v1.", "v1%2E", "Windows drops a trailing dot"),
+                Arguments.of("null", "%6Eull", "DuckDB reads a folder value NULL, in any case, as NULL"),
+                Arguments.of("NULL", "%4EULL", "DuckDB reads a folder value NULL, in any case, as NULL"),
+                Arguments.of("nUlL", "%6EUlL", "DuckDB reads a folder value NULL, in any case, as NULL"),
+                Arguments.of("nullable", "nullable", "only NULL itself"),
+                Arguments.of("a_b.c", "a_b.c", "inner dots and underscores are plain"));
     }
 
-    @Test
-    void everyOtherByteIsEscapedAsPercentAndItsUpperCaseHex() {
-        assertThat(PartitionKey.runFolder("a/b=c%d e~f")).isEqualTo("a%2Fb%3Dc%25d%20e%7Ef");
-        assertThat(PartitionKey.runFolder("x'\"#*:?\\<>|+{}[]^"))
-                .isEqualTo("x%27%22%23%2A%3A%3F%5C%3C%3E%7C%2B%7B%7D%5B%5D%5E");
-        assertThat(PartitionKey.runFolder("run\n\t\u0000\u007F\u001Fx")).isEqualTo("run%0A%09%00%7F%1Fx");
-    }
-
-    @Test
-    void charactersOutsideAsciiAreTheirUtf8BytesEscaped() {
-        assertThat(PartitionKey.runFolder("été")).isEqualTo("%C3%A9t%C3%A9");
-        assertThat(PartitionKey.runFolder("训练")).isEqualTo("%E8%AE%AD%E7%BB%83");
-        // outside the BMP: one character of four bytes, not two halves written as '?'
-        assertThat(PartitionKey.runFolder("launch-\uD83D\uDE80")).isEqualTo("launch-%F0%9F%9A%80");
-        // an unpaired surrogate has no UTF-8: '?', as the run_id column holds it
-        assertThat(PartitionKey.runFolder("a\uD800b")).isEqualTo("a%3Fb");
-    }
-
-    @Test
-    void noRunIdIsTheFolderValueReadersReadAsNull() {
-        // an absent nemo.run.id is "" too (TelemetryRecord.runId()); the column holds NULL for both
-        assertThat(PartitionKey.runFolder("")).isEqualTo("__HIVE_DEFAULT_PARTITION__");
-    }
-
-    @Test
-    void aValueNeverStartsLikeAHiddenNameNorReadsAsNull() {
-        assertThat(PartitionKey.runFolder("_tmp")).isEqualTo("%5Ftmp");
-        assertThat(PartitionKey.runFolder(".hidden")).isEqualTo("%2Ehidden");
-        assertThat(PartitionKey.runFolder("__HIVE_DEFAULT_PARTITION__")).isEqualTo("%5F_HIVE_DEFAULT_PARTITION__");
-        assertThat(PartitionKey.runFolder(".")).isEqualTo("%2E");
-        assertThat(PartitionKey.runFolder("..")).isEqualTo("%2E%2E");
-        // Windows drops a trailing dot
-        assertThat(PartitionKey.runFolder("v1.")).isEqualTo("v1%2E");
-        // DuckDB reads a folder value NULL, in any case, as NULL
-        assertThat(PartitionKey.runFolder("null")).isEqualTo("%6Eull");
-        assertThat(PartitionKey.runFolder("NULL")).isEqualTo("%4EULL");
-        assertThat(PartitionKey.runFolder("nUlL")).isEqualTo("%6EUlL");
-        assertThat(PartitionKey.runFolder("nullable")).isEqualTo("nullable");
-        assertThat(PartitionKey.runFolder("a_b.c")).isEqualTo("a_b.c");
+    @ParameterizedTest(name = "{2}: {0}")
+    @MethodSource("folderValues")
+    void aRunIdsFolderValue(String runId, String folder, String why) {
+        assertThat(PartitionKey.runFolder(runId)).as(why).isEqualTo(folder);
     }
 
     @Test

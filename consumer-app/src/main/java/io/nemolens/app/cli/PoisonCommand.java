@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *               [--dry-run] [--rate PER_SECOND]
  * </pre>
  */
-public final class PoisonCommand implements LensCommand {
+public record PoisonCommand(PoisonInspector inspector, PoisonReplayer replayer) implements LensCommand {
 
     static final String USAGE = """
             usage: poison list [--max N]
@@ -31,14 +31,6 @@ public final class PoisonCommand implements LensCommand {
                      moves messages back to their original exchange and routing key (confirmed), or to the
                      parking lot after lens.poison.max-replays replays; decode, unknown-signal and oversized
                      failures only with --include-input-failures or --category naming them""";
-
-    private final PoisonInspector inspector;
-    private final PoisonReplayer replayer;
-
-    public PoisonCommand(PoisonInspector inspector, PoisonReplayer replayer) {
-        this.inspector = inspector;
-        this.replayer = replayer;
-    }
 
     @Override
     public String name() {
