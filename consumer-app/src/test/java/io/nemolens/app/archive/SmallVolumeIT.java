@@ -100,7 +100,8 @@ class SmallVolumeIT {
         assertThat(ackedWhilePaused)
                 .as("messages acknowledged before the volume was full")
                 .isBetween(1.0, bodies.size() - 1.0);
-        await().during(Duration.ofSeconds(2))
+        await("nothing acknowledged while paused")
+                .during(Duration.ofSeconds(2))
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> child.messages("acked") == ackedWhilePaused);
         assertThat(child.meter("lens_retries_total", "type=\"transient\""))
@@ -110,7 +111,8 @@ class SmallVolumeIT {
         assertThat(lens.poisoned()).isZero();
 
         // committed files release the spool: everything goes through by itself (before, it stalled here for good)
-        await().atMost(Duration.ofMinutes(2))
+        await("every message acknowledged")
+                .atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> child.messages("acked") == bodies.size());
         assertThat(paused.get().body())
