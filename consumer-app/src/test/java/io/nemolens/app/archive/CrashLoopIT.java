@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.Service;
-import io.nemolens.decode.MessageIds;
-import io.nemolens.generator.NemoLensRequests;
-import io.nemolens.testing.BrokerClient;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
-import io.nemolens.testing.TestTopology;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,15 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,11 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashLoopIT {
 
     private static final int KILLS = 5;
-    private static final int RUNS = 4;
     private static final int SPANS_PER_MESSAGE = 8;
     private static final Duration MAX_AGE = Duration.ofMinutes(5);
     /** A stream, not a backlog: a message every few milliseconds, and none while this many are ready. */
-    private static final long PUBLISH_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final Duration PUBLISH_PAUSE = Duration.ofMillis(5);
 
     private static final int MAX_READY = 500;
 
@@ -59,41 +45,49 @@ class CrashLoopIT {
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().manualStart();
 
-    private final ExecutorService publisher = Executors.newSingleThreadExecutor();
-
-    @AfterEach
-    void stopPublishing() {
-        publisher.shutdownNow();
-    }
-
     @Test
     void fiveKillsWithinOneMaxAgeCommitFilesAfterEachRecoveryAndArchiveEveryRecordOnce() throws Exception {
+        Path logs = Files.createDirectories(
+                Path.of("target", "crash-loop-it", lens.topology().queue()));
+        long began = System.nanoTime();
+        ConsumerProcess first = start(logs, 0);
+        await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
+        try (SpanStream stream = new SpanStream(
+                lens.topology(),
+                "crash-loop-run-",
+                SPANS_PER_MESSAGE,
+                0,
+                Integer.MAX_VALUE,
+                MAX_READY,
+                PUBLISH_PAUSE)) {
+            ConsumerProcess last = killFiveTimes(first, logs, began);
+            stream.finish(Duration.ofMinutes(1));
+            // every message taken: none ready, and no acknowledgement for three seconds
+            double[] acked = {-1};
+            await().atMost(Duration.ofMinutes(1))
+                    .pollDelay(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofSeconds(3))
+                    .until(() -> {
+                        double now = last.messages("acked");
+                        boolean settled = now == acked[0] && lens.queued() == 0;
+                        acked[0] = now;
+                        return settled;
+                    });
+            assertThat(last.stop()).as("the last consumer stopped gracefully").isNotNegative();
+            assertThat(lens.queued()).isZero();
+            assertThat(lens.poisoned()).isZero();
+            ArchivedSpans.assertExactlyOnce(archive, stream.ids(), SPANS_PER_MESSAGE);
+        }
+    }
+
+    /**
+     * Kills the consumer five times, each a few seconds of stream after its start's recovery, and starts another:
+     * after each start's recovery, what the killed ones acknowledged is in committed files. Returns the last one.
+     */
+    private ConsumerProcess killFiveTimes(ConsumerProcess first, Path logs, long began) throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        TestTopology topology = lens.topology();
-        Path logs = Files.createDirectories(Path.of("target", "crash-loop-it", topology.queue()));
-        long began = System.nanoTime();
-
-        ConsumerProcess consumer = start(logs, 0);
-        await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
-        Set<String> published = ConcurrentHashMap.newKeySet();
-        AtomicBoolean stopPublishing = new AtomicBoolean();
-        Future<?> publishing = publisher.submit(() -> {
-            try (BrokerClient own = new BrokerClient()) {
-                for (int i = 0; !stopPublishing.get(); i++) {
-                    while (own.messageCount(topology.queue()) > MAX_READY) {
-                        LockSupport.parkNanos(PUBLISH_PAUSE_NANOS);
-                    }
-                    byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-loop-run-" + (i % RUNS), i % 8, i)
-                            .toByteArray();
-                    published.add(MessageIds.of(body));
-                    own.publish(topology.exchange(), "otlp_spans", body);
-                    LockSupport.parkNanos(PUBLISH_PAUSE_NANOS);
-                }
-            }
-            return null;
-        });
-
+        ConsumerProcess consumer = first;
         // messages the killed consumers acknowledged, at the least (read just before each kill)
         long ackedByTheKilled = 0;
         long committed = 0;
@@ -146,25 +140,8 @@ class CrashLoopIT {
                         rounds)
                 .isLessThan(MAX_AGE);
 
-        stopPublishing.set(true);
-        publishing.get(1, TimeUnit.MINUTES);
-        // every message taken: none ready, and no acknowledgement for three seconds
-        ConsumerProcess last = consumer;
-        double[] acked = {-1};
-        await().atMost(Duration.ofMinutes(1))
-                .pollDelay(Duration.ofSeconds(3))
-                .pollInterval(Duration.ofSeconds(3))
-                .until(() -> {
-                    double now = last.messages("acked");
-                    boolean settled = now == acked[0] && lens.queued() == 0;
-                    acked[0] = now;
-                    return settled;
-                });
-        assertThat(last.stop()).as("the last consumer stopped gracefully").isNotNegative();
-        assertThat(lens.queued()).isZero();
-        assertThat(lens.poisoned()).isZero();
-        System.out.printf("CrashLoopIT: %d messages published; %s%n", published.size(), rounds);
-        ArchivedSpans.assertExactlyOnce(archive, published, SPANS_PER_MESSAGE);
+        System.out.printf("CrashLoopIT (seed %d): %s%n", seed, rounds);
+        return consumer;
     }
 
     private ConsumerProcess start(Path logs, int index) throws IOException {
