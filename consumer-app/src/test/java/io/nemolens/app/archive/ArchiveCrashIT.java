@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.Service;
-import io.nemolens.decode.MessageIds;
-import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ArchiveReader;
-import io.nemolens.testing.BrokerClient;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.TestTopology;
@@ -22,15 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,11 +50,13 @@ class ArchiveCrashIT {
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().manualStart();
 
-    private final ExecutorService publisher = Executors.newSingleThreadExecutor();
+    private @Nullable SpanStream stream;
 
     @AfterEach
     void stopPublishing() {
-        publisher.shutdownNow();
+        if (stream != null) {
+            stream.close();
+        }
     }
 
     @Test
@@ -75,25 +67,10 @@ class ArchiveCrashIT {
         Path logs = Files.createDirectories(Path.of("target", "crash-it", topology.queue()));
 
         ConsumerProcess consumer = startConsumer(logs, 0);
-        Set<String> publishedIds = ConcurrentHashMap.newKeySet();
-        AtomicInteger published = new AtomicInteger();
-        AtomicBoolean killsDone = new AtomicBoolean();
         await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
-        Future<?> publishing = publisher.submit(() -> {
-            try (BrokerClient own = new BrokerClient()) {
-                for (int i = 0; i < MAX_MESSAGES && !(killsDone.get() && i >= MIN_MESSAGES); i++) {
-                    while (own.messageCount(topology.queue()) > MAX_READY) {
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-                    }
-                    byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "crash-run-" + (i % 4), i % 8, i)
-                            .toByteArray();
-                    publishedIds.add(MessageIds.of(body));
-                    own.publish(topology.exchange(), "otlp_spans", body);
-                    published.incrementAndGet();
-                }
-            }
-            return null;
-        });
+        SpanStream stream = new SpanStream(
+                topology, "crash-run-", SPANS_PER_MESSAGE, MIN_MESSAGES, MAX_MESSAGES, MAX_READY, Duration.ZERO);
+        this.stream = stream;
 
         List<String> kills = new ArrayList<>();
         for (int kill = 1; kill <= KILLS; kill++) {
@@ -104,22 +81,22 @@ class ArchiveCrashIT {
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> victim.messages("acked") >= ackedBeforeKill && temporaryFileExists());
-            kills.add("kill " + kill + " after " + ackedBeforeKill + " acks, " + published.get() + " published");
+            kills.add("kill " + kill + " after " + ackedBeforeKill + " acks, " + stream.published() + " published");
             victim.kill();
             consumer = startConsumer(logs, kill);
         }
-        killsDone.set(true);
-        publishing.get(5, TimeUnit.MINUTES);
-        assertThat(published.get())
+        int published = stream.finish(Duration.ofMinutes(5));
+        assertThat(published)
                 .as("the publisher was still sending at the last kill (seed %d, %s)", seed, kills)
                 .isLessThan(MAX_MESSAGES);
-        assertThat(publishedIds).hasSize(published.get());
+        Set<String> publishedIds = stream.ids();
+        assertThat(publishedIds).hasSize(published);
 
-        long expected = (long) published.get() * SPANS_PER_MESSAGE;
+        long expected = (long) published * SPANS_PER_MESSAGE;
         ConsumerProcess last = consumer;
         await().atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofSeconds(1))
-                .until(() -> lens.queued() == 0 && rows() >= expected);
+                .until(() -> lens.queued() == 0 && ArchivedSpans.rows(archive) >= expected);
         assertThat(last.stop()).as("the last consumer stopped").isNotNegative();
         assertThat(lens.queued()).isZero();
         assertThat(lens.poisoned()).isZero();
@@ -184,15 +161,6 @@ class ArchiveCrashIT {
             });
         } catch (IOException | UncheckedIOException e) {
             return false; // a file renamed or removed under the walk: look again
-        }
-    }
-
-    /** Rows in committed files; -1 while DuckDB cannot read them (none yet, or one renamed under the glob). */
-    private long rows() {
-        try (ArchiveReader reader = new ArchiveReader(archive)) {
-            return (Long) reader.scalar("SELECT count(*) FROM %s", "spans");
-        } catch (Exception e) {
-            return -1;
         }
     }
 }
