@@ -1,6 +1,7 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -76,8 +77,8 @@ public record ArchiveOptions(
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("maxAge must be positive");
         }
-        if (maxOpenFiles < 1 || maxOpenFiles > OpenFiles.maxOpenFiles(maxBufferBytes)) {
-            throw new IllegalArgumentException(OpenFiles.tooManyOpenFiles(maxOpenFiles, maxBufferBytes));
+        if (maxOpenFiles < 1 || maxOpenFiles > WriterBudget.maxOpenFiles(maxBufferBytes)) {
+            throw new IllegalArgumentException(WriterBudget.tooManyOpenFiles(maxOpenFiles, maxBufferBytes));
         }
     }
 
@@ -117,7 +118,7 @@ public record ArchiveOptions(
                 256L << 20,
                 Duration.ofMinutes(5),
                 96L << 20,
-                OpenFiles.defaultMaxOpenFiles(96L << 20),
+                WriterBudget.defaultMaxOpenFiles(96L << 20),
                 32L << 20,
                 Compression.ZSTD,
                 1,

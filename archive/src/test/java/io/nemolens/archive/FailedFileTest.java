@@ -3,8 +3,8 @@ package io.nemolens.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
@@ -162,7 +162,7 @@ class FailedFileTest extends ArchiveTestCase {
                 d.maxFileSizeBytes(),
                 Duration.ofMinutes(10), // files are committed when the test says so
                 d.maxBufferBytes(),
-                OpenFiles.defaultMaxOpenFiles( // files are committed when the test says so
+                WriterBudget.defaultMaxOpenFiles( // files are committed when the test says so
                         d.maxBufferBytes()),
                 rowGroupBytes,
                 ArchiveOptions.Compression.ZSTD,

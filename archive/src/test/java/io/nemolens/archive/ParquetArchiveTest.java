@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
-import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
@@ -514,7 +514,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 d.maxFileSizeBytes(),
                 maxAge,
                 maxBufferBytes,
-                OpenFiles.defaultMaxOpenFiles(maxBufferBytes),
+                WriterBudget.defaultMaxOpenFiles(maxBufferBytes),
                 d.rowGroupSizeBytes(),
                 ArchiveOptions.Compression.ZSTD,
                 zstdLevel,

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RejectBatchException;
@@ -168,7 +168,7 @@ class PartitionValuesTest extends ArchiveTestCase {
                 d.maxFileSizeBytes(),
                 d.maxAge(),
                 d.maxBufferBytes(),
-                OpenFiles.defaultMaxOpenFiles(d.maxBufferBytes()),
+                WriterBudget.defaultMaxOpenFiles(d.maxBufferBytes()),
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),

@@ -1,7 +1,7 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
-import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -96,7 +96,7 @@ public record LensArchiveProperties(
                 maxFileSize.toBytes(),
                 maxAge,
                 maxBufferMemory.toBytes(),
-                maxOpenFiles != null ? maxOpenFiles : OpenFiles.defaultMaxOpenFiles(maxBufferMemory.toBytes()),
+                maxOpenFiles != null ? maxOpenFiles : WriterBudget.defaultMaxOpenFiles(maxBufferMemory.toBytes()),
                 rowGroupSize.toBytes(),
                 compression,
                 zstdLevel,

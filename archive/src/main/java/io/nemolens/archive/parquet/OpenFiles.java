@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *       first, whenever all open files together hold more than the memory budget: under pressure the
  *       row groups get smaller, the files do not;</li>
  *   <li>the budget counts each file from its opening until it is committed, at least its writer's fixed cost
- *       whatever its rows ({@link #writerBytes}: its column writers' first buffers, dictionaries, statistics
+ *       whatever its rows ({@link WriterBudget#writerBytes}: its column writers' first buffers, dictionaries, statistics
  *       and index builders), which its rows fill before they take more (so a file counts the larger of the
  *       two); and at most {@code maxOpenFiles} files are open at once (those cut and not yet committed
  *       included): to open one more, the file least recently written is committed first, and when the
@@ -50,19 +50,6 @@ public final class OpenFiles {
 
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
-
-    /**
-     * What an open file's writer holds per column of its table, whatever its rows: measured 11 to 14 KB (most of
-     * it the 16 KB first slab of each dictionary-encoded column's value indices, {@code IntList}, which the
-     * buffered size counts only as it fills; BENCHMARKS.md, "Open files"), counted as the most.
-     */
-    static final long WRITER_BYTES_PER_COLUMN = 14L << 10;
-
-    /** The default cap: one open file per this much of the memory budget. */
-    private static final long BUDGET_BYTES_PER_OPEN_FILE = 1L << 20;
-
-    /** The share of the budget that the writers of {@code maxOpenFiles} files of the widest table may take. */
-    private static final double MAX_WRITER_SHARE = 0.75;
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
@@ -151,49 +138,12 @@ public final class OpenFiles {
         this.clock = clock;
         this.converter = new Converter(this, clock);
         this.folders = new PartitionFolders(root, instanceId, outputs);
-        if (settings.maxOpenFiles() < 1 || settings.maxOpenFiles() > maxOpenFiles(settings.bufferBudgetBytes())) {
-            throw new IllegalArgumentException(tooManyOpenFiles(settings.maxOpenFiles(), settings.bufferBudgetBytes()));
+        if (settings.maxOpenFiles() < 1
+                || settings.maxOpenFiles() > WriterBudget.maxOpenFiles(settings.bufferBudgetBytes())) {
+            throw new IllegalArgumentException(
+                    WriterBudget.tooManyOpenFiles(settings.maxOpenFiles(), settings.bufferBudgetBytes()));
         }
         this.openPermits = new Semaphore(settings.maxOpenFiles());
-    }
-
-    /** What the writer of an open file of {@code table} holds in memory whatever its rows. */
-    static long writerBytes(ArchiveTable<?> table) {
-        return table.schema().getColumns().size() * WRITER_BYTES_PER_COLUMN;
-    }
-
-    /** What the writer of an open file of the widest table holds (the most an open file costs, rows aside). */
-    public static long largestWriterBytes() {
-        long largest = 0;
-        for (ArchiveTable<?> table : Converter.TABLES) {
-            largest = Math.max(largest, writerBytes(table));
-        }
-        return largest;
-    }
-
-    /** The default cap on open files for a memory budget: one per MB of it (96 for 96 MB), at least one. */
-    public static int defaultMaxOpenFiles(long budgetBytes) {
-        return (int) Math.max(1, Math.min(maxOpenFiles(budgetBytes), budgetBytes / BUDGET_BYTES_PER_OPEN_FILE));
-    }
-
-    /**
-     * The most files a memory budget lets be open at once: their writers, of the widest table, take at most three
-     * quarters of it, so that their rows keep a quarter at least (at least one file).
-     */
-    public static int maxOpenFiles(long budgetBytes) {
-        return (int) Math.max(
-                1, Math.min(Integer.MAX_VALUE, (long) (budgetBytes * MAX_WRITER_SHARE) / largestWriterBytes()));
-    }
-
-    /** Why {@code maxOpenFiles} does not fit {@code budgetBytes}, and what would. */
-    public static String tooManyOpenFiles(int maxOpenFiles, long budgetBytes) {
-        long needed = (long) Math.ceil(maxOpenFiles * largestWriterBytes() / MAX_WRITER_SHARE / (1 << 20));
-        return "lens.archive.max-open-files " + maxOpenFiles + " does not fit lens.archive.max-buffer-memory "
-                + (budgetBytes >> 20)
-                + "MB: each open file's writer holds up to " + (largestWriterBytes() >> 10)
-                + " KB whatever its rows, and the writers may take at most three quarters of the budget;"
-                + " with this budget at most " + maxOpenFiles(budgetBytes) + " files, or raise max-buffer-memory to "
-                + needed + "MB (and the heap with it)";
     }
 
     /**
@@ -406,7 +356,7 @@ public final class OpenFiles {
         Instant now = clock.instant();
         String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
                 + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
-        Counted counted = new Counted(writerBytes(table));
+        Counted counted = new Counted(WriterBudget.writerBytes(table));
         ParquetFile<T> file;
         try {
             file = new ParquetFile<>(table, key, dir, name, now.toEpochMilli(), settings, outputs, counted);

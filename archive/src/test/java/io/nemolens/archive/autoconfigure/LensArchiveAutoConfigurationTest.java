@@ -5,7 +5,7 @@ import static org.springframework.test.util.ReflectionTestUtils.getField;
 
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
-import io.nemolens.archive.parquet.OpenFiles;
+import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.handlers.LogHandler;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.SpanHandler;
@@ -63,7 +63,7 @@ class LensArchiveAutoConfigurationTest {
                             256 * MB,
                             Duration.ofMinutes(5),
                             96 * MB,
-                            OpenFiles.defaultMaxOpenFiles(96 * MB),
+                            WriterBudget.defaultMaxOpenFiles(96 * MB),
                             32 * MB,
                             ArchiveOptions.Compression.ZSTD,
                             1,

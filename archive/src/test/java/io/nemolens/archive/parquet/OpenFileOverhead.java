@@ -95,7 +95,7 @@ final class OpenFileOverhead {
                 root,
                 "overhead0000",
                 // a budget (and a cap) that lets every file stay open and keep its rows
-                OpenFilesFixtures.settings(2 * (files + 1) * OpenFiles.largestWriterBytes(), files + 1),
+                OpenFilesFixtures.settings(2 * (files + 1) * WriterBudget.largestWriterBytes(), files + 1),
                 OutputFiles.LOCAL,
                 OpenFilesFixtures.HOLD_ALL,
                 OpenFilesFixtures::commit,

@@ -81,7 +81,7 @@ class OpenFilesCapTest {
         OpenFiles.Usage usage = files.usage();
         assertThat(usage.openFiles()).isEqualTo(3);
         assertThat(usage.openWriters()).isEqualTo(3);
-        assertThat(usage.writerBytes()).isEqualTo(3 * OpenFiles.writerBytes(new SpanTable()));
+        assertThat(usage.writerBytes()).isEqualTo(3 * WriterBudget.writerBytes(new SpanTable()));
 
         write(files, "run-d");
         assertThat(committedRuns)
@@ -139,7 +139,7 @@ class OpenFilesCapTest {
     @Test
     void theBudgetCountsEachFileAtLeastItsWritersFixedCost() {
         long budget = 2L << 20; // two files of the widest table at most
-        long writer = OpenFiles.writerBytes(new SpanTable());
+        long writer = WriterBudget.writerBytes(new SpanTable());
         OpenFiles files = files(OpenFilesFixtures.settings(budget, 2), OpenFilesFixtures::commit);
         write(files, "run-b");
         assertThat(files.usage().bufferedBytes())
@@ -166,18 +166,18 @@ class OpenFilesCapTest {
 
     @Test
     void theDefaultCapIsOneFilePerMegabyteOfBudgetAndACapTheBudgetCannotHoldIsRefused() {
-        assertThat(OpenFiles.defaultMaxOpenFiles(96L << 20)).isEqualTo(96);
-        assertThat(OpenFiles.defaultMaxOpenFiles(1L << 10)).isEqualTo(1);
-        assertThat(OpenFiles.maxOpenFiles(96L << 20))
+        assertThat(WriterBudget.defaultMaxOpenFiles(96L << 20)).isEqualTo(96);
+        assertThat(WriterBudget.defaultMaxOpenFiles(1L << 10)).isEqualTo(1);
+        assertThat(WriterBudget.maxOpenFiles(96L << 20))
                 .as("writers of the widest table in three quarters of 96 MB")
-                .isEqualTo((int) ((96L << 20) * 3 / 4 / OpenFiles.largestWriterBytes()));
-        assertThat(OpenFiles.largestWriterBytes())
+                .isEqualTo((int) ((96L << 20) * 3 / 4 / WriterBudget.largestWriterBytes()));
+        assertThat(WriterBudget.largestWriterBytes())
                 .as("the metrics table's writer, the widest")
-                .isEqualTo(OpenFiles.writerBytes(new MetricTable()));
+                .isEqualTo(WriterBudget.writerBytes(new MetricTable()));
         assertThatThrownBy(() -> files(OpenFilesFixtures.settings(BUDGET, 1000), OpenFilesFixtures::commit))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(
                         "lens.archive.max-open-files 1000 does not fit lens.archive.max-buffer-memory 96MB")
-                .hasMessageContaining("at most " + OpenFiles.maxOpenFiles(BUDGET) + " files");
+                .hasMessageContaining("at most " + WriterBudget.maxOpenFiles(BUDGET) + " files");
     }
 }
