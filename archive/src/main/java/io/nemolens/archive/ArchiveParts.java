@@ -149,11 +149,10 @@ record ArchiveParts(
      * What the spool leaves free on its volume, so that the files that release it can still be written: when the
      * archive's folder is on the same volume, what the open files may buffer ({@code max-buffer-memory}, written
      * when they are committed) and one spool segment; on a volume of its own, one segment (the manifest and the
-     * de-duplication index live beside the spool).
+     * de-duplication index live beside the spool). The archive's folder exists already.
      */
-    static long spoolReserve(ArchiveOptions options) {
+    private static long spoolReserve(ArchiveOptions options) {
         try {
-            Files.createDirectories(options.path());
             Files.createDirectories(options.spoolPath());
             boolean shared = Files.getFileStore(options.path()).equals(Files.getFileStore(options.spoolPath()));
             return (shared ? options.maxBufferBytes() : 0) + options.spoolSegmentBytes();

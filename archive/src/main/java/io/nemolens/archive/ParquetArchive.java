@@ -195,7 +195,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             }
         });
         try {
-            parts.files().write(seq, clock.millis(), id, rows, key -> true);
+            parts.files().write(seq, appended.appendedAtMillis(), id, rows, key -> true);
         } finally {
             parts.holds().release(seq);
         }

@@ -58,7 +58,8 @@ public final class Spool implements AutoCloseable {
         if (room != null) {
             long spoolBytes =
                     recovered.segments().stream().mapToLong(Segment::bytes).sum();
-            long fits = room.usableNow() + spoolBytes - room.reserveBytes();
+            long usable = room.usableNow();
+            long fits = usable + spoolBytes - room.reserveBytes();
             if (maxBytes > fits) {
                 long reduced = Math.max(options.segmentBytes(), fits);
                 log.warn(
@@ -67,7 +68,7 @@ public final class Spool implements AutoCloseable {
                                 + " takes at most {} bytes",
                         maxBytes,
                         room.reserveBytes(),
-                        room.usableNow(),
+                        usable,
                         spoolBytes,
                         reduced);
                 maxBytes = reduced;
@@ -140,7 +141,7 @@ public final class Spool implements AutoCloseable {
         }
         probe.tryRecover();
         Pending pending = state.enqueue(head, tail, clock.millis());
-        return new Appended(pending.seq(), pending.durable());
+        return new Appended(pending.seq(), pending.appendedAtMillis(), pending.durable());
     }
 
     /** The most the spool holds: {@code maxBytes}, or what its volume holds beside the reserve, if that is less. */
