@@ -73,7 +73,7 @@ public final class ConsumerProcess implements AutoCloseable {
         props.put("management.endpoint.health.show-details", "always");
         props.putAll(properties);
         props.put("server.port", port);
-        Process process = ChildJvm.jar(execJar())
+        Process process = ChildJvm.jar(serviceJar())
                 .launcher(launcher)
                 .options(jvmOptions)
                 .args(List.of(topology.applicationArguments(props)))
@@ -88,10 +88,15 @@ public final class ConsumerProcess implements AutoCloseable {
         }
     }
 
-    private static Path execJar() throws IOException {
+    /**
+     * The service's exec jar, {@code target/lens-consumer-app-*-exec.jar} of consumer-app (whose tests run in
+     * its folder), as an absolute path: what a process test starts.
+     */
+    public static Path serviceJar() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("target"))) {
             return s.filter(p -> p.getFileName().toString().startsWith("lens-consumer-app-")
                             && p.getFileName().toString().endsWith("-exec.jar"))
+                    .map(Path::toAbsolutePath)
                     .findFirst()
                     .orElseThrow(() -> new IllegalStateException(
                             "no lens-consumer-app-*-exec.jar in target/: run consumer-app's package phase first"));

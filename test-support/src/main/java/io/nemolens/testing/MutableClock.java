@@ -6,13 +6,31 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A UTC clock a test moves by hand: what the archive, its spool and its de-duplication index are given. */
+/**
+ * A clock a test moves by hand: what the archive, its spool and its de-duplication index are given. In UTC; a
+ * view of it in another zone ({@link #withZone}) moves with it.
+ */
 public final class MutableClock extends Clock {
 
-    private volatile Instant now;
+    /** The instant a clock and its views in other zones share. */
+    private static final class Now {
+        volatile Instant instant;
+
+        Now(Instant instant) {
+            this.instant = instant;
+        }
+    }
+
+    private final Now now;
+    private final ZoneId zone;
 
     public MutableClock(Instant start) {
-        this.now = start;
+        this(new Now(start), ZoneOffset.UTC);
+    }
+
+    private MutableClock(Now now, ZoneId zone) {
+        this.now = now;
+        this.zone = zone;
     }
 
     /** A clock at an instant in ISO-8601 form, such as {@code 2026-11-30T10:15:00Z}. */
@@ -21,31 +39,32 @@ public final class MutableClock extends Clock {
     }
 
     public void set(Instant instant) {
-        now = instant;
+        now.instant = instant;
     }
 
-    public void advance(Duration duration) {
-        now = now.plus(duration);
+    /** Moves the clock on; one test thread moves it (the archive's threads only read it). */
+    public synchronized void advance(Duration duration) {
+        now.instant = now.instant.plus(duration);
     }
 
     @Override
     public Instant instant() {
-        return now;
+        return now.instant;
     }
 
     @Override
     public long millis() {
-        return now.toEpochMilli();
+        return now.instant.toEpochMilli();
     }
 
     @Override
     public ZoneId getZone() {
-        return ZoneOffset.UTC;
+        return zone;
     }
 
-    /** @throws UnsupportedOperationException always: the archive reads instants only */
+    /** The same clock, seen in {@code zone}: setting or advancing either moves both. */
     @Override
     public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException("a test clock stays in UTC");
+        return new MutableClock(now, zone);
     }
 }

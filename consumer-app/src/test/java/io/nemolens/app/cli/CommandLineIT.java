@@ -2,6 +2,7 @@ package io.nemolens.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.JarRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,8 @@ class CommandLineIT {
     @ParameterizedTest
     @ValueSource(strings = {"generate", "--help", "poisn"})
     void anUnknownCommandIsAUsageErrorNeverAStartOfTheService(String word) throws Exception {
-        JarRun.Outcome run = JarRun.run(execJar(), List.of(word, "--help"), workingDir, Duration.ofSeconds(120));
+        JarRun.Outcome run =
+                JarRun.run(ConsumerProcess.serviceJar(), List.of(word, "--help"), workingDir, Duration.ofSeconds(120));
         assertThat(run.exited()).as("ends by itself: %s", run.output()).isTrue();
         if (word.equals("--help")) {
             assertThat(run.exitCode()).as(run.output()).isZero();
@@ -46,17 +48,9 @@ class CommandLineIT {
 
     @Test
     void helpListsTheCommands() throws Exception {
-        JarRun.Outcome run = JarRun.run(execJar(), List.of("help"), workingDir, Duration.ofSeconds(120));
+        JarRun.Outcome run =
+                JarRun.run(ConsumerProcess.serviceJar(), List.of("help"), workingDir, Duration.ofSeconds(120));
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("poison").contains("list | replay the poison queue");
-    }
-
-    private static Path execJar() throws Exception {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            return files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-                    .map(Path::toAbsolutePath)
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no exec jar in target/: run the package phase"));
-        }
     }
 }

@@ -10,6 +10,7 @@ import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
 import io.nemolens.testing.ChildJvm;
 import io.nemolens.testing.ConsumerExtension;
+import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.JarRun;
 import io.nemolens.testing.TestBroker;
 import io.nemolens.testing.TestTopology;
@@ -94,8 +95,7 @@ class PoisonCommandIT {
 
     @Test
     void theExecJarListsThePoisonQueue() throws Exception {
-        Path jar =
-                Path.of("target", "lens-consumer-app-0.1.0-SNAPSHOT-exec.jar"); // failsafe runs in the module directory
+        Path jar = ConsumerProcess.serviceJar(); // failsafe runs in the module directory
         assertThat(jar)
                 .as("the exec jar is built by 'package', before the integration tests")
                 .exists();
@@ -113,8 +113,7 @@ class PoisonCommandIT {
 
     @Test
     void theExecJarTakesSpringPropertiesAsTheServiceDoesAndWritesNoFiles() throws Exception {
-        Path jar =
-                Path.of("target", "lens-consumer-app-0.1.0-SNAPSHOT-exec.jar").toAbsolutePath();
+        Path jar = ConsumerProcess.serviceJar();
         assertThat(jar).exists();
         Path workingDir = Files.createTempDirectory("lens-poison-cwd");
         List<String> properties = new ArrayList<>();
