@@ -5,6 +5,7 @@ import io.nemolens.archive.parquet.WriterBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the Parquet archive spools and writes.
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param compression page compression
  * @param zstdLevel the zstd level when {@code compression} is zstd: 1 (fastest) to 22 (smallest)
  * @param dedupWindow a message taken once is recognised and not taken again for this long
+ * @param instanceId this instance's id in its files' names, or {@code null} for the one made once and kept
+ *     in the spool's folder (so tied to the spool's volume)
  */
 public record ArchiveOptions(
         Path path,
@@ -44,7 +47,8 @@ public record ArchiveOptions(
         long rowGroupSizeBytes,
         Compression compression,
         int zstdLevel,
-        Duration dedupWindow) {
+        Duration dedupWindow,
+        @Nullable String instanceId) {
 
     /** Page compression codecs the archive writes. */
     public enum Compression {
@@ -98,7 +102,28 @@ public record ArchiveOptions(
                 rowGroupSizeBytes,
                 compression,
                 zstdLevel,
-                dedupWindow);
+                dedupWindow,
+                instanceId);
+    }
+
+    /** These options with another instance id ({@code null}: the one kept in the spool's folder). */
+    public ArchiveOptions withInstanceId(@Nullable String id) {
+        return new ArchiveOptions(
+                path,
+                spoolPath,
+                spoolMaxBytes,
+                spoolSegmentBytes,
+                spoolCommitThreshold,
+                maxRows,
+                maxFileSizeBytes,
+                maxAge,
+                maxBufferBytes,
+                maxOpenFiles,
+                rowGroupSizeBytes,
+                compression,
+                zstdLevel,
+                dedupWindow,
+                id);
     }
 
     /**
@@ -122,6 +147,7 @@ public record ArchiveOptions(
                 32L << 20,
                 Compression.ZSTD,
                 1,
-                Duration.ofHours(24));
+                Duration.ofHours(24),
+                null);
     }
 }

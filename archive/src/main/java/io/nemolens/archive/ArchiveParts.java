@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.dedup.DedupIndex;
 import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.FileSettings;
@@ -8,6 +9,7 @@ import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
+import io.nemolens.archive.store.ArchiveStore;
 import io.nemolens.decode.OtlpDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,8 +18,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The archive's parts, made from its options and wired to one another in this one place: the instance and
@@ -37,8 +43,13 @@ record ArchiveParts(
         Committer committer,
         OpenFiles files,
         Repairer repairer,
-        FileOutcomes outcomes)
+        FileOutcomes outcomes,
+        Publisher publisher,
+        ArchiveStore store,
+        @Nullable ClaimKeeper claims)
         implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ArchiveParts.class);
 
     /**
      * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
@@ -46,7 +57,13 @@ record ArchiveParts(
      *
      * @throws UncheckedIOException when a folder cannot be created or the spool is in use
      */
-    static ArchiveParts open(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
+    static ArchiveParts open(
+            ArchiveOptions options,
+            OtlpDecoder decoder,
+            Clock clock,
+            OutputFiles outputs,
+            ArchiveStore store,
+            @Nullable MessageClaims registry) {
         Path root = options.path();
         Instances instances;
         Spool spool;
@@ -54,7 +71,7 @@ record ArchiveParts(
         DedupIndex dedup;
         try {
             Files.createDirectories(root);
-            instances = new Instances(root);
+            instances = new Instances(root, options.spoolPath(), options.instanceId());
             spool = Spool.open(
                     options.spoolPath(),
                     new SpoolOptions(options.spoolMaxBytes(), options.spoolSegmentBytes(), spoolReserve(options)),
@@ -69,13 +86,62 @@ record ArchiveParts(
         Repairer repairer = new Repairer(
                 spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
         FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
-        Committer committer = new Committer(root, manifest, spool::durableSeq, holds::failed, outcomes);
+        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds::messageId, clock);
+        AtomicReference<@Nullable OpenFiles> opened = new AtomicReference<>();
+        ClaimKeeper claims = registry == null
+                ? null
+                : new ClaimKeeper(
+                        registry,
+                        instances.id(),
+                        spool::durableSeq,
+                        holds::failed,
+                        seq -> {
+                            holds.dropped(seq);
+                            OpenFiles open = opened.get();
+                            if (open != null) {
+                                open.loseFilesHolding(seq, new IOException("another instance archives this message"));
+                            }
+                        },
+                        clock,
+                        options.dedupWindow());
+        Committer committer = new Committer(
+                publisher,
+                seq -> seq <= spool.durableSeq() && (claims == null || !claims.undecided(seq)),
+                seq -> holds.failed(seq) || (claims != null && claims.abandoned(seq)),
+                outcomes);
         OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
+        opened.set(files);
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
-        new StartupRecovery(root, options.spoolPath(), spool, manifest, holds, repairer).run();
+        cleanUp(store, instances.id());
+        new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
         repairer.start(files);
         return new ArchiveParts(
-                instances, spool, manifest, dedup, holds, writability, committer, files, repairer, outcomes);
+                instances,
+                spool,
+                manifest,
+                dedup,
+                holds,
+                writability,
+                committer,
+                files,
+                repairer,
+                outcomes,
+                publisher,
+                store,
+                claims);
+    }
+
+    /** Removes what this instance's earlier runs left half done in the store; a failure is left to the next start. */
+    private static void cleanUp(ArchiveStore store, String instanceId) {
+        try {
+            store.cleanUp(instanceId);
+        } catch (IOException | RuntimeException e) {
+            log.warn(
+                    "cleaning up what earlier runs of instance {} left in {} failed ({}); tried again at the next start",
+                    instanceId,
+                    store.location(),
+                    e.toString());
+        }
     }
 
     /**
@@ -136,8 +202,15 @@ record ArchiveParts(
     /** Stops writing again, commits every open file, then closes the spool and releases the folders. */
     @Override
     public void close() {
+        publisher.closing();
+        if (claims != null) {
+            claims.closing();
+        }
         repairer.close();
         commitAll();
+        if (claims != null) {
+            claims.close();
+        }
         committer.close();
         spool.close();
         dedup.close();

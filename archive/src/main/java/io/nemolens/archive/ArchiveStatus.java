@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  *     operator has deleted yet: acknowledged messages lost
  * @param spoolDamagedEntries the acknowledged messages those files held
  * @param spoolDamagedBytes their bytes
+ * @param store where committed files go, and how that goes
  */
 public record ArchiveStatus(
         boolean accepting,
@@ -53,4 +54,5 @@ public record ArchiveStatus(
         long duplicates,
         int spoolDamagedFiles,
         long spoolDamagedEntries,
-        long spoolDamagedBytes) {}
+        long spoolDamagedBytes,
+        StoreStatus store) {}

@@ -3,21 +3,22 @@ package io.nemolens.archive;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.DaemonThreads;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
-import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Commits files, one at a time, on its own thread: waits until every spool entry the file has rows of is
  * durable (a file must never hold rows of a message that could still come back from the broker), writes
- * the last row group and the footer and forces the file, records it in the manifest, renames it to its
- * final name and forces the folder. Then the file's holds on its entries are released, which lets
+ * the last row group and the footer and forces the file, then has the {@link Publisher} record it in the
+ * manifest and publish it to the archive's store (rename it into place, or upload it). Then the file's holds on its entries are released, which lets
  * the spool release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
  * aborted, and its rows written again from the spool.
  */
@@ -32,25 +33,30 @@ final class Committer implements AutoCloseable {
         void lost(ParquetFile<?> file, Throwable cause);
     }
 
-    private final Path root;
-    private final Manifest manifest;
-    private final LongSupplier durableSeq;
-    private final LongPredicate appendFailed;
+    /** A file waiting to be committed: since when, and about how big. */
+    private record Queued(ParquetFile<?> file, long sinceNanos, long bytes) {}
+
+    private final Publisher publisher;
+    private final LongPredicate ready;
+    private final LongPredicate neverReady;
     private final Outcome outcome;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile int busy;
+    private volatile @Nullable Queued current;
+    private final AtomicLong queuedBytes = new AtomicLong();
 
     /**
-     * @param root the archive's root folder (manifest paths are relative to it)
-     * @param durableSeq the highest seq the spool has made durable
-     * @param appendFailed whether an entry's append failed
+     * @param publisher records a finished file in the manifest and publishes it to the archive's store
+     * @param ready whether a spool entry's rows may be committed: it is durable (and, with a claim registry,
+     *     claimed by this instance)
+     * @param neverReady whether they never may: its append failed, another instance claimed it, or its claim
+     *     was abandoned
      */
-    Committer(Path root, Manifest manifest, LongSupplier durableSeq, LongPredicate appendFailed, Outcome outcome) {
-        this.root = root;
-        this.manifest = manifest;
-        this.durableSeq = durableSeq;
-        this.appendFailed = appendFailed;
+    Committer(Publisher publisher, LongPredicate ready, LongPredicate neverReady, Outcome outcome) {
+        this.publisher = publisher;
+        this.ready = ready;
+        this.neverReady = neverReady;
         this.outcome = outcome;
         this.thread = DaemonThreads.of("lens-archive-commit", this::run);
         thread.start();
@@ -58,7 +64,30 @@ final class Committer implements AutoCloseable {
 
     /** Queues a file for commit. */
     void submit(ParquetFile<?> file) {
-        queue.add(file);
+        long bytes = file.estimatedSize();
+        queuedBytes.addAndGet(bytes);
+        queue.add(new Queued(file, System.nanoTime(), bytes));
+    }
+
+    /** About how many bytes the files waiting to be committed (and the one under way) hold. */
+    long waitingBytes() {
+        return queuedBytes.get();
+    }
+
+    /** How long the oldest file waiting to be committed (or the one under way) has waited; zero when none. */
+    Duration oldestWait() {
+        long oldest = Long.MAX_VALUE;
+        Queued now = current;
+        if (now != null) {
+            oldest = now.sinceNanos();
+        }
+        for (Object o : queue) {
+            if (o instanceof Queued q) {
+                oldest = Math.min(oldest, q.sinceNanos());
+                break; // the queue is in submission order
+            }
+        }
+        return oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest);
     }
 
     /** Runs a task on the commit thread, between commits (the manifest is this thread's alone). */
@@ -98,8 +127,14 @@ final class Committer implements AutoCloseable {
             }
             busy = 1;
             try {
-                if (next instanceof ParquetFile<?> file) {
-                    commit(file);
+                if (next instanceof Queued q) {
+                    current = q;
+                    try {
+                        commit(q.file());
+                    } finally {
+                        current = null;
+                        queuedBytes.addAndGet(-q.bytes());
+                    }
                 } else if (next instanceof Runnable task) {
                     task.run();
                 }
@@ -117,13 +152,15 @@ final class Committer implements AutoCloseable {
             long failedSeq = awaitDurable(file);
             if (failedSeq >= 0) {
                 outcome.lost(
-                        file, new IOException("spool entry " + failedSeq + " of this file was never made durable"));
+                        file,
+                        new IOException("spool entry " + failedSeq
+                                + " of this file was never made durable, or another instance archives it"));
                 return;
             }
             long bytes = file.finish();
-            manifest.append(new Manifest.Entry(relative(file.committedPath()), file.seqs()));
-            file.publish();
-            outcome.committed(file, bytes, System.nanoTime() - start);
+            if (publisher.publish(file, bytes)) {
+                outcome.committed(file, bytes, System.nanoTime() - start);
+            }
         } catch (IOException | RuntimeException e) {
             log.warn("committing {} failed: {}", file.committedPath(), e.toString());
             outcome.lost(file, e);
@@ -144,13 +181,12 @@ final class Committer implements AutoCloseable {
         long[] seqs = file.seqs();
         long backoff = TimeUnit.MICROSECONDS.toNanos(200);
         while (true) {
-            long durable = durableSeq.getAsLong();
             boolean waiting = false;
             for (long seq : seqs) {
-                if (appendFailed.test(seq)) {
+                if (neverReady.test(seq)) {
                     return seq;
                 }
-                if (seq > durable) {
+                if (!ready.test(seq)) {
                     waiting = true;
                 }
             }
@@ -162,13 +198,13 @@ final class Committer implements AutoCloseable {
         }
     }
 
-    private String relative(Path committed) {
-        return root.relativize(committed).toString().replace('\\', '/');
-    }
-
-    /** Commits what is queued, then stops the thread. */
+    /**
+     * Commits what is queued, then stops the thread. While the store fails, each file is tried once and left
+     * unpublished (its rows are written again at the next start).
+     */
     @Override
     public void close() {
+        publisher.closing();
         queue.add(STOP_MARKER);
         try {
             thread.join(TimeUnit.MINUTES.toMillis(2));

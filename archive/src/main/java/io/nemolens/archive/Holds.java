@@ -91,6 +91,17 @@ final class Holds implements OpenFiles.EntryHolds {
         holds.remove(seq);
     }
 
+    /**
+     * Another instance archives this entry's message (it claimed it first): its rows must never be committed,
+     * and the spool may let it go. Its message id stays known, so a redelivery here is a duplicate.
+     */
+    void dropped(long seq) {
+        failed.add(seq);
+        if (holds.remove(seq) != null) {
+            released.accept(seq);
+        }
+    }
+
     @Override
     public boolean failed(long seq) {
         return failed.contains(seq);

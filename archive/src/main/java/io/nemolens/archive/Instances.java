@@ -2,35 +2,100 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.spool.LockFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Several consumers may write one archive folder: each process is an instance with its own id (in its
- * file names) and a lock file under {@code .instances/}. At start, the temporary files of instances that
- * no longer hold their lock (they crashed or stopped) are removed: their rows were never committed, and
- * the spool of their instance writes them again.
+ * Several consumers may write one archive folder (or one object store): each is an instance with its own
+ * stable id, in its file names. The id is tied to the instance's spool: configured
+ * ({@code lens.archive.instance-id}), or made once and kept in the spool's folder ({@code instance-id}), so
+ * an instance keeps its id across restarts and moves with its spool volume. Each running instance holds a
+ * lock file under {@code .instances/}; a second process with the same id on the same folder is refused. At
+ * start, the temporary files of this instance's earlier runs and of instances that no longer hold their lock
+ * (they crashed or stopped) are removed: their rows were never committed, and the spool of their instance
+ * writes them again.
  */
 final class Instances implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Instances.class);
 
     private final Path folder;
-    private final String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,62}");
+
+    private final String id;
     private final LockFile lock;
 
-    /** Registers this process as an instance of the archive at {@code root} and cleans up after dead ones. */
-    Instances(Path root) throws IOException {
+    /**
+     * Registers this process as an instance of the archive at {@code root} and cleans up after dead ones.
+     *
+     * @param spool the instance's spool folder, where a made id is kept
+     * @param configuredId the configured id, or {@code null} for the one kept with the spool
+     * @throws IllegalArgumentException when the configured id is not 1 to 63 letters, digits and dashes
+     */
+    Instances(Path root, Path spool, @Nullable String configuredId) throws IOException {
+        this.id = keptWith(spool, configuredId == null ? null : valid(configuredId));
         this.folder = root.resolve(".instances");
         Files.createDirectories(folder);
-        this.lock = LockFile.take(folderLock(id), "archive instance");
+        this.lock = LockFile.take(folderLock(id), "archive instance " + id);
         removeLeftovers(root);
+    }
+
+    private static String valid(String id) {
+        if (!VALID_ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("lens.archive.instance-id must be 1 to 63 letters, digits and dashes,"
+                    + " starting with a letter or digit: '" + id + "'");
+        }
+        return id;
+    }
+
+    /**
+     * The id kept in the spool's folder, written (and forced to disk) the first time: the configured one, or a
+     * new one. A spool keeps its id: its entries' claims are that id's, and under another id they would look
+     * like another instance's (and be dropped).
+     *
+     * @throws IllegalStateException when the configured id is not the spool's
+     */
+    private static String keptWith(Path spool, @Nullable String configured) throws IOException {
+        Path file = spool.resolve("instance-id");
+        if (Files.exists(file)) {
+            String kept =
+                    valid(Files.readString(file, StandardCharsets.US_ASCII).strip());
+            if (configured != null && !configured.equals(kept)) {
+                throw new IllegalStateException("lens.archive.instance-id is " + configured + ", but the spool at "
+                        + spool.toAbsolutePath() + " belongs to instance " + kept + ": give each instance its own"
+                        + " spool volume; to rename an instance, stop it, let it empty its spool, and delete " + file);
+            }
+            return kept;
+        }
+        Files.createDirectories(spool);
+        String made = configured != null
+                ? configured
+                : UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        Path temporary = spool.resolve("instance-id.tmp");
+        try (FileChannel ch = FileChannel.open(
+                temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap((made + "\n").getBytes(StandardCharsets.US_ASCII)));
+            ch.force(true);
+        }
+        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel folder = FileChannel.open(spool, StandardOpenOption.READ)) {
+            folder.force(true);
+        }
+        log.info("this archive instance's id is {} (kept in {})", made, file);
+        return made;
     }
 
     /** The id that names this process's files. */
@@ -52,7 +117,10 @@ final class Instances implements AutoCloseable {
                     continue;
                 }
                 String instance = name.substring(0, name.length() - ".lock".length());
-                if (instance.equals(id) || LockFile.held(lockFile)) {
+                if (instance.equals(id)) {
+                    continue; // this instance's earlier runs left its temporary files: none is open now
+                }
+                if (LockFile.held(lockFile)) {
                     alive.add(instance);
                 } else {
                     dead.add(instance);
@@ -65,7 +133,7 @@ final class Instances implements AutoCloseable {
                 String name = p.getFileName().toString();
                 if (name.startsWith(".")
                         && (name.endsWith(".parquet.tmp") || name.startsWith(".probe-"))
-                        && alive.stream().noneMatch(name::contains)) {
+                        && alive.stream().noneMatch(instance -> name.contains("-" + instance + "-"))) {
                     Files.deleteIfExists(p);
                     removed++;
                 }

@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Record layout: {@code [int32 length][int32 CRC32C of the rest][int16 path length][UTF-8 path relative
  * to the archive root][int32 count][count seqs as varint deltas from 0, ascending]}. A torn last record
- * is cut at open. Not thread-safe: the archive's one committer thread appends.
+ * is cut at open. A record may end with {@code [int16 length][UTF-8 content id]} (records written before
+ * there was one end after the seqs). Not thread-safe: the archive's one committer thread appends.
  */
 final class Manifest implements AutoCloseable {
 
@@ -34,10 +36,13 @@ final class Manifest implements AutoCloseable {
     /**
      * One committed (or about to be committed) file.
      *
-     * @param file the file's path relative to the archive's root, with forward slashes
+     * @param file the file's name relative to the archive's root, with forward slashes (its path in the local
+     *     folder, or its key under the object store's prefix)
      * @param seqs the spool entries it has rows of, ascending
+     * @param contentId what it holds ({@link io.nemolens.archive.store.StagedFile#contentId()}); empty in
+     *     records written before the archive had an object store
      */
-    record Entry(String file, long[] seqs) {}
+    record Entry(String file, long[] seqs, String contentId) {}
 
     private final Path path;
     private final List<Entry> read;
@@ -122,14 +127,14 @@ final class Manifest implements AutoCloseable {
 
     /**
      * Drops the records no restart could need: those whose entries all left the spool (below
-     * {@code lowestSpooledSeq}) and those whose file was never renamed into place.
+     * {@code lowestSpooledSeq}) and those whose file is known not to be committed.
      */
-    void compact(long lowestSpooledSeq, Path root) throws IOException {
+    void compact(long lowestSpooledSeq, Predicate<Entry> mayBeCommitted) throws IOException {
         channel.force(false);
         List<Entry> keep = new ArrayList<>();
         for (Entry e : read(path)) {
             long[] seqs = e.seqs();
-            if (seqs.length > 0 && seqs[seqs.length - 1] >= lowestSpooledSeq && Files.exists(root.resolve(e.file()))) {
+            if (seqs.length > 0 && seqs[seqs.length - 1] >= lowestSpooledSeq && mayBeCommitted.test(e)) {
                 keep.add(e);
             }
         }
@@ -174,7 +179,8 @@ final class Manifest implements AutoCloseable {
 
     private static ByteBuffer encode(Entry entry) {
         byte[] file = entry.file().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer body = ByteBuffer.allocate(2 + file.length + 4 + entry.seqs().length * 10);
+        byte[] content = entry.contentId().getBytes(StandardCharsets.UTF_8);
+        ByteBuffer body = ByteBuffer.allocate(2 + file.length + 4 + entry.seqs().length * 10 + 2 + content.length);
         body.putShort((short) file.length).put(file).putInt(entry.seqs().length);
         long previous = 0;
         for (long seq : entry.seqs()) {
@@ -185,6 +191,9 @@ final class Manifest implements AutoCloseable {
                 delta >>>= 7;
             }
             body.put((byte) delta);
+        }
+        if (content.length > 0) {
+            body.putShort((short) content.length).put(content);
         }
         body.flip();
         CRC32C crc = new CRC32C();
@@ -211,6 +220,12 @@ final class Manifest implements AutoCloseable {
             previous += delta;
             seqs[i] = previous;
         }
-        return new Entry(new String(file, StandardCharsets.UTF_8), seqs);
+        String contentId = "";
+        if (b.remaining() >= 2) {
+            byte[] content = new byte[Short.toUnsignedInt(b.getShort())];
+            b.get(content);
+            contentId = new String(content, StandardCharsets.UTF_8);
+        }
+        return new Entry(new String(file, StandardCharsets.UTF_8), seqs, contentId);
     }
 }

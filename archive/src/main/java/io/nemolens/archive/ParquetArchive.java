@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
@@ -11,6 +12,8 @@ import io.nemolens.archive.spool.SpoolDamage;
 import io.nemolens.archive.spool.SpoolFullException;
 import io.nemolens.archive.spool.SpoolStatus;
 import io.nemolens.archive.spool.SpoolUnavailableException;
+import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
@@ -18,6 +21,7 @@ import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +35,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * files.
  *
  * <h2>Backpressure</h2>
- * While the spool is full or cannot be written, or the archive's folder cannot be written, {@link #accept}
- * throws {@link TransientHandlerException}: the consumer retries with backoff, acknowledges nothing more and
- * poisons nothing, and goes on by itself once space or access returns.
+ * While the spool is full or cannot be written, or the archive's folder cannot be written, or its store
+ * (an object store) has failed long enough for files to pile up waiting for it, {@link #accept} throws
+ * {@link TransientHandlerException}: the consumer retries with backoff, acknowledges nothing more and poisons
+ * nothing, and goes on by itself once space, access or the store returns. Files are published to the store
+ * with retries and backoff for as long as it fails; their spool entries stay held meanwhile.
  *
  * <h2>Messages the archive can never hold</h2>
  * A failure caused by the message itself holds nothing up: {@link #accept} throws
@@ -72,6 +79,8 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final long MANIFEST_COMPACT_BYTES = 16L << 20;
+    /** While the store fails, messages are taken into the spool until this many files wait for the store. */
+    private static final int STORE_BACKLOG_FILES = 4;
 
     private final ArchiveOptions options;
     private final Clock clock;
@@ -96,13 +105,43 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
      * @throws UncheckedIOException when a folder cannot be created or the spool is in use (fail fast)
      */
     public ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock) {
-        this(options, decoder, clock, OutputFiles.LOCAL);
+        this(options, decoder, clock, new LocalFolder(options.path()), null);
+    }
+
+    /**
+     * Opens the archive with committed files going to a store, and with a claim registry shared by the instances
+     * of one archive.
+     *
+     * @param store where committed files go: the local folder, or an object store (the local folder then holds
+     *     the spool and the files being written, and a committed file is uploaded, then removed locally); the
+     *     archive does not close it
+     * @param claims the registry in which message ids are claimed before they are acknowledged, or {@code null}
+     *     (one instance, or duplicates accepted in the window between a spool's fsync and its acknowledgement);
+     *     the archive does not close it
+     */
+    public ParquetArchive(
+            ArchiveOptions options,
+            OtlpDecoder decoder,
+            Clock clock,
+            ArchiveStore store,
+            @Nullable MessageClaims claims) {
+        this(options, decoder, clock, OutputFiles.LOCAL, store, claims);
     }
 
     ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
+        this(options, decoder, clock, outputs, new LocalFolder(options.path()), null);
+    }
+
+    ParquetArchive(
+            ArchiveOptions options,
+            OtlpDecoder decoder,
+            Clock clock,
+            OutputFiles outputs,
+            ArchiveStore store,
+            @Nullable MessageClaims claims) {
         this.options = options;
         this.clock = clock;
-        this.parts = ArchiveParts.open(options, decoder, clock, outputs);
+        this.parts = ArchiveParts.open(options, decoder, clock, outputs, store, claims);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lens-archive-timer"));
         // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
@@ -147,6 +186,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         "the archive cannot write: " + parts.writability().problem(), e);
             }
         }
+        if (parts.publisher().failing() && parts.committer().pending() >= STORE_BACKLOG_FILES) {
+            throw new TransientHandlerException(
+                    "the archive's store " + parts.store().location()
+                            + " takes no files (" + parts.publisher().state().lastError() + "); "
+                            + parts.committer().pending() + " files wait for it");
+        }
         String id = message.info().messageId();
         if (parts.dedup().contains(MessageKey.ofHex(id))) {
             return duplicate(id, DONE);
@@ -176,12 +221,19 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         }
         // the spool completes durability on its group-commit thread: what follows (the acknowledgement)
         // runs on a thread of its own, so that a slow broker never holds up the next group commit
-        CompletionStage<?> acknowledgement = appended.durable().whenCompleteAsync((ok, failure) -> {}, acknowledger);
+        long seq = appended.seq();
+        CompletionStage<?> ready = appended.durable();
+        ClaimKeeper claims = parts.claims();
+        if (claims != null) {
+            // registered before any file has rows of it; acknowledged once claimed (or found claimed elsewhere)
+            CompletionStage<Void> decided = claims.register(seq, id);
+            ready = ready.whenComplete((ok, failure) -> claims.wake()).thenCompose(ok -> decided);
+        }
+        CompletionStage<?> acknowledgement = ready.whenCompleteAsync((ok, failure) -> {}, acknowledger);
         notYetDurable.put(id, acknowledgement);
         // forgotten once the acknowledgement itself is complete (not merely the append): until then a
         // redelivery shares it, so it is never acknowledged before the first delivery
         acknowledgement.whenComplete((ok, failure) -> notYetDurable.remove(id, acknowledgement));
-        long seq = appended.seq();
         parts.holds().holdNew(seq, id);
         // a hold until the append is durable: the entry is never released before (a message without
         // records has no file to hold it)
@@ -226,7 +278,11 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 compacting = true;
                 parts.committer().runOnCommitThread(() -> {
                     try {
-                        parts.manifest().compact(parts.holds().lowestSpooledSeq(), options.path());
+                        parts.manifest()
+                                .compact(
+                                        parts.holds().lowestSpooledSeq(),
+                                        e -> parts.store().remote()
+                                                || Files.exists(options.path().resolve(e.file())));
                     } catch (IOException e) {
                         log.warn("compacting the archive manifest failed: {}", e.toString());
                     } finally {
@@ -279,6 +335,11 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             problem = (problem == null ? "" : problem + "; ") + "archive cannot be written: "
                     + parts.writability().problem();
         }
+        StoreStatus store = storeStatus();
+        if (store.failingSince() != null) {
+            problem = (problem == null ? "" : problem + "; ") + "the archive's store " + store.location()
+                    + " fails since " + store.failingSince() + ": " + store.lastError();
+        }
         long oldest = s.oldestUnreleasedAppendedAtMillis();
         Duration lag = oldest == 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, clock.millis() - oldest));
         return new ArchiveStatus(
@@ -303,7 +364,25 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 duplicates.get(),
                 damage.files(),
                 damage.entries(),
-                damage.bytes());
+                damage.bytes(),
+                store);
+    }
+
+    private StoreStatus storeStatus() {
+        Publisher.State p = parts.publisher().state();
+        return new StoreStatus(
+                p.location(),
+                p.remote(),
+                parts.committer().pending(),
+                parts.committer().waitingBytes(),
+                parts.committer().oldestWait(),
+                p.publishedFiles(),
+                p.publishedBytes(),
+                p.publishNanos(),
+                p.failures(),
+                p.lastError(),
+                p.lastErrorAt(),
+                p.failingSince());
     }
 
     /** The archive's root folder. */

@@ -3,10 +3,10 @@ package io.nemolens.archive;
 import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Damage;
 import io.nemolens.archive.spool.Spool;
+import io.nemolens.archive.store.ArchiveStore;
 import io.nemolens.decode.MessageIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +14,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,20 +30,32 @@ final class StartupRecovery {
 
     private static final Logger log = LoggerFactory.getLogger(StartupRecovery.class);
 
-    private final Path root;
+    private static final long STORE_WAIT_MILLIS = TimeUnit.MINUTES.toMillis(2);
+
     private final Path spoolPath;
     private final Spool spool;
     private final Manifest manifest;
     private final Holds holds;
     private final Repairer repairer;
+    private final ArchiveStore store;
+    private final @Nullable ClaimKeeper claims;
 
-    StartupRecovery(Path root, Path spoolPath, Spool spool, Manifest manifest, Holds holds, Repairer repairer) {
-        this.root = root;
+    /** @param claims claims the entries' message ids for this instance, or {@code null} without a registry */
+    StartupRecovery(
+            Path spoolPath,
+            Spool spool,
+            Manifest manifest,
+            Holds holds,
+            Repairer repairer,
+            ArchiveStore store,
+            @Nullable ClaimKeeper claims) {
         this.spoolPath = spoolPath;
         this.spool = spool;
         this.manifest = manifest;
         this.holds = holds;
         this.repairer = repairer;
+        this.store = store;
+        this.claims = claims;
     }
 
     /**
@@ -50,10 +64,10 @@ final class StartupRecovery {
      */
     void run() {
         spool.recovery().damaged().forEach(this::reportLost);
-        // the manifest's files that were renamed before the stop: a record without its file was never committed
+        // the manifest's files that the store took before the stop: a record without its file was never committed
         List<Manifest.Entry> present = new ArrayList<>();
         for (Manifest.Entry e : manifest.entriesAtOpen()) {
-            if (Files.exists(root.resolve(e.file()))) {
+            if (held(e)) {
                 present.add(e);
             }
         }
@@ -62,7 +76,12 @@ final class StartupRecovery {
         List<long[]> runs = new ArrayList<>();
         try {
             spool.read(0, Long.MAX_VALUE, (seq, appendedAt, payload) -> {
-                holds.holdNew(seq, SpooledMessage.decode(payload).messageId());
+                String id = SpooledMessage.decode(payload).messageId();
+                holds.holdNew(seq, id);
+                if (claims != null) {
+                    // another instance may have archived it meanwhile (this one died before acknowledging it)
+                    var unused = claims.register(seq, id);
+                }
                 long[] run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
                 if (run != null && run[1] == seq - 1) {
                     run[1] = seq;
@@ -101,6 +120,41 @@ final class StartupRecovery {
                     (seq, key, partitions) -> !committedAlready(committed.getOrDefault(seq, Set.of()), key, partitions),
                     "recovery at start",
                     true));
+        }
+    }
+
+    /**
+     * Whether the store holds a recorded file. A store that cannot tell now is asked again for up to two
+     * minutes: guessing either way could lose or double rows.
+     *
+     * @throws UncheckedIOException when it still cannot tell (the archive does not start)
+     */
+    private boolean held(Manifest.Entry e) {
+        long deadline = System.currentTimeMillis() + STORE_WAIT_MILLIS;
+        long backoff = 250;
+        while (true) {
+            try {
+                return store.holds(e.file(), e.contentId());
+            } catch (IOException failure) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new UncheckedIOException(
+                            "cannot tell whether " + store.location() + " holds " + e.file()
+                                    + ", recorded before the last stop: " + failure.getMessage(),
+                            failure);
+                }
+                log.warn(
+                        "asking {} whether it holds {} failed ({}); asking again",
+                        store.location(),
+                        e.file(),
+                        failure.getMessage());
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new UncheckedIOException(failure);
+                }
+                backoff = Math.min(backoff * 2, 10_000);
+            }
         }
     }
 

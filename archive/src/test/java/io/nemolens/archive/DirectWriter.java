@@ -4,6 +4,7 @@ import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.parquet.PartitionKey;
+import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.handlers.ReceivedMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,7 +54,7 @@ public final class DirectWriter implements AutoCloseable {
     private static void commit(ParquetFile<?> file) {
         try {
             file.finish();
-            file.publish();
+            LocalFolder.moveIntoPlace(file.finishedPath(), file.committedPath());
         } catch (IOException e) {
             throw new UncheckedIOException("committing " + file.committedPath() + " failed: " + e, e);
         }

@@ -167,7 +167,8 @@ class FailedFileTest extends ArchiveTestCase {
                 rowGroupBytes,
                 ArchiveOptions.Compression.ZSTD,
                 1,
-                d.dedupWindow());
+                d.dedupWindow(),
+                null);
         archive = new ParquetArchive(options, decoder, Clock.systemUTC(), outputs);
     }
 

@@ -65,7 +65,7 @@ class FormerFolderRecoveryTest {
                 for (Map.Entry<String, String> f : former.entrySet()) {
                     file = file.replace("/" + f.getKey() + "/", "/" + f.getValue() + "/");
                 }
-                renamed.add(new Manifest.Entry(file, e.seqs()));
+                renamed.add(new Manifest.Entry(file, e.seqs(), e.contentId()));
             }
             assertThat(renamed).hasSize(4);
             manifest.rewrite(renamed);

@@ -518,7 +518,8 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 d.rowGroupSizeBytes(),
                 ArchiveOptions.Compression.ZSTD,
                 zstdLevel,
-                d.dedupWindow());
+                d.dedupWindow(),
+                null);
     }
 
     private List<Path> parquetFiles() throws Exception {

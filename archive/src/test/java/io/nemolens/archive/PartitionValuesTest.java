@@ -172,7 +172,8 @@ class PartitionValuesTest extends ArchiveTestCase {
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),
-                d.dedupWindow());
+                d.dedupWindow(),
+                null);
         archive = new ParquetArchive(small, decoder, Clock.systemUTC());
         ReceivedMessage large = spans(NemoLensRequests.spans(200, "run-a", 0, 1));
         assertThat(large.body().length).isGreaterThan(16 << 10);

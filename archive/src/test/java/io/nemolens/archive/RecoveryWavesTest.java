@@ -73,9 +73,16 @@ class RecoveryWavesTest {
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),
-                d.dedupWindow());
+                d.dedupWindow(),
+                null);
         OpenFiles.Usage usage;
-        try (ArchiveParts parts = ArchiveParts.open(options, decoder, Clock.systemUTC(), OutputFiles.LOCAL)) {
+        try (ArchiveParts parts = ArchiveParts.open(
+                options,
+                decoder,
+                Clock.systemUTC(),
+                OutputFiles.LOCAL,
+                new io.nemolens.archive.store.LocalFolder(options.path()),
+                null)) {
             await().atMost(Duration.ofMinutes(1)).until(() -> parts.repairer().idle());
             usage = parts.files().usage();
         }

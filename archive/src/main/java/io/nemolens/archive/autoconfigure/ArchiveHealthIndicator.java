@@ -2,6 +2,7 @@ package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.StoreStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +57,15 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("spoolFreeBytes", spoolFree)
                 .withDetail("spoolDamagedEntries", status.spoolDamagedEntries())
                 .withDetail("spoolDamagedBytes", status.spoolDamagedBytes());
+        StoreStatus store = status.store();
+        builder.withDetail("store", store.location())
+                .withDetail("uploadLagSeconds", store.uploadLag().toSeconds())
+                .withDetail("bytesWaiting", store.waitingBytes())
+                .withDetail("filesWaiting", store.waitingFiles());
+        if (store.lastError() != null) {
+            builder.withDetail("storeLastError", store.lastError())
+                    .withDetail("storeLastErrorAt", String.valueOf(store.lastErrorAt()));
+        }
         if (status.problem() != null) {
             builder.withDetail("error", status.problem());
         }

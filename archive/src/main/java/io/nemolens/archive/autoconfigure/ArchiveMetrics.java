@@ -20,7 +20,10 @@ import org.jspecify.annotations.Nullable;
  * spool whose bytes are still kept aside ({@code lens.archive.spool.damaged.entries}, {@code .bytes}), the lag ({@code lens.archive.lag}, seconds),
  * open files and their buffers ({@code lens.archive.open.files}, {@code lens.archive.buffered.bytes}),
  * entries waiting to be written again ({@code lens.archive.rewriting}) and whether it takes messages
- * ({@code lens.archive.accepting}).
+ * ({@code lens.archive.accepting}); and of its store: files and bytes handed to it
+ * ({@code lens.archive.store.files}, {@code .bytes}), failed attempts ({@code lens.archive.store.failures}),
+ * what waits for it ({@code lens.archive.store.waiting.files}, {@code .waiting.bytes}) and for how long
+ * ({@code lens.archive.store.lag}, seconds).
  */
 public final class ArchiveMetrics implements MeterBinder {
 
@@ -97,7 +100,43 @@ public final class ArchiveMetrics implements MeterBinder {
                     "1 while the archive takes messages",
                     null,
                     false,
-                    s -> s.accepting() ? 1 : 0));
+                    s -> s.accepting() ? 1 : 0),
+            new Meter(
+                    "lens.archive.store.files",
+                    "files the archive's store took",
+                    null,
+                    true,
+                    s -> s.store().publishedFiles()),
+            new Meter(
+                    "lens.archive.store.bytes",
+                    "bytes of files the archive's store took",
+                    "bytes",
+                    true,
+                    s -> s.store().publishedBytes()),
+            new Meter(
+                    "lens.archive.store.failures",
+                    "attempts to hand a file to the archive's store that failed (each is tried again)",
+                    null,
+                    true,
+                    s -> s.store().failures()),
+            new Meter(
+                    "lens.archive.store.waiting.files",
+                    "files waiting to be committed to the archive's store",
+                    null,
+                    false,
+                    s -> s.store().waitingFiles()),
+            new Meter(
+                    "lens.archive.store.waiting.bytes",
+                    "about how many bytes the files waiting for the archive's store hold",
+                    "bytes",
+                    false,
+                    s -> s.store().waitingBytes()),
+            new Meter(
+                    "lens.archive.store.lag",
+                    "how long the oldest file waiting for the archive's store has waited",
+                    "seconds",
+                    false,
+                    s -> s.store().uploadLag().toMillis() / 1000.0));
 
     private final ParquetArchive archive;
 

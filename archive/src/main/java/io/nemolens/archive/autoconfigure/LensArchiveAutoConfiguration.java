@@ -1,6 +1,10 @@
 package io.nemolens.archive.autoconfigure;
 
+import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.claims.MessageClaims;
+import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.decode.OtlpDecoder;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,7 +22,9 @@ import org.springframework.core.annotation.Order;
  * durable in the archive's spool. Spooled messages are decoded again with the application's
  * {@link OtlpDecoder} (so {@code lens.infra.*} sorts GPU and node samples the same way), and the
  * application's {@link Clock} (the system's UTC clock without one) times the spool, the files and the
- * de-duplication index.
+ * de-duplication index. Committed files go to the application's {@link ArchiveStore} (an object store's, from
+ * {@code lens.archive.store.uri}), or stay in the local folder; with a {@link MessageClaims} registry (from
+ * {@code lens.archive.claims.*}), message ids are claimed before they are acknowledged.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LensArchiveProperties.class)
@@ -29,9 +35,18 @@ public final class LensArchiveAutoConfiguration {
     @ConditionalOnMissingBean
     @Order(Ordered.HIGHEST_PRECEDENCE)
     ParquetArchive parquetArchive(
-            LensArchiveProperties archive, ObjectProvider<OtlpDecoder> decoder, ObjectProvider<Clock> clock) {
+            LensArchiveProperties archive,
+            ObjectProvider<OtlpDecoder> decoder,
+            ObjectProvider<Clock> clock,
+            ObjectProvider<ArchiveStore> store,
+            ObjectProvider<MessageClaims> claims) {
+        ArchiveOptions options = archive.toOptions();
         return new ParquetArchive(
-                archive.toOptions(), decoder.getIfAvailable(OtlpDecoder::new), clock.getIfAvailable(Clock::systemUTC));
+                options,
+                decoder.getIfAvailable(OtlpDecoder::new),
+                clock.getIfAvailable(Clock::systemUTC),
+                store.getIfAvailable(() -> new LocalFolder(options.path())),
+                claims.getIfAvailable());
     }
 
     @Bean

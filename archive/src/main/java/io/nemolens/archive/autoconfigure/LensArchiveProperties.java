@@ -40,6 +40,9 @@ import org.springframework.validation.annotation.Validated;
  *     for this long after it left the spool
  * @param minFreeSpace health is DOWN when the archive's disk has less free space than this
  * @param health when the {@code archive} health indicator is DOWN besides the spool and the folder failing
+ * @param instanceId this instance's id in its files' names (1 to 63 letters, digits and dashes): unset, one is
+ *     made at the first start and kept in the spool's folder, so it stays with the spool's volume. Set it (to
+ *     a StatefulSet pod's name, say) when the spool's volume could be copied to another instance
  */
 @ConfigurationProperties("lens.archive")
 @Validated
@@ -57,7 +60,8 @@ public record LensArchiveProperties(
         @DefaultValue("1") @Min(1) @Max(22) int zstdLevel,
         @DefaultValue("24h") @NotNull Duration dedupWindow,
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
-        @DefaultValue @Valid Health health) {
+        @DefaultValue @Valid Health health,
+        @Nullable String instanceId) {
 
     /**
      * The spool ({@code lens.archive.spool.*}): an acknowledged message lives only here until its rows are in
@@ -100,6 +104,7 @@ public record LensArchiveProperties(
                 rowGroupSize.toBytes(),
                 compression,
                 zstdLevel,
-                dedupWindow);
+                dedupWindow,
+                instanceId);
     }
 }

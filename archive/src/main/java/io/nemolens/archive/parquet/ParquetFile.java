@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
@@ -44,7 +43,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     private final ArchiveTable<T> table;
     private final PartitionKey key;
-    private final Path directory;
     private final Path temporary;
     private final Path committed;
     private final ParquetProperties properties;
@@ -81,7 +79,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
             throws IOException {
         this.table = table;
         this.key = key;
-        this.directory = directory;
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
         this.oldestRowMillis = openedAtMillis;
@@ -194,7 +191,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     /**
      * Writes the last row group and the footer (the archive's schema version, writer and the table's name)
      * and forces the file, still under its temporary name. Next the archive records the file in its
-     * manifest, then {@link #publish()}es it.
+     * manifest, then its store publishes the {@link #finishedPath() finished file}.
      *
      * @return the file's size in bytes
      */
@@ -232,13 +229,17 @@ public final class ParquetFile<T extends TelemetryRecord> {
         }
     }
 
-    /** Renames the finished file to its final name and forces the folder: from now on readers see it. */
-    public void publish() throws IOException {
+    /**
+     * The finished file under its temporary name, which the archive's store publishes (renames into place, or
+     * uploads).
+     *
+     * @throws IOException when the file is not finished or failed
+     */
+    public Path finishedPath() throws IOException {
         if (failure != null || !closed) {
             throw new IOException("only a finished file can be published: " + temporary);
         }
-        Files.move(temporary, committed, StandardCopyOption.ATOMIC_MOVE);
-        forceDirectory(directory);
+        return temporary;
     }
 
     /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */
@@ -290,7 +291,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /** What the file will be about: bytes written so far plus what is buffered. */
-    long estimatedSize() {
+    public long estimatedSize() {
         try {
             return fileWriter.getPos() + columnStore.getBufferedSize();
         } catch (IOException e) {
@@ -347,11 +348,5 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     public Path committedPath() {
         return committed;
-    }
-
-    static void forceDirectory(Path directory) throws IOException {
-        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 }

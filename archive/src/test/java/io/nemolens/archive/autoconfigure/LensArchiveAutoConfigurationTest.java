@@ -67,7 +67,8 @@ class LensArchiveAutoConfigurationTest {
                             32 * MB,
                             ArchiveOptions.Compression.ZSTD,
                             1,
-                            Duration.ofHours(24)));
+                            Duration.ofHours(24),
+                            null));
         });
     }
 
@@ -105,7 +106,8 @@ class LensArchiveAutoConfigurationTest {
                                     MB,
                                     ArchiveOptions.Compression.SNAPPY,
                                     7,
-                                    Duration.ofHours(2)));
+                                    Duration.ofHours(2),
+                                    null));
                     ArchiveHealthIndicator health = context.getBean(ArchiveHealthIndicator.class);
                     assertThat(getField(health, "minFreeBytes")).isEqualTo(3 * MB);
                     assertThat(getField(health, "maxLag")).isEqualTo(Duration.ofMinutes(20));

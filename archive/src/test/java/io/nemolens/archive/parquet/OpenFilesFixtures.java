@@ -1,5 +1,6 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.archive.store.LocalFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class OpenFilesFixtures {
     static void commit(ParquetFile<?> file) {
         try {
             file.finish();
-            file.publish();
+            LocalFolder.moveIntoPlace(file.finishedPath(), file.committedPath());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,266 @@
+package io.nemolens.archive;
+
+import io.nemolens.archive.claims.MessageClaims;
+import io.nemolens.archive.spool.DaemonThreads;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims the ids of this instance's spooled messages in the registry shared by the instances of one archive,
+ * on a thread of its own: in batches, once they are durable in the spool, before they are acknowledged. A
+ * message another instance claimed first (it spooled the message too, and its copy is durable) is dropped
+ * here: acknowledged, never written, released from the spool. Files wait for their entries' claims before
+ * they are committed, so a dropped message's rows never reach a committed file (a file that has some is
+ * given up and its other rows written again). While the registry fails, claims are retried with backoff and
+ * nothing more is acknowledged.
+ */
+final class ClaimKeeper implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ClaimKeeper.class);
+    private static final int BATCH = 2_000;
+    private static final long FIRST_BACKOFF_MILLIS = 200;
+    private static final long LAST_BACKOFF_MILLIS = 10_000;
+
+    /** The registry's state for status and health. */
+    record State(
+            String location,
+            long claimed,
+            long lost,
+            long failures,
+            int waiting,
+            @Nullable String lastError,
+            @Nullable Instant failingSince) {}
+
+    private record Pending(String messageId, CompletableFuture<Void> decided) {}
+
+    private final MessageClaims claims;
+    private final String instanceId;
+    private final LongSupplier durableSeq;
+    private final LongPredicate appendFailed;
+    private final LongConsumer drop;
+    private final Clock clock;
+    private final Duration keep;
+    private final ConcurrentNavigableMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
+    private final AtomicLong claimed = new AtomicLong();
+    private final AtomicLong lost = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final Thread thread;
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant failingSince;
+    private volatile boolean closed;
+    private volatile boolean closing;
+    private long nextExpiryMillis;
+
+    /**
+     * @param durableSeq the highest seq the spool has made durable
+     * @param appendFailed whether an entry's append failed (it is never claimed)
+     * @param drop drops an entry another instance claimed first
+     * @param keep how long claims are kept (the de-duplication window)
+     */
+    ClaimKeeper(
+            MessageClaims claims,
+            String instanceId,
+            LongSupplier durableSeq,
+            LongPredicate appendFailed,
+            LongConsumer drop,
+            Clock clock,
+            Duration keep) {
+        this.claims = claims;
+        this.instanceId = instanceId;
+        this.durableSeq = durableSeq;
+        this.appendFailed = appendFailed;
+        this.drop = drop;
+        this.clock = clock;
+        this.keep = keep;
+        this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
+        this.thread = DaemonThreads.of("lens-archive-claims", this::run);
+        thread.start();
+    }
+
+    /**
+     * An entry to claim once it is durable (before any file has rows of it).
+     *
+     * @return completes once the claim is decided, either way (a message another instance claimed is
+     *     acknowledged too: that instance's copy is durable)
+     */
+    CompletionStage<Void> register(long seq, String messageId) {
+        CompletableFuture<Void> decided = new CompletableFuture<>();
+        pending.put(seq, new Pending(messageId, decided));
+        return decided;
+    }
+
+    /** The spool made more entries durable. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /** Whether an entry's claim is not decided yet (its rows must not be committed). */
+    boolean undecided(long seq) {
+        return pending.containsKey(seq);
+    }
+
+    /** Whether an entry's claim will never be decided in this run (the archive closed while the registry failed). */
+    boolean abandoned(long seq) {
+        return closed && pending.containsKey(seq);
+    }
+
+    /** The archive closes: a failing registry is not retried any more. */
+    void closing() {
+        closing = true;
+    }
+
+    private void run() {
+        long backoff = FIRST_BACKOFF_MILLIS;
+        while (!closed) {
+            List<Map.Entry<Long, Pending>> batch = nextBatch();
+            if (batch.isEmpty()) {
+                expireNowAndThen();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                continue;
+            }
+            List<String> ids = new ArrayList<>(batch.size());
+            for (Map.Entry<Long, Pending> e : batch) {
+                ids.add(e.getValue().messageId());
+            }
+            Set<String> takenByOthers;
+            try {
+                takenByOthers = claims.claim(instanceId, ids);
+            } catch (IOException | RuntimeException e) {
+                failed(e);
+                if (closing) {
+                    log.warn(
+                            "the archive closes while the claim registry {} fails ({}): {} messages stay unclaimed and"
+                                    + " unacknowledged (the broker delivers them again)",
+                            claims.location(),
+                            e.getMessage(),
+                            pending.size());
+                    closed = true;
+                    break;
+                }
+                log.warn(
+                        "claiming {} message ids in {} failed ({}); trying again in {} ms (nothing more is acknowledged"
+                                + " meanwhile)",
+                        ids.size(),
+                        claims.location(),
+                        e.getMessage(),
+                        backoff);
+                sleep(backoff);
+                backoff = Math.min(backoff * 2, LAST_BACKOFF_MILLIS);
+                continue;
+            }
+            backoff = FIRST_BACKOFF_MILLIS;
+            if (failingSince != null) {
+                log.info("the claim registry {} answers again", claims.location());
+                failingSince = null;
+            }
+            for (Map.Entry<Long, Pending> e : batch) {
+                long seq = e.getKey();
+                if (takenByOthers.contains(e.getValue().messageId())) {
+                    lost.incrementAndGet();
+                    log.info(
+                            "message {} was claimed first by another instance (its copy is durable there): dropped"
+                                    + " here and acknowledged",
+                            e.getValue().messageId());
+                    drop.accept(seq);
+                } else {
+                    claimed.incrementAndGet();
+                }
+                pending.remove(seq);
+                e.getValue().decided().complete(null);
+            }
+        }
+    }
+
+    /** The durable entries waiting for their claim, in seq order; entries whose append failed leave the queue. */
+    private List<Map.Entry<Long, Pending>> nextBatch() {
+        long durable = durableSeq.getAsLong();
+        List<Map.Entry<Long, Pending>> batch = new ArrayList<>();
+        for (Map.Entry<Long, Pending> e : pending.headMap(durable, true).entrySet()) {
+            if (appendFailed.test(e.getKey())) {
+                pending.remove(e.getKey());
+                e.getValue().decided().complete(null);
+                continue;
+            }
+            batch.add(e);
+            if (batch.size() == BATCH) {
+                break;
+            }
+        }
+        // an entry whose append failed is never durable: it does not hold up the queue behind it
+        for (Map.Entry<Long, Pending> e : pending.tailMap(durable, false).entrySet()) {
+            if (appendFailed.test(e.getKey())) {
+                pending.remove(e.getKey());
+                e.getValue().decided().complete(null);
+            }
+        }
+        return batch;
+    }
+
+    /** Removes the claims older than the de-duplication window, once a minute at most. */
+    private void expireNowAndThen() {
+        long now = clock.millis();
+        if (now < nextExpiryMillis) {
+            return;
+        }
+        nextExpiryMillis = now + TimeUnit.MINUTES.toMillis(10);
+        try {
+            long removed = claims.expire(clock.instant().minus(keep));
+            if (removed > 0) {
+                log.info("removed {} claims older than {} from {}", removed, keep, claims.location());
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("expiring old claims in {} failed ({}); trying again later", claims.location(), e.getMessage());
+        }
+    }
+
+    private void failed(Exception e) {
+        failures.incrementAndGet();
+        lastError = String.valueOf(e.getMessage());
+        if (failingSince == null) {
+            failingSince = clock.instant();
+        }
+    }
+
+    private void sleep(long millis) {
+        long until = System.currentTimeMillis() + millis;
+        while (!closed && !closing && System.currentTimeMillis() < until) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(50, until - System.currentTimeMillis() + 1)));
+        }
+    }
+
+    State state() {
+        return new State(
+                claims.location(), claimed.get(), lost.get(), failures.get(), pending.size(), lastError, failingSince);
+    }
+
+    /** Stops claiming; what waits stays unacknowledged (its messages come back from the broker or the spool). */
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

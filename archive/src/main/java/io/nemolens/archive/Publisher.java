@@ -1,0 +1,237 @@
+package io.nemolens.archive;
+
+import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.NameTakenException;
+import io.nemolens.archive.store.StagedFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes finished files to the archive's store, on the commit thread: names the file (in an object store,
+ * after what it holds), records it in the manifest, then hands it to the store, retrying with backoff for as
+ * long as the store fails (the file's spool entries stay held meanwhile, so nothing acknowledged is at risk).
+ * A name the store finds taken by other content is replaced by the next one ({@code -1}, {@code -2}, ...).
+ * Once the archive closes, a file is tried once more and then left: its spool entries are written again at
+ * the next start.
+ */
+final class Publisher {
+
+    private static final Logger log = LoggerFactory.getLogger(Publisher.class);
+    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long LAST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    /** The store's state for status and health. */
+    record State(
+            String location,
+            boolean remote,
+            long publishedFiles,
+            long publishedBytes,
+            long publishNanos,
+            long failures,
+            @Nullable String lastError,
+            @Nullable Instant lastErrorAt,
+            @Nullable Instant failingSince) {}
+
+    private final Path root;
+    private final String instanceId;
+    private final ArchiveStore store;
+    private final Manifest manifest;
+    private final LongFunction<@Nullable String> messageIdOf;
+    private final Clock clock;
+    private final AtomicLong publishedFiles = new AtomicLong();
+    private final AtomicLong publishedBytes = new AtomicLong();
+    private final AtomicLong publishNanos = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant lastErrorAt;
+    private volatile @Nullable Instant failingSince;
+    private volatile boolean closing;
+
+    /**
+     * @param root the archive's local folder (the files' local names are relative to it)
+     * @param messageIdOf the message id of a spool entry the file has rows of
+     */
+    Publisher(
+            Path root,
+            String instanceId,
+            ArchiveStore store,
+            Manifest manifest,
+            LongFunction<@Nullable String> messageIdOf,
+            Clock clock) {
+        this.root = root;
+        this.instanceId = instanceId;
+        this.store = store;
+        this.manifest = manifest;
+        this.messageIdOf = messageIdOf;
+        this.clock = clock;
+    }
+
+    /**
+     * Records a finished file in the manifest and publishes it, retrying while the store fails.
+     *
+     * @return {@code false} when the archive closed before the store took the file (it is left unpublished)
+     * @throws IOException when recording it in the manifest failed (the file is lost, its rows written again)
+     */
+    boolean publish(ParquetFile<?> file, long bytes) throws IOException {
+        Path local = file.finishedPath();
+        String name = relative(file.committedPath());
+        String contentId = contentId(file);
+        if (store.remote()) {
+            name = contentName(name, contentId, 0);
+        }
+        manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
+        long backoff = FIRST_BACKOFF_NANOS;
+        int variant = 0;
+        while (true) {
+            long start = System.nanoTime();
+            try {
+                store.publish(new StagedFile(local, name, contentId, bytes, file.rows()));
+                publishNanos.addAndGet(System.nanoTime() - start);
+                publishedFiles.incrementAndGet();
+                publishedBytes.addAndGet(bytes);
+                if (failingSince != null) {
+                    log.info("the archive's store {} takes files again", store.location());
+                    failingSince = null;
+                }
+                if (store.remote()) {
+                    Files.deleteIfExists(local);
+                }
+                return true;
+            } catch (NameTakenException e) {
+                failed(e);
+                name = contentName(relative(file.committedPath()), contentId, ++variant);
+                log.warn("{}; publishing it as {}", e.getMessage(), name);
+                manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
+                continue;
+            } catch (IOException | RuntimeException e) {
+                failed(e);
+                if (closing) {
+                    log.warn(
+                            "the archive closes while its store fails ({}): {} stays unpublished; its rows are "
+                                    + "written again at the next start",
+                            e.getMessage(),
+                            name);
+                    return false;
+                }
+                log.warn(
+                        "publishing {} to {} failed ({}); trying again in {} ms",
+                        name,
+                        store.location(),
+                        e.getMessage(),
+                        TimeUnit.NANOSECONDS.toMillis(backoff));
+            }
+            sleep(backoff);
+            backoff = Math.min(backoff * 2, LAST_BACKOFF_NANOS);
+        }
+    }
+
+    private void failed(Exception e) {
+        failures.incrementAndGet();
+        Instant now = clock.instant();
+        lastError = String.valueOf(e.getMessage());
+        lastErrorAt = now;
+        if (failingSince == null) {
+            failingSince = now;
+        }
+    }
+
+    private void sleep(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (!closing && System.nanoTime() < until) {
+            try {
+                Thread.sleep(Math.min(100, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()) + 1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** From now on a file is tried once more and then left unpublished (the archive closes). */
+    void closing() {
+        closing = true;
+    }
+
+    /** Whether the store failed the last time a file was published to it. */
+    boolean failing() {
+        return failingSince != null;
+    }
+
+    State state() {
+        return new State(
+                store.location(),
+                store.remote(),
+                publishedFiles.get(),
+                publishedBytes.get(),
+                publishNanos.get(),
+                failures.get(),
+                lastError,
+                lastErrorAt,
+                failingSince);
+    }
+
+    /** How long the store has been failing, or zero. */
+    Duration failingFor() {
+        Instant since = failingSince;
+        return since == null ? Duration.ZERO : Duration.between(since, clock.instant());
+    }
+
+    /**
+     * What a file holds, as 32 hex digits: a hash of its partition and of the sorted ids of the messages it has
+     * rows of. Two files with one content id hold the same rows.
+     */
+    String contentId(ParquetFile<?> file) {
+        long[] seqs = file.seqs();
+        String[] ids = new String[seqs.length];
+        for (int i = 0; i < seqs.length; i++) {
+            String id = messageIdOf.apply(seqs[i]);
+            ids[i] = id != null ? id : "seq:" + seqs[i];
+        }
+        Arrays.sort(ids);
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+        sha.update(file.key().relative().getBytes(StandardCharsets.UTF_8));
+        for (String id : ids) {
+            sha.update((byte) '\n');
+            sha.update(id.getBytes(StandardCharsets.UTF_8));
+        }
+        return HexFormat.of().formatHex(sha.digest(), 0, 16);
+    }
+
+    /**
+     * A file's name in an object store: its local name with the counter replaced by the content id
+     * ({@code part-<time>-<instance>-<content id>[-<variant>].parquet}).
+     */
+    String contentName(String localName, String contentId, int variant) {
+        String marker = "-" + instanceId + "-";
+        int at = localName.lastIndexOf(marker);
+        String stem = at < 0
+                ? localName.substring(0, localName.length() - ".parquet".length())
+                : localName.substring(0, at + marker.length() - 1);
+        return stem + "-" + contentId + (variant == 0 ? "" : "-" + variant) + ".parquet";
+    }
+
+    private String relative(Path committed) {
+        return root.relativize(committed).toString().replace('\\', '/');
+    }
+}
