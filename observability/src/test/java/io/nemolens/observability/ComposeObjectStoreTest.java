@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.nemolens.observability.StackFiles.Mount;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +39,8 @@ import tools.jackson.databind.json.JsonMapper;
  * only under the profile {@code object-store} (without it the stacks are what they were), are pinned and
  * health-checked like the rest, and {@code docker-compose.object-store.yml} points the consumer at them
  * consistently: the endpoint is the store's service and API port, the bucket the one the set-up makes, the
- * credentials those of the user it makes, whose policy grants exactly the consumer's operations on the consumer's bucket and prefix.
+ * credentials those of the user it makes, whose policy (the one {@code docs/object-storage.md} shows) grants
+ * exactly the consumer's operations on the consumer's bucket and prefix.
  */
 class ComposeObjectStoreTest {
 
@@ -455,5 +457,24 @@ class ComposeObjectStoreTest {
             }
         }
         return byResource;
+    }
+
+    @Test
+    void theDocumentationShowsThePolicyTheStackGrants() throws IOException {
+        Path doc = ROOT.resolve("docs/object-storage.md");
+        String text = Files.readString(doc);
+        Path policy = ROOT.resolve("observability/object-store/lens-archive-writer-policy.json");
+        JsonNode granted = JSON.readTree(policy.toFile());
+        List<JsonNode> blocks = new ArrayList<>();
+        Matcher m = Pattern.compile("```json\\n(.*?)\\n```", Pattern.DOTALL).matcher(text);
+        while (m.find()) {
+            blocks.add(JSON.readTree(m.group(1)));
+        }
+        assertThat(blocks)
+                .as("docs/object-storage.md should show the consumer's policy exactly as %s grants it", policy)
+                .contains(granted);
+        assertThat(text)
+                .as("docs/object-storage.md should give the command that starts the stack with the object store")
+                .contains("-f " + StackFiles.OBJECT_STORE_OVERRIDE + " --profile " + PROFILE + " up -d");
     }
 }
