@@ -50,7 +50,11 @@ class ComposeStackTest {
     static final List<String> COMPOSE_FILES = StackFiles.COMPOSE_FILES;
 
     /** Properties another module is about to add; a compose file may set them before they exist. */
-    private static final Set<String> ANNOUNCED_PROPERTIES = Set.of("lens.archive.path");
+    private static final Set<String> ANNOUNCED_PROPERTIES = Set.of(
+            "lens.archive.path",
+            "lens.archive.store.uri",
+            "lens.archive.store.endpoint",
+            "lens.archive.store.path-style-access");
 
     private static final String COLLECTOR_CONFIG_TARGET = "/etc/otelcol-contrib/config.yaml";
 
@@ -472,8 +476,8 @@ class ComposeStackTest {
     void minimalStackHasNoGpuSidecars() {
         String file = StackFiles.MINIMAL_COMPOSE;
         Map<String, Object> compose = compose(file);
-        assertThat(services(compose, file).keySet())
-                .as("%s services", file)
+        assertThat(ComposeObjectStoreTest.servicesWithoutProfile(compose, file))
+                .as("%s services (without a profile)", file)
                 .containsExactlyInAnyOrder("rabbitmq", "otel-collector", "lens-consumer", "telemetry-generator");
         services(compose, file).forEach((name, value) -> {
             assertThat(map(value, name).get("runtime"))
@@ -490,7 +494,7 @@ class ComposeStackTest {
     void bothStacksShareTheirCommonServices() {
         Map<String, Object> full = services(compose(StackFiles.FULL_COMPOSE), StackFiles.FULL_COMPOSE);
         Map<String, Object> minimal = services(compose(StackFiles.MINIMAL_COMPOSE), StackFiles.MINIMAL_COMPOSE);
-        for (String name : List.of("rabbitmq", "lens-consumer")) {
+        for (String name : List.of("rabbitmq", "lens-consumer", "object-store", "object-store-init")) {
             assertThat(full.get(name))
                     .as("service %s should be the same in both compose files", name)
                     .isEqualTo(minimal.get(name));
@@ -503,8 +507,14 @@ class ComposeStackTest {
         }
     }
 
-    /** Every property in the configuration metadata on the class path (Spring Boot's and the consumer's), as environment names. */
-    private static Set<String> knownPropertiesAsEnvironmentNames() throws IOException {
+    /**
+     * Every property in the configuration metadata on the class path (Spring Boot's and the consumer's), as
+     * environment names: Spring Boot's canonical form (dots to underscores, dashes removed, upper case) and the
+     * form with dashes as underscores, which its binder maps to the same property ({@code
+     * LENS_ARCHIVE_STORE_PATH_STYLE_ACCESS} and {@code LENS_ARCHIVE_STORE_PATHSTYLEACCESS} both set {@code
+     * lens.archive.store.path-style-access}).
+     */
+    static Set<String> knownPropertiesAsEnvironmentNames() throws IOException {
         Set<String> names = new LinkedHashSet<>();
         for (String resource : List.of(
                 "META-INF/spring-configuration-metadata.json",
@@ -524,7 +534,10 @@ class ComposeStackTest {
                 .contains("lens.topology.exchange", "spring.rabbitmq.host");
         names.addAll(ANNOUNCED_PROPERTIES);
         Set<String> env = new LinkedHashSet<>();
-        names.forEach(n -> env.add(n.replace(".", "_").replace("-", "").toUpperCase(Locale.ROOT)));
+        names.forEach(n -> {
+            env.add(n.replace(".", "_").replace("-", "").toUpperCase(Locale.ROOT));
+            env.add(n.replace(".", "_").replace("-", "_").toUpperCase(Locale.ROOT));
+        });
         return env;
     }
 }

@@ -28,6 +28,9 @@ final class StackFiles {
 
     static final List<String> COMPOSE_FILES = List.of(FULL_COMPOSE, MINIMAL_COMPOSE);
 
+    /** Not a stack of its own: merged over either compose file, it points the consumer at the object store. */
+    static final String OBJECT_STORE_OVERRIDE = "docker-compose.object-store.yml";
+
     static final List<String> COLLECTOR_CONFIGS =
             List.of("otel-collector-rabbitmq.yaml", "otel-collector-rabbitmq-infra.yaml");
 
@@ -53,6 +56,28 @@ final class StackFiles {
 
     static Map<String, Object> compose(String name) {
         return yaml(ROOT.resolve(name));
+    }
+
+    /**
+     * Compose files merged as {@code docker compose -f base -f override} merges them, for overrides made of
+     * mappings only (mappings merge key by key, anything else in the override replaces); {@link
+     * ComposeObjectStoreTest} checks that the override is of that kind.
+     */
+    static Map<String, Object> merged(String base, String override) {
+        return mergeMaps(compose(base), compose(override), base + " + " + override);
+    }
+
+    private static Map<String, Object> mergeMaps(Map<String, Object> base, Map<String, Object> override, String where) {
+        Map<String, Object> out = new LinkedHashMap<>(base);
+        override.forEach((key, value) -> {
+            Object existing = out.get(key);
+            out.put(
+                    key,
+                    existing instanceof Map<?, ?> && value instanceof Map<?, ?>
+                            ? mergeMaps(map(existing, where), map(value, where), where + "." + key)
+                            : value);
+        });
+        return out;
     }
 
     static Map<String, Object> collector(String name) {
@@ -133,6 +158,11 @@ final class StackFiles {
         }
         m.appendTail(sb);
         return sb.toString();
+    }
+
+    /** A compose value as the container gets it with an empty environment: defaults applied, {@code $$} as {@code $}. */
+    static String interpolated(String value) {
+        return withDefaults(value).replace("$$", "$");
     }
 
     /**
