@@ -53,6 +53,7 @@ class ArchitectureTest {
             "io.nemolens.decode",
             "io.nemolens.topology",
             "io.nemolens.archive",
+            "io.nemolens.claims",
             "io.nemolens.generator",
             "io.nemolens.consumer",
             "io.nemolens.poison",
@@ -132,9 +133,13 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.nemolens.archive..")
                         .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage(
-                                "io.nemolens.archive", "io.nemolens.archive.autoconfigure"))))
+                                "io.nemolens.archive",
+                                "io.nemolens.archive.autoconfigure",
+                                "io.nemolens.archive.store",
+                                "io.nemolens.archive.claims"))))
                 .because("the archive's packages below its root (spool, de-duplication, Parquet writing, commit)"
-                        + " are its inside: benchmarks and samples use its public face")
+                        + " are its inside: benchmarks, samples and the claim registry use its public face (the"
+                        + " store and claims interfaces are its extension points)")
                 .check(main);
     }
 
