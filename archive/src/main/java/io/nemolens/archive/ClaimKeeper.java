@@ -142,6 +142,7 @@ final class ClaimKeeper implements AutoCloseable {
                 ids.add(e.getValue().messageId());
             }
             Set<String> takenByOthers;
+            CrashPoint.BEFORE_CLAIM.pass();
             try {
                 takenByOthers = claims.claim(instanceId, ids);
             } catch (IOException | RuntimeException e) {

@@ -229,7 +229,8 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             CompletionStage<Void> decided = claims.register(seq, id);
             ready = ready.whenComplete((ok, failure) -> claims.wake()).thenCompose(ok -> decided);
         }
-        CompletionStage<?> acknowledgement = ready.whenCompleteAsync((ok, failure) -> {}, acknowledger);
+        CompletionStage<?> acknowledgement =
+                ready.whenCompleteAsync((ok, failure) -> CrashPoint.BEFORE_ACK.pass(), acknowledger);
         notYetDurable.put(id, acknowledgement);
         // forgotten once the acknowledgement itself is complete (not merely the append): until then a
         // redelivery shares it, so it is never acknowledged before the first delivery

@@ -102,6 +102,7 @@ final class Publisher {
             long start = System.nanoTime();
             try {
                 store.publish(new StagedFile(local, name, contentId, bytes, file.rows()));
+                CrashPoint.AFTER_PUBLISH.pass();
                 publishNanos.addAndGet(System.nanoTime() - start);
                 publishedFiles.incrementAndGet();
                 publishedBytes.addAndGet(bytes);

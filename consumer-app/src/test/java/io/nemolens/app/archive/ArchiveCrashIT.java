@@ -69,7 +69,7 @@ class ArchiveCrashIT {
         ConsumerProcess consumer = startConsumer(logs, 0);
         await().atMost(Duration.ofSeconds(120)).until(() -> lens.consumers() > 0);
         SpanStream stream = new SpanStream(
-                topology, "crash-run-", SPANS_PER_MESSAGE, MIN_MESSAGES, MAX_MESSAGES, MAX_READY, Duration.ZERO);
+                topology, "crash-run-", 4, SPANS_PER_MESSAGE, MIN_MESSAGES, MAX_MESSAGES, MAX_READY, Duration.ZERO);
         this.stream = stream;
 
         List<String> kills = new ArrayList<>();

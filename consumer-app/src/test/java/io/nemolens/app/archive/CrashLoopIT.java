@@ -55,6 +55,7 @@ class CrashLoopIT {
         try (SpanStream stream = new SpanStream(
                 lens.topology(),
                 "crash-loop-run-",
+                4,
                 SPANS_PER_MESSAGE,
                 0,
                 Integer.MAX_VALUE,

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Messages of spans published on a thread of their own, as a collector streams them, on the test broker's own
- * connection: message {@code i} holds {@code spansPerMessage} spans of run {@code <prefix><i % 4>}, and none is
+ * connection: message {@code i} holds {@code spansPerMessage} spans of run {@code <prefix><i % runs>}, and none is
  * published while the queue holds more than {@code maxReady} ready messages (a stream, not a backlog).
  */
 final class SpanStream implements AutoCloseable {
@@ -37,6 +37,7 @@ final class SpanStream implements AutoCloseable {
     SpanStream(
             TestTopology topology,
             String runPrefix,
+            int runs,
             int spansPerMessage,
             int minMessages,
             int maxMessages,
@@ -48,7 +49,7 @@ final class SpanStream implements AutoCloseable {
                     while (own.messageCount(topology.queue()) > maxReady) {
                         LockSupport.parkNanos(READY_POLL_NANOS);
                     }
-                    byte[] body = NemoLensRequests.spans(spansPerMessage, runPrefix + (i % 4), i % 8, i)
+                    byte[] body = NemoLensRequests.spans(spansPerMessage, runPrefix + (i % runs), i % 8, i)
                             .toByteArray();
                     ids.add(MessageIds.of(body));
                     own.publish(topology.exchange(), "otlp_spans", body);

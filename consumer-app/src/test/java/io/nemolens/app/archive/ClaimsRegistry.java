@@ -1,0 +1,10 @@
+package io.nemolens.app.archive;
+
+/** The PostgreSQL server of every development and CI machine, where tests keep claim registries (trust auth). */
+final class ClaimsRegistry {
+
+    static final String URL = System.getProperty("lens.test.postgres.url", "jdbc:postgresql://127.0.0.1:5432/test");
+    static final String USER = System.getProperty("lens.test.postgres.user", "postgres");
+
+    private ClaimsRegistry() {}
+}

@@ -1,0 +1,237 @@
+package io.nemolens.app.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.app.testing.Service;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.ConsumerExtension;
+import io.nemolens.testing.ConsumerProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three consumer instances (the service's jar in child JVMs) on one queue, with the PostgreSQL claim registry,
+ * archive a stream of thousands of messages of 16 runs into one archive while they are killed: by SIGKILL at
+ * random moments, and by crash points the archive offers its tests ({@code lens.archive.test.crash-at}) right
+ * after the store took a file (before its spool entries are released), after a spool fsync before the claim,
+ * and after the claim before the acknowledgement reaches the broker. A killed instance comes back with its
+ * own spool and id. The archive then holds every published record exactly once, counted without
+ * {@code DISTINCT}, and nothing half-written.
+ */
+class ScaleOutIT {
+
+    private static final int INSTANCES = 3;
+    private static final int RUNS = 16;
+    private static final int SPANS_PER_MESSAGE = 8;
+    private static final int MIN_MESSAGES = 3_000;
+    private static final int MAX_MESSAGES = 30_000;
+    private static final int MAX_READY = 600;
+    /** Kills of each kind; the crash points are armed on restarts, one of each at least. */
+    private static final int SIGKILLS = 3;
+
+    private static final List<String> CRASH_POINTS = List.of("after-publish", "before-claim", "before-ack");
+
+    @TempDir
+    Path dir;
+
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
+
+    private final String claimsTable =
+            "lens_claims_it_" + UUID.randomUUID().toString().substring(0, 8);
+    private @Nullable SpanStream stream;
+
+    @AfterEach
+    void cleanUp() throws SQLException {
+        if (stream != null) {
+            stream.close();
+        }
+        try (Connection c = DriverManager.getConnection(ClaimsRegistry.URL, ClaimsRegistry.USER, null);
+                Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + claimsTable);
+        }
+    }
+
+    @Test
+    void threeInstancesOnOneFolderKilledAtRandomAndAtCrashPointsArchiveEveryRecordOnce() throws Exception {
+        Path archive = dir.resolve("archive");
+        Fleet fleet = new Fleet(i -> Map.of("lens.archive.path", archive.toString()));
+        fleet.run();
+        fleet.assertExactlyOnce(archive);
+        try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(p -> p.getFileName().toString()))
+                    .as("nothing but committed Parquet files")
+                    .allMatch(name -> name.startsWith("part-") && name.endsWith(".parquet"));
+        }
+    }
+
+    /** The settings of instance {@code i} that say where its files go. */
+    @FunctionalInterface
+    interface Target {
+        Map<String, String> of(int instance);
+    }
+
+    /** The instances, their kills and restarts, and the stream they consume. */
+    final class Fleet {
+
+        private final Target target;
+        private final Random random;
+        private final long seed = System.nanoTime();
+        private final Path logs;
+        private final ConsumerProcess[] processes = new ConsumerProcess[INSTANCES];
+        private final int[] starts = new int[INSTANCES];
+        private final List<String> events = new ArrayList<>();
+        private final Set<String> crashesSeen = new HashSet<>();
+
+        Fleet(Target target) throws IOException {
+            this.target = target;
+            this.random = new Random(seed);
+            this.logs = Files.createDirectories(
+                    Path.of("target", "scale-out-it", lens.topology().queue()));
+        }
+
+        void run() throws Exception {
+            for (int i = 0; i < INSTANCES; i++) {
+                start(i, null);
+            }
+            await().atMost(Duration.ofMinutes(3)).until(() -> lens.consumers() >= INSTANCES);
+            SpanStream s = new SpanStream(
+                    lens.topology(),
+                    "scale-run-",
+                    RUNS,
+                    SPANS_PER_MESSAGE,
+                    MIN_MESSAGES,
+                    MAX_MESSAGES,
+                    MAX_READY,
+                    Duration.ZERO);
+            stream = s;
+            List<String> armings = new ArrayList<>(CRASH_POINTS);
+            int sigkills = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
+            while ((sigkills < SIGKILLS || !crashesSeen.containsAll(CRASH_POINTS)) && System.nanoTime() < deadline) {
+                Thread.sleep(1_000 + random.nextInt(2_000));
+                restartTheDead(armings);
+                if (sigkills < SIGKILLS) {
+                    int victim = random.nextInt(INSTANCES);
+                    ConsumerProcess p = processes[victim];
+                    if (p.alive() && p.messages("acked") > 50) {
+                        p.kill();
+                        sigkills++;
+                        events.add("SIGKILL instance " + victim + " at " + s.published() + " published");
+                        start(victim, nextArming(armings));
+                    }
+                }
+            }
+            assertThat(crashesSeen)
+                    .as("every crash point was hit (seed %d, %s)", seed, events)
+                    .containsAll(CRASH_POINTS);
+            int published = s.finish(Duration.ofMinutes(5));
+            events.add("published " + published);
+            restartTheDead(new ArrayList<>());
+            await().atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        restartTheDead(new ArrayList<>());
+                        return lens.queued() == 0;
+                    });
+            for (int i = 0; i < INSTANCES; i++) {
+                assertThat(processes[i].stop()).as("instance %d stopped", i).isNotNegative();
+            }
+            assertThat(lens.queued()).isZero();
+            assertThat(lens.poisoned()).isZero();
+            assertThat(s.ids()).hasSize(published);
+        }
+
+        /** Brings back the instances a crash point halted, each with the next arming (or none). */
+        private void restartTheDead(List<String> armings) throws IOException {
+            for (int i = 0; i < INSTANCES; i++) {
+                ConsumerProcess p = processes[i];
+                if (p != null && !p.alive()) {
+                    String output = p.output();
+                    for (String point : CRASH_POINTS) {
+                        if (output.contains("halting at " + point)) {
+                            crashesSeen.add(point);
+                            events.add("instance " + i + " halted at " + point);
+                        }
+                    }
+                    start(i, nextArming(armings));
+                }
+            }
+        }
+
+        private @Nullable String nextArming(List<String> armings) {
+            if (armings.isEmpty()) {
+                return null;
+            }
+            String point = armings.remove(0);
+            // publications are rarer than acknowledgements and claims (a file holds many messages)
+            int pass = point.equals("after-publish") ? 1 + random.nextInt(3) : 20 + random.nextInt(200);
+            return point + ":" + pass;
+        }
+
+        private void start(int i, @Nullable String arming) throws IOException {
+            List<String> jvm = new ArrayList<>(List.of("-Xmx256m"));
+            if (arming != null) {
+                jvm.add("-Dlens.archive.test.crash-at=" + arming);
+                events.add("instance " + i + " armed " + arming);
+            }
+            Map<String, Object> props = new HashMap<>(target.of(i));
+            props.put("lens.archive.spool.path", dir.resolve("spool-" + i).toString());
+            props.put("lens.archive.instance-id", "lens-" + i);
+            props.put("lens.archive.max-age", "700ms");
+            props.put("lens.archive.claims.enabled", "true");
+            props.put("lens.archive.claims.url", ClaimsRegistry.URL);
+            props.put("lens.archive.claims.username", ClaimsRegistry.USER);
+            props.put("lens.archive.claims.table", claimsTable);
+            processes[i] = lens.startProcess(logs.resolve("instance-" + i + "-" + starts[i]++ + ".log"), jvm, props);
+        }
+
+        void assertExactlyOnce(Path archive) throws Exception {
+            SpanStream s = java.util.Objects.requireNonNull(stream);
+            long expected = (long) s.ids().size() * SPANS_PER_MESSAGE;
+            String about = "seed " + seed + ", " + events;
+            try (ArchiveReader reader = new ArchiveReader(archive)) {
+                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                        .as("rows, counted without DISTINCT (%s)", about)
+                        .isEqualTo(expected);
+                assertThat(reader.scalar(
+                                "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
+                                        + " HAVING count(*) > 1)",
+                                "spans"))
+                        .as("(_message_id, _row) pairs archived more than once (%s)", about)
+                        .isEqualTo(0L);
+                Set<String> archivedIds = new HashSet<>();
+                reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
+                        .forEach(r -> archivedIds.add((String) r.get("_message_id")));
+                assertThat(archivedIds).as("the messages archived (%s)", about).isEqualTo(s.ids());
+                assertThat(reader.scalar("SELECT count(DISTINCT run_id) FROM %s", "spans"))
+                        .isEqualTo((long) RUNS);
+            } catch (UncheckedIOException e) {
+                throw new AssertionError(about, e);
+            }
+        }
+    }
+}
