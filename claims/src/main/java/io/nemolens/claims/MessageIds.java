@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Message ids as the archive spells them (64 lower-case hex digits, a SHA-256) and as the table stores them (32
- * bytes).
+ * Message ids as the archive spells them (32 lower-case hex digits: the first 128 bits of the SHA-256 of the
+ * body, {@code io.nemolens.decode.MessageIds}) and as the table stores them (16 bytes).
  */
 final class MessageIds {
 
@@ -19,7 +19,7 @@ final class MessageIds {
      * The distinct ids, in the order of their bytes (lower-case hex sorts like the bytes it spells): every claim
      * inserts in this order, so two claims racing over the same ids wait for each other without a deadlock.
      *
-     * @throws IllegalArgumentException when an id is not 64 lower-case hex digits
+     * @throws IllegalArgumentException when an id is not 32 lower-case hex digits
      */
     static List<String> sortedDistinct(Collection<String> ids) {
         TreeSet<String> sorted = new TreeSet<>();
@@ -42,13 +42,13 @@ final class MessageIds {
     }
 
     private static String checked(String id) {
-        if (id.length() != 64) {
-            throw new IllegalArgumentException("a message id is 64 hex digits: " + id);
+        if (id.length() != 32) {
+            throw new IllegalArgumentException("a message id is 32 hex digits: " + id);
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
             if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                throw new IllegalArgumentException("a message id is 64 lower-case hex digits: " + id);
+                throw new IllegalArgumentException("a message id is 32 lower-case hex digits: " + id);
             }
         }
         return id;

@@ -61,7 +61,7 @@ public final class PostgresClaims implements MessageClaims {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalArgumentException when an id is not 64 lower-case hex digits or the instance's id is blank
+     * @throws IllegalArgumentException when an id is not 32 lower-case hex digits or the instance's id is blank
      */
     @Override
     public synchronized Set<String> claim(String instanceId, Collection<String> messageIds) throws IOException {

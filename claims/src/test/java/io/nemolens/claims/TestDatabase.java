@@ -128,7 +128,7 @@ final class TestDatabase implements BeforeEachCallback, AfterEachCallback {
     /** Random message ids. */
     static List<String> ids(int count) {
         List<String> ids = new ArrayList<>(count);
-        byte[] bytes = new byte[32];
+        byte[] bytes = new byte[16];
         for (int i = 0; i < count; i++) {
             RANDOM.nextBytes(bytes);
             ids.add(HexFormat.of().formatHex(bytes));

@@ -21,7 +21,7 @@ public interface MessageClaims extends AutoCloseable {
      * Claims message ids for an instance.
      *
      * @param instanceId the claiming instance's stable id
-     * @param messageIds the ids (64 hex digits each, SHA-256 of the message body), no more than a few thousand
+     * @param messageIds the ids (32 hex digits each: the first 128 bits of the SHA-256 of the message body), no more than a few thousand
      * @return the ids another instance claimed first: this instance must drop its copies of those messages
      * @throws IOException when the registry cannot answer now (the archive retries; nothing is acknowledged
      *     meanwhile)

@@ -117,7 +117,7 @@ class LensClaimsAutoConfigurationTest {
     void theContextClosesTheRegistry() {
         MessageClaims[] claims = new MessageClaims[1];
         enabled().run(context -> claims[0] = context.getBean(MessageClaims.class));
-        assertThatThrownBy(() -> claims[0].claim("a", List.of("0".repeat(64))))
+        assertThatThrownBy(() -> claims[0].claim("a", List.of("0".repeat(32))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
     }
