@@ -7,6 +7,7 @@ import io.nemolens.app.testing.Service;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
+import io.nemolens.testing.S3Server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -88,10 +89,38 @@ class ScaleOutIT {
         }
     }
 
+    @Test
+    void threeInstancesOnOneBucketKilledAtRandomAndAtCrashPointsArchiveEveryRecordOnce() throws Exception {
+        try (S3Server server = S3Server.inTempFolder()) {
+            String bucket = "lens-scale-out";
+            server.createBucket(bucket);
+            Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
+            Fleet fleet = new Fleet(i -> {
+                Map<String, Object> props = new HashMap<>(store);
+                props.put("lens.archive.path", dir.resolve("work-" + i).toString());
+                return props;
+            });
+            fleet.run();
+            fleet.assertExactlyOnce(server.folder(bucket).resolve("archive"));
+            assertThat(server.incompleteUploads(bucket))
+                    .as("incomplete multipart uploads")
+                    .isEmpty();
+            for (int i = 0; i < INSTANCES; i++) {
+                try (Stream<Path> files = Files.walk(dir.resolve("work-" + i))) {
+                    assertThat(files.filter(Files::isRegularFile)
+                                    .map(p -> p.getFileName().toString())
+                                    .filter(name -> name.contains(".parquet")))
+                            .as("Parquet files left on instance %d's local disk once all is uploaded", i)
+                            .isEmpty();
+                }
+            }
+        }
+    }
+
     /** The settings of instance {@code i} that say where its files go. */
     @FunctionalInterface
     interface Target {
-        Map<String, String> of(int instance);
+        Map<String, Object> of(int instance);
     }
 
     /** The instances, their kills and restarts, and the stream they consume. */
