@@ -29,11 +29,13 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -63,13 +65,73 @@ public final class ConsoleService {
     /** One health indicator, in words. */
     public record HealthLine(String name, String status, String words) {}
 
-    /** The archive's state from its meters and health details. */
+    /**
+     * The archive's state from its meters and health details.
+     *
+     * @param store where its committed files go, or {@code null} when its health names no store
+     * @param claims its claim registry, or {@code null} without one
+     */
     public record ArchiveState(
             double lagSeconds,
             double spoolBytes,
             double spoolEntries,
             double files,
-            @Nullable Object freeBytes) {}
+            @Nullable Object freeBytes,
+            @Nullable StoreState store,
+            @Nullable ClaimsState claims) {}
+
+    /**
+     * Where the archive's committed files go ({@code store} of its health), and what waits for it
+     * ({@code lens.archive.store.*}).
+     *
+     * @param location a folder, or {@code s3://bucket/prefix}
+     * @param uploadLagSeconds how long the oldest file waiting for the store has waited (NaN: unknown)
+     * @param filesWaiting files waiting for the store (NaN: unknown)
+     * @param bytesWaiting about how many bytes they hold (NaN: unknown)
+     * @param failures attempts that failed since start (NaN: unknown)
+     * @param lastError the last failure's message, or {@code null} when there was none
+     * @param lastErrorAt when it came (UTC, to the second), or {@code null}
+     * @param failing whether the archive's health is DOWN because of the store
+     */
+    public record StoreState(
+            String location,
+            double uploadLagSeconds,
+            double filesWaiting,
+            double bytesWaiting,
+            double failures,
+            @Nullable String lastError,
+            @Nullable String lastErrorAt,
+            boolean failing) {
+
+        /** The bytes waiting, in the unit that suits them. */
+        public String bytesWaitingText() {
+            return bytes(bytesWaiting);
+        }
+
+        /** The failed attempts since start in words, or {@code null} when their count is unknown. */
+        public @Nullable String failuresText() {
+            if (Double.isNaN(failures)) {
+                return null;
+            }
+            long n = Math.round(failures);
+            return n + (n == 1 ? " failed attempt" : " failed attempts") + " since start";
+        }
+    }
+
+    /**
+     * The archive's claim registry, from its health details ({@code claims}, {@code claimsWaiting},
+     * {@code claimsLastError}).
+     *
+     * @param location where the registry is
+     * @param waiting what its health says waits for it, or {@code null} when it says nothing
+     * @param lastError its last error, or {@code null}
+     * @param failing whether the archive's health is DOWN because of it
+     */
+    public record ClaimsState(
+            String location,
+            @Nullable Object waiting,
+            @Nullable String lastError,
+            boolean failing) {}
 
     /**
      * The overview.
@@ -164,6 +226,7 @@ public final class ConsoleService {
         List<HealthLine> lines = new ArrayList<>();
         String status = "UNKNOWN";
         Map<String, Object> archiveHealth = Map.of();
+        String archiveStatus = "UNKNOWN";
         HealthEndpoint endpoint = health.getIfAvailable();
         if (endpoint != null) {
             HealthDescriptor root = endpoint.health();
@@ -175,6 +238,7 @@ public final class ConsoleService {
                             c.getValue() instanceof IndicatedHealthDescriptor i ? i.getDetails() : Map.of();
                     if (c.getKey().equals("archive")) {
                         archiveHealth = details;
+                        archiveStatus = c.getValue().getStatus().getCode();
                     }
                     lines.add(new HealthLine(
                             c.getKey(), c.getValue().getStatus().getCode(), words(c.getValue(), details)));
@@ -188,7 +252,9 @@ public final class ConsoleService {
                     gauge("lens.archive.spool.bytes"),
                     gauge("lens.archive.spool.entries"),
                     functionCounter("lens.archive.files"),
-                    archiveHealth.get("freeBytes"));
+                    archiveHealth.get("freeBytes"),
+                    store(archiveStatus, archiveHealth),
+                    claims(archiveStatus, archiveHealth));
         }
         int indexed = index.size();
         boolean caughtUp = index.isCaughtUp();
@@ -203,6 +269,81 @@ public final class ConsoleService {
             }
         }
         return new Overview(status, outcomes, messages, records, depths, depthAt, indexed, unindexed, archive, lines);
+    }
+
+    /**
+     * The store from the archive's health details ({@code store}, {@code storeLastError},
+     * {@code storeLastErrorAt}) and meters ({@code lens.archive.store.*}); {@code null} when the details name
+     * no store (an archive from before stores).
+     */
+    @Nullable
+    StoreState store(String status, Map<String, Object> details) {
+        String location = text(details.get("store"));
+        if (location == null) {
+            return null;
+        }
+        String lastError = text(details.get("storeLastError"));
+        return new StoreState(
+                location,
+                gauge("lens.archive.store.lag"),
+                gauge("lens.archive.store.waiting.files"),
+                gauge("lens.archive.store.waiting.bytes"),
+                functionCounter("lens.archive.store.failures"),
+                lastError,
+                time(text(details.get("storeLastErrorAt"))),
+                causes(status, details, lastError));
+    }
+
+    /** The claim registry from the archive's health details, or {@code null} when they name none. */
+    static @Nullable ClaimsState claims(String status, Map<String, Object> details) {
+        String location = text(details.get("claims"));
+        if (location == null) {
+            return null;
+        }
+        String lastError = text(details.get("claimsLastError"));
+        return new ClaimsState(location, details.get("claimsWaiting"), lastError, causes(status, details, lastError));
+    }
+
+    /**
+     * Whether the archive's health is DOWN because of this error: its {@code error} detail (the reasons it
+     * takes no messages) includes it. The health says so in words only.
+     */
+    static boolean causes(String status, Map<String, Object> details, @Nullable String lastError) {
+        String error = text(details.get("error"));
+        return "DOWN".equals(status) && error != null && lastError != null && error.contains(lastError);
+    }
+
+    private static @Nullable String text(@Nullable Object detail) {
+        return detail == null || detail.toString().isBlank() ? null : detail.toString();
+    }
+
+    /** An instant as the health detail spells it, to the second; any other text as it is. */
+    static @Nullable String time(@Nullable String instant) {
+        if (instant == null || instant.equals("null")) {
+            return null;
+        }
+        try {
+            return Instant.parse(instant).truncatedTo(ChronoUnit.SECONDS).toString();
+        } catch (DateTimeParseException e) {
+            return instant;
+        }
+    }
+
+    /** A byte count in B, KiB, MiB, GiB or TiB ("unknown" for NaN). */
+    static String bytes(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return "unknown";
+        }
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int unit = 0;
+        while (v >= 1024 && unit < units.length - 1) {
+            v /= 1024;
+            unit++;
+        }
+        return unit == 0
+                ? String.format(Locale.ROOT, "%.0f B", v)
+                : String.format(Locale.ROOT, "%.1f %s", v, units[unit]);
     }
 
     /**
@@ -399,11 +540,11 @@ public final class ConsoleService {
         log.info(
                 "console: {} asks to {} {} message(s): {}",
                 who,
-                disposition.name().toLowerCase(java.util.Locale.ROOT),
+                disposition.name().toLowerCase(Locale.ROOT),
                 keys.size(),
                 keys.stream().sorted().limit(50).collect(Collectors.joining(", ")));
         ReplaySummary summary = replayer.move(ReplayRequest.selection(keys, false, rate), disposition, who);
-        log.info("console: {} {}: {}", who, disposition.name().toLowerCase(java.util.Locale.ROOT), summary.line());
+        log.info("console: {} {}: {}", who, disposition.name().toLowerCase(Locale.ROOT), summary.line());
         return summary;
     }
 

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
+import io.nemolens.archive.autoconfigure.LensArchiveProperties;
+import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.LocalFolder;
+import io.nemolens.archive.store.StagedFile;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.poison.Disposition;
@@ -15,6 +19,7 @@ import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.BrokerClient;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.TestTopology;
+import java.io.IOException;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -90,12 +95,60 @@ class ConsoleBrowserIT {
     }
 
     /**
+     * The archive's store: its own folder, as by default, which fails while broken as an unreachable object
+     * store would (the archive keeps the files and tries again with backoff).
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class Store {
+        static volatile boolean broken;
+
+        @Bean
+        ArchiveStore breakableStore(LensArchiveProperties archive) {
+            LocalFolder folder = new LocalFolder(archive.path());
+            return new ArchiveStore() {
+                @Override
+                public String location() {
+                    return folder.location();
+                }
+
+                @Override
+                public boolean remote() {
+                    return false;
+                }
+
+                @Override
+                public void cleanUp(String instanceId) {
+                    folder.cleanUp(instanceId);
+                }
+
+                @Override
+                public void publish(StagedFile file) throws IOException {
+                    if (broken) {
+                        throw new IOException("store unreachable: connection refused");
+                    }
+                    folder.publish(file);
+                }
+
+                @Override
+                public boolean holds(String name, String contentId) {
+                    return folder.holds(name, contentId);
+                }
+
+                @Override
+                public void close() {
+                    folder.close();
+                }
+            };
+        }
+    }
+
+    /**
      * One application for the whole class (the browser's session spans the tests), its files committed after
      * 1 s, its actuator exposing what the service's does.
      */
     @RegisterExtension
     static final ConsumerExtension lens = ConsumerExtension.of(ConsoleApplication.class)
-            .with(Handlers.class)
+            .with(Handlers.class, Store.class)
             .properties(Map.of(
                     "management.server.port", "0",
                     "management.endpoints.web.exposure.include", "health,info,prometheus",
@@ -235,11 +288,25 @@ class ConsoleBrowserIT {
             client.publish(x, "otlp_logs", logs("run-good", "step " + i));
         }
         await().atMost(WAIT).until(() -> number(find(By.id("outcome-acked")).getText()) >= ackedBefore + 12);
-        await().atMost(WAIT).until(() -> chartTotal("messages", "spans") > 0 && chartTotal("records", "spans") > 0);
-        assertThat(chartTotal("messages", "logs")).isPositive();
+        // (the chart's samples come every second: the earlier tests' spans may be in them already, these logs not)
+        await().atMost(WAIT)
+                .until(() -> chartTotal("messages", "spans") > 0
+                        && chartTotal("records", "spans") > 0
+                        && chartTotal("messages", "logs") > 0);
         assertThat(find(By.id("health-lensListener")).getText()).contains("UP");
         assertThat(find(By.id("health-rabbit")).getText()).contains("UP");
         assertThat(find(By.id("archive")).getText()).contains("files committed");
+        // where the archive's files go, and what waits for it
+        assertThat(find(By.id("store-location")).getText())
+                .isEqualTo(lens.archive().toAbsolutePath().toString());
+        assertThat(find(By.id("store")).getText())
+                .contains("where committed files go", "upload lag", "files waiting for the store");
+        assertThat(find(By.id("store-lag")).getText()).matches("\\d+\\.\\d s");
+        assertThat(find(By.id("store-files-waiting")).getText()).matches("\\d+");
+        assertThat(find(By.id("store-bytes-waiting")).getText()).matches("\\d+ B|\\d+\\.\\d [KMGT]iB");
+        assertThat(browser.findElements(By.id("claims")))
+                .as("no claim registry, no claims")
+                .isEmpty();
         screenshot("overview");
 
         // bad messages: three a fix will cure, one that always fails, two that never decode
@@ -376,6 +443,60 @@ class ConsoleBrowserIT {
 
         // no page showed a secret
         assertThat(pageSources).isNotEmpty().noneMatch(s -> s.contains(PASSWORD));
+    }
+
+    /**
+     * While the archive's store fails, the overview shows what waits for it and the store's error, highlighted,
+     * beside the archive's DOWN health; once it takes files again, the backlog goes, and the last error stays,
+     * no longer highlighted.
+     */
+    @Test
+    void theOverviewShowsTheStoresBacklogAndItsErrorWhileItFails() throws Exception {
+        String run = "run-store-" + hex(4);
+        browser.manage().deleteAllCookies();
+        logIn();
+        Store.broken = true;
+        try {
+            for (int i = 0; i < 3; i++) {
+                client.publish(topology.exchange(), "otlp_spans", spans(run, "train_step"));
+            }
+            await().atMost(WAIT).until(() -> {
+                browser.get(console);
+                return !browser.findElements(By.cssSelector("#store-error.alert"))
+                                .isEmpty()
+                        && number(find(By.id("store-files-waiting")).getText()) >= 1
+                        && number(find(By.id("store-lag")).getText().replace(" s", "")) >= 1;
+            });
+            pageSources.add(browser.getPageSource());
+            assertThat(find(By.id("store-error")).getText()).startsWith("The store fails:");
+            assertThat(find(By.id("store-error-message")).getText()).isEqualTo("store unreachable: connection refused");
+            assertThat(find(By.id("store-error-at")).getText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+            assertThat(find(By.id("store-error")).getText())
+                    .containsPattern("\\(at [0-9T:Z-]+; \\d+ failed attempts? since start\\)$");
+            assertThat(find(By.id("store-bytes-waiting")).getText()).doesNotStartWith("0 ");
+            assertThat(find(By.id("health-archive")).getText())
+                    .contains("DOWN")
+                    .contains("store unreachable: connection refused");
+            assertThat(archivedSpans(run))
+                    .as("nothing of the run reached the archive")
+                    .isIn(-1L, 0L);
+            screenshot("store-failing");
+        } finally {
+            Store.broken = false;
+        }
+        // the store takes files again (after the archive's backoff): the backlog goes, the error is history
+        await().atMost(Duration.ofSeconds(90)).until(() -> {
+            browser.get(console);
+            return find(By.id("store-files-waiting")).getText().equals("0")
+                    && find(By.id("health-archive")).getText().contains("UP");
+        });
+        assertThat(find(By.id("store-bytes-waiting")).getText()).isEqualTo("0 B");
+        assertThat(browser.findElements(By.cssSelector("#store-error.alert"))).isEmpty();
+        assertThat(find(By.id("store-error")).getText())
+                .startsWith("Last store error (the store takes files again):")
+                .contains("store unreachable: connection refused");
+        assertThat(archivedSpans(run)).isEqualTo(3);
+        browser.manage().deleteAllCookies();
     }
 
     /**

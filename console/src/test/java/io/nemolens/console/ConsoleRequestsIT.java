@@ -116,6 +116,13 @@ class ConsoleRequestsIT {
                 .contains("id=\"health-archive\"")
                 .containsPattern("id=\"health-rabbit\">.*version")
                 .doesNotContain(">unknown</div><div class=\"l\">free space");
+        // where the archive's files go (its own folder, the default store), and nothing waits for it
+        assertThat(overview.body())
+                .contains("id=\"store-location\">" + lens.archive().toAbsolutePath() + "<")
+                .containsPattern("id=\"store-files-waiting\">\\d+<")
+                .containsPattern("id=\"store-bytes-waiting\">(\\d+ B|\\d+\\.\\d [KMGT]iB)<")
+                .doesNotContain("id=\"store-error\"")
+                .doesNotContain("id=\"claims\"");
         // while the actuator shows an anonymous caller the status only
         String actuator = console.replace("/console", "/actuator/health");
         HttpResponse<String> anonymous =

@@ -1,0 +1,83 @@
+package io.nemolens.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the overview reads the archive's health details: the claim registry's only when they are there, an
+ * error highlighted only while the archive is DOWN because of it, times to the second, byte counts in their
+ * unit.
+ */
+class ArchiveDetailsTest {
+
+    @Test
+    void noClaimDetailsNoClaimRegistry() {
+        assertThat(ConsoleService.claims("UP", Map.of("store", "/var/lens", "lagSeconds", 0)))
+                .isNull();
+        assertThat(ConsoleService.claims("UP", Map.of("claims", " "))).isNull();
+    }
+
+    @Test
+    void theClaimRegistryWithWhatItsHealthSays() {
+        ConsoleService.ClaimsState bare = ConsoleService.claims("UP", Map.of("claims", "postgresql://db:5432/lens"));
+        assertThat(bare).isNotNull();
+        assertThat(bare.location()).isEqualTo("postgresql://db:5432/lens");
+        assertThat(bare.waiting()).isNull();
+        assertThat(bare.lastError()).isNull();
+        assertThat(bare.failing()).isFalse();
+
+        Map<String, Object> details = new HashMap<>();
+        details.put("claims", "postgresql://db:5432/lens");
+        details.put("claimsWaiting", 12);
+        details.put("claimsLastError", "connection refused");
+        details.put("error", "the claim registry fails: connection refused");
+        ConsoleService.ClaimsState failing = ConsoleService.claims("DOWN", details);
+        assertThat(failing).isNotNull();
+        assertThat(failing.waiting()).isEqualTo(12);
+        assertThat(failing.lastError()).isEqualTo("connection refused");
+        assertThat(failing.failing()).isTrue();
+        ConsoleService.ClaimsState recovered = ConsoleService.claims("UP", details);
+        assertThat(recovered).isNotNull();
+        assertThat(recovered.failing()).isFalse();
+    }
+
+    @Test
+    void anErrorIsTheCauseOnlyWhileTheArchiveIsDownWithIt() {
+        Map<String, Object> down = Map.of(
+                "error", "the archive's store s3://b/p fails since 2026-01-01T00:00:00Z: 503 Slow Down",
+                "storeLastError", "503 Slow Down");
+        assertThat(ConsoleService.causes("DOWN", down, "503 Slow Down")).isTrue();
+        assertThat(ConsoleService.causes("UP", down, "503 Slow Down")).isFalse();
+        assertThat(ConsoleService.causes("DOWN", down, "connection reset")).isFalse();
+        assertThat(ConsoleService.causes("DOWN", down, null)).isFalse();
+        assertThat(ConsoleService.causes("DOWN", Map.of("reason", "less free space"), "503 Slow Down"))
+                .isFalse();
+    }
+
+    @Test
+    void timesToTheSecondAndBytesInTheirUnit() {
+        assertThat(ConsoleService.time("2026-12-01T16:18:19.123456Z")).isEqualTo("2026-12-01T16:18:19Z");
+        assertThat(ConsoleService.time("yesterday")).isEqualTo("yesterday");
+        assertThat(ConsoleService.time("null")).isNull();
+        assertThat(ConsoleService.time(null)).isNull();
+        assertThat(ConsoleService.bytes(0)).isEqualTo("0 B");
+        assertThat(ConsoleService.bytes(1023)).isEqualTo("1023 B");
+        assertThat(ConsoleService.bytes(1536)).isEqualTo("1.5 KiB");
+        assertThat(ConsoleService.bytes(5.0 * 1024 * 1024 * 1024)).isEqualTo("5.0 GiB");
+        assertThat(ConsoleService.bytes(Double.NaN)).isEqualTo("unknown");
+    }
+
+    @Test
+    void failedAttemptsInWords() {
+        assertThat(store(1).failuresText()).isEqualTo("1 failed attempt since start");
+        assertThat(store(7).failuresText()).isEqualTo("7 failed attempts since start");
+        assertThat(store(Double.NaN).failuresText()).isNull();
+    }
+
+    private static ConsoleService.StoreState store(double failures) {
+        return new ConsoleService.StoreState("/var/lens", 0, 0, 0, failures, "x", null, false);
+    }
+}
