@@ -31,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param spoolDamagedEntries the acknowledged messages those files held
  * @param spoolDamagedBytes their bytes
  * @param store where committed files go, and how that goes
+ * @param claims the claim registry several instances share, or {@code null} without one
  */
 public record ArchiveStatus(
         boolean accepting,
@@ -55,4 +56,5 @@ public record ArchiveStatus(
         int spoolDamagedFiles,
         long spoolDamagedEntries,
         long spoolDamagedBytes,
-        StoreStatus store) {}
+        StoreStatus store,
+        @Nullable ClaimsStatus claims) {}

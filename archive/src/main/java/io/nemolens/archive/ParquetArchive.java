@@ -341,6 +341,11 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             problem = (problem == null ? "" : problem + "; ") + "the archive's store " + store.location()
                     + " fails since " + store.failingSince() + ": " + store.lastError();
         }
+        ClaimsStatus claims = claimsStatus();
+        if (claims != null && claims.failingSince() != null) {
+            problem = (problem == null ? "" : problem + "; ") + "the claim registry " + claims.location()
+                    + " fails since " + claims.failingSince() + ": " + claims.lastError();
+        }
         long oldest = s.oldestUnreleasedAppendedAtMillis();
         Duration lag = oldest == 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, clock.millis() - oldest));
         return new ArchiveStatus(
@@ -366,7 +371,18 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 damage.files(),
                 damage.entries(),
                 damage.bytes(),
-                store);
+                store,
+                claims);
+    }
+
+    private @Nullable ClaimsStatus claimsStatus() {
+        ClaimKeeper keeper = parts.claims();
+        if (keeper == null) {
+            return null;
+        }
+        ClaimKeeper.State c = keeper.state();
+        return new ClaimsStatus(
+                c.location(), c.claimed(), c.lost(), c.failures(), c.waiting(), c.lastError(), c.failingSince());
     }
 
     private StoreStatus storeStatus() {

@@ -291,7 +291,7 @@ public final class ConsoleService {
                 functionCounter("lens.archive.store.failures"),
                 lastError,
                 time(text(details.get("storeLastErrorAt"))),
-                causes(status, details, lastError));
+                failing(details, "storeFailingSince"));
     }
 
     /** The claim registry from the archive's health details, or {@code null} when they name none. */
@@ -301,16 +301,17 @@ public final class ConsoleService {
             return null;
         }
         String lastError = text(details.get("claimsLastError"));
-        return new ClaimsState(location, details.get("claimsWaiting"), lastError, causes(status, details, lastError));
+        return new ClaimsState(
+                location, details.get("claimsWaiting"), lastError, failing(details, "claimsFailingSince"));
     }
 
     /**
-     * Whether the archive's health is DOWN because of this error: its {@code error} detail (the reasons it
-     * takes no messages) includes it. The health says so in words only.
+     * Whether the store or the registry fails now: the archive's health says since when
+     * ({@code storeFailingSince}, {@code claimsFailingSince}) while every attempt fails, and the archive is DOWN
+     * meanwhile.
      */
-    static boolean causes(String status, Map<String, Object> details, @Nullable String lastError) {
-        String error = text(details.get("error"));
-        return "DOWN".equals(status) && error != null && lastError != null && error.contains(lastError);
+    static boolean failing(Map<String, Object> details, String since) {
+        return text(details.get(since)) != null;
     }
 
     private static @Nullable String text(@Nullable Object detail) {

@@ -34,26 +34,25 @@ class ArchiveDetailsTest {
         details.put("claimsWaiting", 12);
         details.put("claimsLastError", "connection refused");
         details.put("error", "the claim registry fails: connection refused");
+        details.put("claimsFailingSince", "2026-12-01T16:18:19Z");
         ConsoleService.ClaimsState failing = ConsoleService.claims("DOWN", details);
         assertThat(failing).isNotNull();
         assertThat(failing.waiting()).isEqualTo(12);
         assertThat(failing.lastError()).isEqualTo("connection refused");
         assertThat(failing.failing()).isTrue();
+        details.remove("claimsFailingSince");
         ConsoleService.ClaimsState recovered = ConsoleService.claims("UP", details);
         assertThat(recovered).isNotNull();
         assertThat(recovered.failing()).isFalse();
     }
 
     @Test
-    void anErrorIsTheCauseOnlyWhileTheArchiveIsDownWithIt() {
-        Map<String, Object> down = Map.of(
-                "error", "the archive's store s3://b/p fails since 2026-01-01T00:00:00Z: 503 Slow Down",
-                "storeLastError", "503 Slow Down");
-        assertThat(ConsoleService.causes("DOWN", down, "503 Slow Down")).isTrue();
-        assertThat(ConsoleService.causes("UP", down, "503 Slow Down")).isFalse();
-        assertThat(ConsoleService.causes("DOWN", down, "connection reset")).isFalse();
-        assertThat(ConsoleService.causes("DOWN", down, null)).isFalse();
-        assertThat(ConsoleService.causes("DOWN", Map.of("reason", "less free space"), "503 Slow Down"))
+    void theStoreOrRegistryFailsWhileTheHealthSaysSinceWhen() {
+        Map<String, Object> down =
+                Map.of("storeFailingSince", "2026-01-01T00:00:00Z", "storeLastError", "503 Slow Down");
+        assertThat(ConsoleService.failing(down, "storeFailingSince")).isTrue();
+        assertThat(ConsoleService.failing(down, "claimsFailingSince")).isFalse();
+        assertThat(ConsoleService.failing(Map.of("storeLastError", "503 Slow Down"), "storeFailingSince"))
                 .isFalse();
     }
 

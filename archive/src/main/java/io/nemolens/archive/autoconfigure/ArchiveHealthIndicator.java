@@ -1,6 +1,7 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveStatus;
+import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.StoreStatus;
 import java.io.IOException;
@@ -65,6 +66,21 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         if (store.lastError() != null) {
             builder.withDetail("storeLastError", store.lastError())
                     .withDetail("storeLastErrorAt", String.valueOf(store.lastErrorAt()));
+        }
+        if (store.failingSince() != null) {
+            builder.withDetail("storeFailingSince", store.failingSince().toString());
+        }
+        ClaimsStatus claims = status.claims();
+        if (claims != null) {
+            builder.withDetail("claims", claims.location())
+                    .withDetail("claimsWaiting", claims.waiting())
+                    .withDetail("claimsLost", claims.lost());
+            if (claims.lastError() != null) {
+                builder.withDetail("claimsLastError", claims.lastError());
+            }
+            if (claims.failingSince() != null) {
+                builder.withDetail("claimsFailingSince", claims.failingSince().toString());
+            }
         }
         if (status.problem() != null) {
             builder.withDetail("error", status.problem());
