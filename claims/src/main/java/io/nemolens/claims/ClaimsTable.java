@@ -40,7 +40,7 @@ final class ClaimsTable {
         this.exists =
                 "SELECT to_regclass('" + name + "') IS NOT NULL AND to_regclass('" + qualifiedIndex + "') IS NOT NULL";
         this.create = "CREATE TABLE IF NOT EXISTS " + name + " (message_id bytea PRIMARY KEY"
-                + " CHECK (octet_length(message_id) = 32), instance text NOT NULL, claimed_at timestamptz NOT NULL);"
+                + " CHECK (octet_length(message_id) = 16), instance text NOT NULL, claimed_at timestamptz NOT NULL);"
                 + " CREATE INDEX IF NOT EXISTS " + index + " ON " + name + " (claimed_at)";
         // the ids go in in the order of their bytes: two claims over the same ids never wait for each other
         // in a cycle. An id inserted by a transaction that committed while this one waited for it is neither
