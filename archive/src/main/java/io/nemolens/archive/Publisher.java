@@ -111,7 +111,7 @@ final class Publisher {
                     failingSince = null;
                 }
                 if (store.remote()) {
-                    Files.deleteIfExists(local);
+                    deleteLocalCopy(local);
                 }
                 return true;
             } catch (NameTakenException e) {
@@ -139,6 +139,15 @@ final class Publisher {
             }
             sleep(backoff);
             backoff = Math.min(backoff * 2, LAST_BACKOFF_NANOS);
+        }
+    }
+
+    /** The store holds the file: its local copy goes (one left behind is removed at the next start). */
+    private static void deleteLocalCopy(Path local) {
+        try {
+            Files.deleteIfExists(local);
+        } catch (IOException e) {
+            log.warn("deleting the local copy {} of a published file failed: {}", local, e.toString());
         }
     }
 
