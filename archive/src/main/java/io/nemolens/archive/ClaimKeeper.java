@@ -40,16 +40,6 @@ final class ClaimKeeper implements AutoCloseable {
     private static final long FIRST_BACKOFF_MILLIS = 200;
     private static final long LAST_BACKOFF_MILLIS = 10_000;
 
-    /** The registry's state for status and health. */
-    record State(
-            String location,
-            long claimed,
-            long lost,
-            long failures,
-            int waiting,
-            @Nullable String lastError,
-            @Nullable Instant failingSince) {}
-
     private record Pending(String messageId, CompletableFuture<Void> decided) {}
 
     private final MessageClaims claims;
@@ -248,8 +238,8 @@ final class ClaimKeeper implements AutoCloseable {
         }
     }
 
-    State state() {
-        return new State(
+    ClaimsStatus status() {
+        return new ClaimsStatus(
                 claims.location(), claimed.get(), lost.get(), failures.get(), pending.size(), lastError, failingSince);
     }
 

@@ -189,7 +189,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         if (parts.publisher().failing() && parts.committer().pending() >= STORE_BACKLOG_FILES) {
             throw new TransientHandlerException(
                     "the archive's store " + parts.store().location()
-                            + " takes no files (" + parts.publisher().state().lastError() + "); "
+                            + " takes no files (" + parts.publisher().lastError() + "); "
                             + parts.committer().pending() + " files wait for it");
         }
         String id = message.info().messageId();
@@ -377,29 +377,15 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     private @Nullable ClaimsStatus claimsStatus() {
         ClaimKeeper keeper = parts.claims();
-        if (keeper == null) {
-            return null;
-        }
-        ClaimKeeper.State c = keeper.state();
-        return new ClaimsStatus(
-                c.location(), c.claimed(), c.lost(), c.failures(), c.waiting(), c.lastError(), c.failingSince());
+        return keeper == null ? null : keeper.status();
     }
 
     private StoreStatus storeStatus() {
-        Publisher.State p = parts.publisher().state();
-        return new StoreStatus(
-                p.location(),
-                p.remote(),
-                parts.committer().pending(),
-                parts.committer().waitingBytes(),
-                parts.committer().oldestWait(),
-                p.publishedFiles(),
-                p.publishedBytes(),
-                p.publishNanos(),
-                p.failures(),
-                p.lastError(),
-                p.lastErrorAt(),
-                p.failingSince());
+        return parts.publisher()
+                .status(
+                        parts.committer().pending(),
+                        parts.committer().waitingBytes(),
+                        parts.committer().oldestWait());
     }
 
     /** The archive's root folder. */

@@ -36,18 +36,6 @@ final class Publisher {
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long LAST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /** The store's state for status and health. */
-    record State(
-            String location,
-            boolean remote,
-            long publishedFiles,
-            long publishedBytes,
-            long publishNanos,
-            long failures,
-            @Nullable String lastError,
-            @Nullable Instant lastErrorAt,
-            @Nullable Instant failingSince) {}
-
     private final Path root;
     private final String instanceId;
     private final ArchiveStore store;
@@ -178,15 +166,31 @@ final class Publisher {
         closing = true;
     }
 
+    /** The last failure's message, or {@code null}. */
+    @Nullable
+    String lastError() {
+        return lastError;
+    }
+
     /** Whether the store failed the last time a file was published to it. */
     boolean failing() {
         return failingSince != null;
     }
 
-    State state() {
-        return new State(
+    /**
+     * The store's status, with what waits for it.
+     *
+     * @param waitingFiles files cut and waiting to be committed
+     * @param waitingBytes about how many bytes they hold
+     * @param oldestWait how long the oldest has waited
+     */
+    StoreStatus status(int waitingFiles, long waitingBytes, Duration oldestWait) {
+        return new StoreStatus(
                 store.location(),
                 store.remote(),
+                waitingFiles,
+                waitingBytes,
+                oldestWait,
                 publishedFiles.get(),
                 publishedBytes.get(),
                 publishNanos.get(),
@@ -194,12 +198,6 @@ final class Publisher {
                 lastError,
                 lastErrorAt,
                 failingSince);
-    }
-
-    /** How long the store has been failing, or zero. */
-    Duration failingFor() {
-        Instant since = failingSince;
-        return since == null ? Duration.ZERO : Duration.between(since, clock.instant());
     }
 
     /**

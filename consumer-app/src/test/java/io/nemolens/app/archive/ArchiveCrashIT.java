@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -101,21 +100,9 @@ class ArchiveCrashIT {
         assertThat(lens.queued()).isZero();
         assertThat(lens.poisoned()).isZero();
 
+        String about = "seed " + seed + ", " + kills;
+        ArchivedSpans.assertExactlyOnce(archive, publishedIds, SPANS_PER_MESSAGE, about);
         try (ArchiveReader reader = new ArchiveReader(archive)) {
-            String about = "seed " + seed + ", " + kills;
-            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .as("rows, counted without DISTINCT (%s)", about)
-                    .isEqualTo(expected);
-            assertThat(reader.scalar(
-                            "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
-                                    + " HAVING count(*) > 1)",
-                            "spans"))
-                    .as("(_message_id, _row) pairs archived more than once (%s)", about)
-                    .isEqualTo(0L);
-            Set<String> archivedIds = new HashSet<>();
-            reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
-                    .forEach(r -> archivedIds.add((String) r.get("_message_id")));
-            assertThat(archivedIds).isEqualTo(publishedIds);
             // what DuckDB's glob over the archive matches: committed files only
             assertThat(reader.query("SELECT file FROM glob('" + archive.toAbsolutePath() + "/spans/**/*.parquet')"))
                     .extracting(

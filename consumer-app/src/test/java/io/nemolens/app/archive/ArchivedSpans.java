@@ -28,20 +28,25 @@ final class ArchivedSpans {
      * without {@code DISTINCT}, no {@code (_message_id, _row)} twice, and those messages only.
      */
     static void assertExactlyOnce(Path archive, Set<String> ids, int spansPerMessage) throws Exception {
+        assertExactlyOnce(archive, ids, spansPerMessage, "");
+    }
+
+    /** {@link #assertExactlyOnce(Path, Set, int)}, each failure told {@code about} (a seed, the kills). */
+    static void assertExactlyOnce(Path archive, Set<String> ids, int spansPerMessage, String about) throws Exception {
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                    .as("rows, counted without DISTINCT")
+                    .as("rows, counted without DISTINCT (%s)", about)
                     .isEqualTo((long) ids.size() * spansPerMessage);
             assertThat(reader.scalar(
                             "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
                                     + " HAVING count(*) > 1)",
                             "spans"))
-                    .as("(_message_id, _row) pairs archived more than once")
+                    .as("(_message_id, _row) pairs archived more than once (%s)", about)
                     .isEqualTo(0L);
             Set<String> archived = new HashSet<>();
             reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
                     .forEach(r -> archived.add((String) r.get("_message_id")));
-            assertThat(archived).isEqualTo(ids);
+            assertThat(archived).as("the messages archived (%s)", about).isEqualTo(ids);
         }
     }
 }

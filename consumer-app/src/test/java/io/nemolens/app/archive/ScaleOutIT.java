@@ -9,7 +9,6 @@ import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.S3Server;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -240,26 +239,12 @@ class ScaleOutIT {
 
         void assertExactlyOnce(Path archive) throws Exception {
             SpanStream s = java.util.Objects.requireNonNull(stream);
-            long expected = (long) s.ids().size() * SPANS_PER_MESSAGE;
             String about = "seed " + seed + ", " + events;
+            ArchivedSpans.assertExactlyOnce(archive, s.ids(), SPANS_PER_MESSAGE, about);
             try (ArchiveReader reader = new ArchiveReader(archive)) {
-                assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
-                        .as("rows, counted without DISTINCT (%s)", about)
-                        .isEqualTo(expected);
-                assertThat(reader.scalar(
-                                "SELECT count(*) FROM (SELECT _message_id, _row FROM %s GROUP BY _message_id, _row"
-                                        + " HAVING count(*) > 1)",
-                                "spans"))
-                        .as("(_message_id, _row) pairs archived more than once (%s)", about)
-                        .isEqualTo(0L);
-                Set<String> archivedIds = new HashSet<>();
-                reader.query("SELECT DISTINCT _message_id FROM %s", "spans")
-                        .forEach(r -> archivedIds.add((String) r.get("_message_id")));
-                assertThat(archivedIds).as("the messages archived (%s)", about).isEqualTo(s.ids());
                 assertThat(reader.scalar("SELECT count(DISTINCT run_id) FROM %s", "spans"))
+                        .as("runs (%s)", about)
                         .isEqualTo((long) RUNS);
-            } catch (UncheckedIOException e) {
-                throw new AssertionError(about, e);
             }
         }
     }
