@@ -22,8 +22,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The archive's parts, made from its options and wired to one another in this one place: the instance and
@@ -48,8 +46,6 @@ record ArchiveParts(
         ArchiveStore store,
         @Nullable ClaimKeeper claims)
         implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(ArchiveParts.class);
 
     /**
      * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
@@ -112,7 +108,7 @@ record ArchiveParts(
         OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
         opened.set(files);
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
-        cleanUp(store, instances.id());
+        publisher.cleanUp();
         new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
         repairer.start(files);
         return new ArchiveParts(
@@ -129,19 +125,6 @@ record ArchiveParts(
                 publisher,
                 store,
                 claims);
-    }
-
-    /** Removes what this instance's earlier runs left half done in the store; a failure is left to the next start. */
-    private static void cleanUp(ArchiveStore store, String instanceId) {
-        try {
-            store.cleanUp(instanceId);
-        } catch (IOException | RuntimeException e) {
-            log.warn(
-                    "cleaning up what earlier runs of instance {} left in {} failed ({}); tried again at the next start",
-                    instanceId,
-                    store.location(),
-                    e.toString());
-        }
     }
 
     /**

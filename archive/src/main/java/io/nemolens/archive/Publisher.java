@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * A name the store finds taken by other content is replaced by the next one ({@code -1}, {@code -2}, ...).
  * Once the archive closes, a file is tried once more and then left: its spool entries are written again at
  * the next start.
+ *
+ * <p>What this instance left half done in the store (an earlier run's uploads, or an upload whose abort failed
+ * while the store was down) is cleaned up at start and again once the store takes a file after failing, so
+ * that a running instance does not keep incomplete uploads from every outage until it is restarted.
  */
 final class Publisher {
 
@@ -50,6 +54,8 @@ final class Publisher {
     private volatile @Nullable Instant lastErrorAt;
     private volatile @Nullable Instant failingSince;
     private volatile boolean closing;
+    /** Whether the store is to be cleaned up once it takes a file: a publication or the last clean-up failed. */
+    private volatile boolean cleanUpDue;
 
     /**
      * @param root the archive's local folder (the files' local names are relative to it)
@@ -101,6 +107,9 @@ final class Publisher {
                 if (store.remote()) {
                     deleteLocalCopy(local);
                 }
+                if (cleanUpDue) {
+                    cleanUp();
+                }
                 return true;
             } catch (NameTakenException e) {
                 failed(e);
@@ -110,6 +119,8 @@ final class Publisher {
                 continue;
             } catch (IOException | RuntimeException e) {
                 failed(e);
+                // a failed upload aborts itself, but the abort fails too while the store is away
+                cleanUpDue = true;
                 if (closing) {
                     log.warn(
                             "the archive closes while its store fails ({}): {} stays unpublished; its rows are "
@@ -136,6 +147,26 @@ final class Publisher {
             Files.deleteIfExists(local);
         } catch (IOException e) {
             log.warn("deleting the local copy {} of a published file failed: {}", local, e.toString());
+        }
+    }
+
+    /**
+     * Removes what this instance left half done in the store (see {@link ArchiveStore#cleanUp}): at start, and
+     * on the commit thread once the store takes a file after a failure. A failure is logged, and the clean-up
+     * tried again after the next file the store takes.
+     */
+    void cleanUp() {
+        cleanUpDue = false;
+        try {
+            store.cleanUp(instanceId);
+        } catch (IOException | RuntimeException e) {
+            cleanUpDue = true;
+            log.warn(
+                    "cleaning up what instance {} left half done in {} failed ({}); tried again after the next"
+                            + " file it takes",
+                    instanceId,
+                    store.location(),
+                    e.toString());
         }
     }
 

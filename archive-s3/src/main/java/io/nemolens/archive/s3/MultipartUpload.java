@@ -121,7 +121,8 @@ final class MultipartUpload {
                 return null;
             }
             log.warn(
-                    "could not abort the multipart upload {} ({}); the archive's next start removes it",
+                    "could not abort the multipart upload {} ({}); removed once the store takes a file again (or at"
+                            + " the archive's next start)",
                     uploadId,
                     S3Errors.describe("aborting the multipart upload of", location.uri(key), endpoint, e));
             return e;

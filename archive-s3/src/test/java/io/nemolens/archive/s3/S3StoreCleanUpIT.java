@@ -22,7 +22,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Incomplete multipart uploads against a real S3 server: a failed upload aborts itself, and what a failed
- * abort (or a crash) leaves behind, {@link S3Store#cleanUp} removes at the next start: this instance's only.
+ * abort (or a crash) leaves behind, {@link S3Store#cleanUp} removes (at the next start, or once the store
+ * takes a file again): this instance's only.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class S3StoreCleanUpIT {

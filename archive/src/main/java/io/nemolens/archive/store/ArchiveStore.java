@@ -23,8 +23,10 @@ public interface ArchiveStore extends AutoCloseable {
     boolean remote();
 
     /**
-     * Once at start, before anything is published: removes what an earlier run of this instance left half
-     * done (incomplete multipart uploads of its files, whose names contain {@code -<instanceId>-}).
+     * Removes what this instance left half done (incomplete multipart uploads of its files, whose names contain
+     * {@code -<instanceId>-}): an earlier run's, or an upload whose abort failed. Called at start, before
+     * anything is published, and again on the commit thread once the store takes a file after failing; never
+     * while a file is being published.
      */
     void cleanUp(String instanceId) throws IOException;
 
