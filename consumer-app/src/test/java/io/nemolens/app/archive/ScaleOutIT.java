@@ -191,6 +191,20 @@ class ScaleOutIT {
             assertThat(lens.queued()).isZero();
             assertThat(lens.poisoned()).isZero();
             assertThat(s.ids()).hasSize(published);
+            long dropped = 0;
+            try (Stream<Path> files = Files.list(logs)) {
+                for (Path log : files.toList()) {
+                    dropped += Files.readString(log)
+                            .lines()
+                            .filter(line -> line.contains("was claimed first by another instance"))
+                            .count();
+                }
+            }
+            assertThat(dropped)
+                    .as(
+                            "messages two instances spooled, dropped by the one that claimed second (seed %d, %s)",
+                            seed, events)
+                    .isPositive();
         }
 
         /** Brings back the instances a crash point halted, each with the next arming (or none). */
