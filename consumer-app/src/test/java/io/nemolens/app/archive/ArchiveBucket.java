@@ -2,14 +2,19 @@ package io.nemolens.app.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.decode.MessageIds;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
@@ -30,6 +35,32 @@ final class ArchiveBucket {
         this.server = server;
         this.name = name;
         this.prefix = prefix;
+    }
+
+    /**
+     * Settings that make all the spans of {@code rows} one file, cut once it holds all of them, uncompressed:
+     * well over one part, so it goes up in parts.
+     */
+    static Map<String, Object> oneUncompressedFileOf(long rows) {
+        return Map.of(
+                "lens.archive.compression",
+                "uncompressed",
+                "lens.archive.max-rows",
+                rows,
+                "lens.archive.max-age",
+                "10m");
+    }
+
+    /** Publishes {@code messages} messages of {@code spansPerMessage} spans of one run; returns their ids. */
+    static Set<String> publishSpans(ConsumerExtension lens, int messages, int spansPerMessage, String run)
+            throws Exception {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < messages; i++) {
+            byte[] body = NemoLensRequests.spans(spansPerMessage, run, i, i).toByteArray();
+            ids.add(MessageIds.of(body));
+            lens.publish("otlp_spans", body);
+        }
+        return ids;
     }
 
     /** A new bucket with a random name on the server; the archive's keys go under {@code prefix}. */

@@ -11,7 +11,6 @@ import io.nemolens.archive.s3.S3Store;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
-import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
@@ -236,17 +235,9 @@ class ObjectStoreIT {
         int spansPerMessage = 5000;
         // uncompressed, 40,000 spans of one run make one file of well over 8 MiB; it is cut by its rows, once it
         // holds all of them
-        RunningConsumer consumer = lens.start(bucket.properties(Map.of(
-                "lens.archive.compression", "uncompressed",
-                "lens.archive.max-rows", messages * spansPerMessage,
-                "lens.archive.max-age", "10m")));
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < messages; i++) {
-            byte[] body = NemoLensRequests.spans(spansPerMessage, "multipart-run", i, i)
-                    .toByteArray();
-            ids.add(MessageIds.of(body));
-            lens.publish("otlp_spans", body);
-        }
+        RunningConsumer consumer =
+                lens.start(bucket.properties(ArchiveBucket.oneUncompressedFileOf((long) messages * spansPerMessage)));
+        Set<String> ids = ArchiveBucket.publishSpans(lens, messages, spansPerMessage, "multipart-run");
         await().atMost(Duration.ofSeconds(60)).until(() -> consumer.messages("acked") == messages);
         consumer.awaitArchived(Duration.ofSeconds(60));
         assertThat(lens.poisoned()).isZero();

@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.app.testing.Service;
-import io.nemolens.decode.MessageIds;
-import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.S3Server;
@@ -16,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -159,17 +156,9 @@ class ObjectStoreOutageIT {
         int messages = 16;
         int spansPerMessage = 5000;
         // one file of all the spans, uncompressed: several parts of 8 MiB, cut once it holds every row
-        RunningConsumer consumer = lens.start(bucket.properties(Map.of(
-                "lens.archive.compression", "uncompressed",
-                "lens.archive.max-rows", messages * spansPerMessage,
-                "lens.archive.max-age", "10m")));
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < messages; i++) {
-            byte[] body = NemoLensRequests.spans(spansPerMessage, "mid-upload-run", i, i)
-                    .toByteArray();
-            ids.add(MessageIds.of(body));
-            lens.publish("otlp_spans", body);
-        }
+        RunningConsumer consumer =
+                lens.start(bucket.properties(ArchiveBucket.oneUncompressedFileOf((long) messages * spansPerMessage)));
+        Set<String> ids = ArchiveBucket.publishSpans(lens, messages, spansPerMessage, "mid-upload-run");
 
         // the store goes away as soon as the file's multipart upload has begun
         await().atMost(Duration.ofSeconds(60))
