@@ -4,20 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nemolens.archive.store.StagedFile;
-import io.nemolens.testing.S3Server;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
@@ -26,42 +19,9 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * takes a file again): this instance's only.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class S3StoreCleanUpIT {
+class S3StoreCleanUpIT extends S3ServerTestCase {
 
-    private static final long MIB = 1 << 20;
     private static final String PREFIX = "archive";
-
-    private static S3Server server;
-    private static S3Client raw;
-
-    @TempDir
-    Path temp;
-
-    private TestFiles files;
-    private String bucket;
-
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = S3Server.inTempFolder();
-        raw = settings().newClient();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        raw.close();
-        server.close();
-    }
-
-    private static S3ClientSettings settings() {
-        return S3ClientSettings.endpoint(server.endpoint(), S3Server.ACCESS_KEY_ID, S3Server.SECRET_ACCESS_KEY);
-    }
-
-    @BeforeEach
-    void newBucket() {
-        files = new TestFiles(temp);
-        bucket = TestFiles.bucket();
-        server.createBucket(bucket);
-    }
 
     private String begin(String key, boolean withAPart) {
         String uploadId =

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nemolens.archive.store.NameTakenException;
 import io.nemolens.archive.store.StagedFile;
-import io.nemolens.testing.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,18 +16,14 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
@@ -36,42 +31,14 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * the server's folder, byte for byte.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class S3StoreIT {
+class S3StoreIT extends S3ServerTestCase {
 
-    private static final long MIB = 1 << 20;
     private static final String PREFIX = "archive/lens";
 
-    private static S3Server server;
-    private static S3Client raw;
-
-    @TempDir
-    Path temp;
-
-    private TestFiles files;
-    private String bucket;
     private S3Store store;
 
-    @BeforeAll
-    static void startServer() throws IOException {
-        server = S3Server.inTempFolder();
-        raw = settings().newClient();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        raw.close();
-        server.close();
-    }
-
-    private static S3ClientSettings settings() {
-        return S3ClientSettings.endpoint(server.endpoint(), S3Server.ACCESS_KEY_ID, S3Server.SECRET_ACCESS_KEY);
-    }
-
     @BeforeEach
-    void newBucket() {
-        files = new TestFiles(temp);
-        bucket = TestFiles.bucket();
-        server.createBucket(bucket);
+    void newStore() {
         store = new S3Store(settings().newClient(), new S3Location(bucket, PREFIX));
     }
 
