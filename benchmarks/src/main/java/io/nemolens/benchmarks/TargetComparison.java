@@ -114,7 +114,7 @@ final class TargetComparison {
         System.out.printf(
                 Locale.ROOT,
                 "%s targets over %d passes (median of the passes; a ratio is the median of the per-pass ratios, each"
-                        + " against the local folder of the same pass):%n",
+                        + " against the reference target of the same pass):%n",
                 tag,
                 passes);
         for (Target target : Target.values()) {
