@@ -23,6 +23,9 @@ final class ArchiveFiles {
 
     static ArchiveFiles under(Path root) throws IOException {
         Map<Path, Long> sizes = new HashMap<>();
+        if (!Files.exists(root)) {
+            return new ArchiveFiles(sizes); // an object store's prefix before its first object
+        }
         try (Stream<Path> s = Files.walk(root)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 String name = p.getFileName().toString();

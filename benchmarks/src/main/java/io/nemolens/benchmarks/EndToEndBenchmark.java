@@ -5,32 +5,29 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.app.LensConsumerApplication;
 import io.nemolens.archive.ArchiveStatus;
+import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.DirectWriter;
 import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.StoreStatus;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.LensTopology;
+import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The end-to-end bench: fills a queue on the local broker with N NeMo Lens trace messages (1024 spans
@@ -55,11 +52,26 @@ import org.springframework.context.ConfigurableApplicationContext;
  * <p>Options: {@code --messages N} (300), {@code --runs N} (16), {@code --warmup N},
  * {@code --warmup-rounds N}, {@code --spans N} (1024), {@code --prefetch N} (20; the Maven profile passes
  * the consumer's default, 4), {@code --concurrency N} (2), {@code --passes N} (2),
- * {@code --encodings protobuf,json}, {@code --amqp-uri URI} (amqp://guest:guest@127.0.0.1:5672).
+ * {@code --encodings protobuf,json}, {@code --amqp-uri URI} (amqp://guest:guest@127.0.0.1:5672),
+ * {@code --targets local,s3,s3+claims} (local), {@code --claims-url JDBC-URL}
+ * (jdbc:postgresql://127.0.0.1:5432/test), {@code --claims-user USER} (postgres).
+ *
+ * <p><b>Targets</b> (issue 19): {@code local} archives into the local folder; {@code s3} publishes every
+ * committed file to an S3 store ({@link BenchStores}: s3proxy in this JVM, so its CPU comes out of the same
+ * cores, where a real store is remote), and a file counts as committed once its upload returned;
+ * {@code s3+claims} does too and claims every message id in a PostgreSQL table before acknowledging it. With
+ * several targets, each has an application context of its own, kept open for the whole invocation, on a queue
+ * and an archive folder of its own; they are warmed up in turn, and in every pass each is measured in turn on
+ * the same messages (the order rotated from pass to pass), its listener alone running; after the pass come the
+ * raw reference, each target's ratio to the local folder of the same pass, and at the end the medians over the
+ * passes ({@link TargetComparison}).
  */
 public final class EndToEndBenchmark {
 
     private static final long TIMEOUT_NANOS = 300_000_000_000L;
+
+    /** How often a measured run looks whether the store or the claim registry fails. */
+    private static final long CHECK_NANOS = 100_000_000L;
 
     private EndToEndBenchmark() {}
 
@@ -73,7 +85,10 @@ public final class EndToEndBenchmark {
             int prefetch,
             int concurrency,
             int passes,
-            String amqpUri) {}
+            String amqpUri,
+            List<Target> targets,
+            String claimsUrl,
+            String claimsUser) {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
@@ -86,7 +101,10 @@ public final class EndToEndBenchmark {
                 Integer.parseInt(opts.getOrDefault("prefetch", "20")),
                 Integer.parseInt(opts.getOrDefault("concurrency", "2")),
                 Integer.parseInt(opts.getOrDefault("passes", "2")),
-                opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"));
+                opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"),
+                Target.parse(opts.getOrDefault("targets", "local")),
+                opts.getOrDefault("claims-url", "jdbc:postgresql://127.0.0.1:5432/test"),
+                opts.getOrDefault("claims-user", "postgres"));
         if (settings.runs() < 1 || settings.messages() < 1 || settings.passes() < 1) {
             throw new IllegalArgumentException("--messages, --runs and --passes must be at least 1");
         }
@@ -94,7 +112,7 @@ public final class EndToEndBenchmark {
         System.out.printf(
                 Locale.ROOT,
                 "end-to-end bench: %d messages x %d spans from %d interleaved runs (message i from run i %% %d),"
-                        + " prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s%n",
+                        + " prefetch %d, concurrency %d, %d cores, max heap %d MiB, %s; targets %s%n",
                 settings.messages(),
                 settings.spans(),
                 settings.runs(),
@@ -103,7 +121,8 @@ public final class EndToEndBenchmark {
                 settings.concurrency(),
                 rt.availableProcessors(),
                 rt.maxMemory() >> 20,
-                System.getProperty("java.version"));
+                System.getProperty("java.version"),
+                settings.targets().stream().map(Target::label).collect(Collectors.joining(", ")));
         for (String encoding : opts.getOrDefault("encodings", "protobuf,json").split(",", -1)) {
             Encoding enc = Encoding.valueOf(encoding.trim().toUpperCase(Locale.ROOT));
             run(enc, settings);
@@ -127,279 +146,389 @@ public final class EndToEndBenchmark {
     }
 
     private static void run(Encoding encoding, Settings settings) throws Exception {
-        String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
-        LensTopology topology = LensTopology.builder()
-                .exchange(id + ".raw")
-                .deadLetterExchange(id + ".dead")
-                .queue(id + "-processing")
-                .poisonQueue(id + "-poison")
-                .parkingLotQueue(id + "-poison.parking-lot")
-                .build();
-        Path archiveDir = Files.createTempDirectory("lens-bench-archive");
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(settings.amqpUri());
-        try (Connection connection = factory.newConnection("lens-bench");
+        try (BenchStores stores =
+                        BenchStores.forTargets(settings.targets(), settings.claimsUrl(), settings.claimsUser());
+                Connection connection = factory.newConnection("lens-bench");
                 Channel ch = connection.createChannel()) {
-            ch.exchangeDeclare(topology.exchangeName(), "topic", true);
-            ch.exchangeDeclare(topology.deadLetterExchangeName(), "direct", true);
-            ch.queueDeclare(topology.poisonQueueName(), true, false, false, topology.poisonQueueArguments());
-            ch.queueDeclare(topology.parkingLotQueueName(), true, false, false, topology.parkingLotQueueArguments());
-            ch.queueDeclare(topology.queueName(), true, false, false, topology.processingQueueArguments());
-            ch.queueBind(topology.queueName(), topology.exchangeName(), "#");
             ch.confirmSelect();
-
-            Map<String, Object> props = new LinkedHashMap<>();
-            props.put("spring.rabbitmq.host", factory.getHost());
-            props.put("spring.rabbitmq.port", factory.getPort());
-            props.put("spring.rabbitmq.username", factory.getUsername());
-            props.put("spring.rabbitmq.password", factory.getPassword());
-            props.put("spring.rabbitmq.virtual-host", factory.getVirtualHost());
-            props.put("lens.topology.exchange", topology.exchangeName());
-            props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
-            props.put("lens.topology.queue", topology.queueName());
-            props.put("lens.topology.poison-queue", topology.poisonQueueName());
-            props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
-            props.put("lens.consumer.auto-startup", "false");
-            props.put("lens.consumer.prefetch", settings.prefetch());
-            // the bench's messages (1024 spans: a few hundred KB even as OTLP/JSON) are far below the 16MB
-            // default; with this limit the measured prefetch fits the default lens.consumer.max-in-flight-bytes
-            // (128MB) up to 32 per thread at concurrency 2
-            props.put("lens.consumer.max-message-size", "2MB");
-            props.put("lens.consumer.concurrency", settings.concurrency());
-            props.put("lens.archive.path", archiveDir.toString());
-            props.put("spring.main.banner-mode", "off");
-            props.put("logging.level.root", "WARN");
-            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LensConsumerApplication.class)
-                    .web(WebApplicationType.NONE)
-                    .properties(props)
-                    .initializers(c ->
-                            c.getBeanFactory().registerSingleton("benchAckLatencyHistogram", AckLatency.histogram()))
-                    .run()) {
-                MeterRegistry meters = app.getBean(MeterRegistry.class);
-                SimpleMessageListenerContainer container = app.getBean(SimpleMessageListenerContainer.class);
-                ParquetArchive archive = app.getBean(ParquetArchive.class);
-                LensArchiveProperties archiveProperties = app.getBean(LensArchiveProperties.class);
-                container.start();
-                // every warm-up round ends with its files committed: the first measured run starts with none open
-                int warmedUp = warmUp(ch, topology, encoding, settings, meters, archive);
-                double bestEndToEnd = 0;
-                double bestRaw = 0;
-                List<String> passes = new ArrayList<>();
-                for (int pass = 1; pass <= settings.passes(); pass++) {
-                    container.stop();
-                    // messages no pass and no warm-up round sent before: equal bodies would be duplicates, which
-                    // the archive acknowledges without writing them again
-                    int first = pass == 1 ? 0 : settings.messages() * (pass - 1) + warmedUp;
-                    long bytes = fill(ch, topology, encoding, settings, first, first + settings.messages());
-
-                    ArchiveFiles files0 = ArchiveFiles.under(archiveDir);
-                    ArchiveStatus status0 = archive.status();
-                    AckLatency.Snapshot latency0 = AckLatency.take(meters);
-                    double acked0 = acked(meters);
-                    double decode0 = timerSeconds(meters, "lens.decode.duration");
-                    double handle0 = timerSeconds(meters, "lens.handle.duration");
-                    long cpu0 = processCpuNanos();
-                    long broker0 = BrokerCpu.nanos();
-                    ThreadCpu threads0 = ThreadCpu.now();
-                    long gc0 = gcMillis();
-                    long t0 = System.nanoTime();
-                    container.start();
-                    while (acked(meters) - acked0 < settings.messages()) {
-                        if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
-                            throw new IllegalStateException(
-                                    "not drained in 5 minutes: " + (acked(meters) - acked0) + " acknowledged");
-                        }
-                        Thread.sleep(2);
-                    }
-                    long tAcked = System.nanoTime();
-                    // the end of the stream: what is open is committed now, not when max-age would commit it
-                    archive.commitNow();
-                    awaitCommitted(archive, t0);
-                    long tCommitted = System.nanoTime();
-
-                    Measured m = new Measured(
-                            settings.messages(),
-                            (long) settings.messages() * settings.spans(),
-                            bytes,
-                            (tCommitted - t0) / 1e9,
-                            (tAcked - t0) / 1e9,
-                            ch.messageCount(topology.queueName()),
-                            ch.messageCount(topology.poisonQueueName()));
-                    double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
-                    long broker1 = BrokerCpu.nanos();
-                    ThreadCpu threads1 = ThreadCpu.now();
-                    double gcSeconds = (gcMillis() - gc0) / 1e3;
-                    AckLatency.Snapshot latency = AckLatency.take(meters).since(latency0);
-                    ArchiveStatus status1 = archive.status();
-                    ArchiveFiles written = ArchiveFiles.under(archiveDir).since(files0);
-                    String tag = settings.passes() > 1 ? encoding.tag() + " #" + pass : encoding.tag();
-
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s end to end: %d messages (%.1f MB) from %d runs drained, acknowledged and every row in a"
-                                    + " committed file in %.2f s (final commit included): %,.0f spans/s, %.1f MB/s"
-                                    + " (%d left, %d poisoned)%n",
-                            tag,
-                            m.messages(),
-                            bytes / 1e6,
-                            settings.runs(),
-                            m.seconds(),
-                            m.spansPerSecond(),
-                            bytes / 1e6 / m.seconds(),
-                            m.left(),
-                            m.poisoned());
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s acknowledged: all %d after %.2f s, %.1f messages/s (%,.0f spans/s); delivery to ack"
-                                    + " p50 %.1f ms, p99 %.1f ms, mean %.1f ms (lens.ack.latency, %d timed); final commit"
-                                    + " %.2f s after the last ack%n",
-                            tag,
-                            m.messages(),
-                            m.ackSeconds(),
-                            m.messages() / m.ackSeconds(),
-                            m.spans() / m.ackSeconds(),
-                            latency.percentileMillis(0.5),
-                            latency.percentileMillis(0.99),
-                            latency.meanMillis(),
-                            latency.count(),
-                            m.seconds() - m.ackSeconds());
-                    Map<String, Integer> perRun = written.perRun();
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s files: %d committed in the measured run (%.1f MB, %.0f bytes per span, zstd level %d),"
-                                    + " median %.2f MB; rows committed %,d of %,d; %d files lost, %d row groups cut early%n",
-                            tag,
-                            written.count(),
-                            written.bytes() / 1e6,
-                            (double) written.bytes() / m.spans(),
-                            archiveProperties.zstdLevel(),
-                            written.medianBytes() / 1e6,
-                            status1.committedRows() - status0.committedRows(),
-                            m.spans(),
-                            status1.lostFiles() - status0.lostFiles(),
-                            status1.earlyRowGroups() - status0.earlyRowGroups());
-                    if (status1.committedRows() - status0.committedRows() != m.spans()) {
-                        // a rate is only a rate of rows written: duplicates or losses make it meaningless
-                        throw new IllegalStateException("rows committed in the measured run: "
-                                + (status1.committedRows() - status0.committedRows()) + ", sent: " + m.spans());
-                    }
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s runs: %d in the stream, %d with files; files per run max %d, min %d (issue 10: at most 2;"
-                                    + " max-age %d s)%n",
-                            tag,
-                            settings.runs(),
-                            perRun.size(),
-                            perRun.values().stream()
-                                    .mapToInt(Integer::intValue)
-                                    .max()
-                                    .orElse(0),
-                            perRun.values().stream()
-                                    .mapToInt(Integer::intValue)
-                                    .min()
-                                    .orElse(0),
-                            archiveProperties.maxAge().toSeconds());
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up"
-                                    + " messages%n",
-                            tag,
-                            cpuSeconds / m.seconds(),
-                            Runtime.getRuntime().availableProcessors(),
-                            cpuSeconds,
-                            gcSeconds,
-                            warmedUp);
-                    if (broker0 >= 0 && broker1 >= 0) {
-                        System.out.printf(
-                                Locale.ROOT,
-                                "%-8s broker (beam.smp on this machine) used %.1f of %d cores meanwhile (%.1f CPU-s)%n",
-                                tag,
-                                (broker1 - broker0) / 1e9 / m.seconds(),
-                                Runtime.getRuntime().availableProcessors(),
-                                (broker1 - broker0) / 1e9);
-                    }
-                    Map<String, Double> byName = threads1.byName(threads0);
-                    double attributed = byName.values().stream()
-                            .mapToDouble(Double::doubleValue)
-                            .sum();
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s CPU-s by thread:%s not attributed %.1f%n",
-                            tag,
-                            ThreadCpu.largestFirst(byName, 0.05),
-                            cpuSeconds - attributed);
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s CPU-s by role:%s not attributed %.1f; listener threads' wall time: decoding %.1f s,"
-                                    + " handlers (the archive: spool append, rows into open files) %.1f s%n",
-                            tag,
-                            ThreadCpu.inOrder(threads1.byRole(threads0)),
-                            cpuSeconds - attributed,
-                            timerSeconds(meters, "lens.decode.duration") - decode0,
-                            timerSeconds(meters, "lens.handle.duration") - handle0);
-                    if (threads1.knowsWaits()) {
-                        Map<String, Double> waits = threads1.waitsByRole(threads0);
-                        double listenerCpu = threads1.byRole(threads0).getOrDefault("listener threads", 0.0);
-                        double listenerWait = waits.getOrDefault("listener threads", 0.0);
-                        System.out.printf(
-                                Locale.ROOT,
-                                "%-8s waiting for a core (runnable, another thread or process on it): %.1f s in all threads;"
-                                        + " the %d listener threads over %.1f s each: on a core %.1f s, waiting for one %.1f s,"
-                                        + " neither (blocked: locks, I/O, broker; or idle) %.1f s%n",
-                                tag,
-                                waits.values().stream()
-                                        .mapToDouble(Double::doubleValue)
-                                        .sum(),
-                                settings.concurrency(),
-                                m.seconds(),
-                                listenerCpu,
-                                listenerWait,
-                                settings.concurrency() * m.seconds() - listenerCpu - listenerWait);
-                    }
-                    // the raw reference right after each end-to-end run: the machine's speed moves within minutes
-                    RawReference raw =
-                            RawReference.measure(i -> body(encoding, settings, i), first, settings.messages());
-                    double ratio = m.spansPerSecond() / raw.rowsPerSecond();
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-8s raw Parquet, same rows (%d runs), DirectWriter on 1 thread, no broker, no spool: %,.0f"
-                                    + " rows/s into %d files; end to end / raw = %.2f (issue 10: at least %.1f); decoding"
-                                    + " alone (not in the raw rate) %.2f us per span%n",
-                            tag,
-                            settings.runs(),
-                            raw.rowsPerSecond(),
-                            raw.files(),
-                            ratio,
-                            target(encoding),
-                            raw.decodeNanosPerRow() / 1e3);
-                    bestEndToEnd = Math.max(bestEndToEnd, m.spansPerSecond());
-                    bestRaw = Math.max(bestRaw, raw.rowsPerSecond());
-                    passes.add(String.format(Locale.ROOT, "%.2f", ratio));
+            if (!stores.describe().isEmpty()) {
+                System.out.printf(Locale.ROOT, "%-8s %s%n", encoding.tag(), stores.describe());
+            }
+            List<BenchConsumer> consumers = new ArrayList<>();
+            try {
+                for (Target target : settings.targets()) {
+                    consumers.add(BenchConsumer.start(
+                            target, settings.prefetch(), settings.concurrency(), factory, ch, stores));
                 }
+                measure(encoding, settings, ch, consumers);
+            } finally {
+                closeAll(consumers);
+            }
+        }
+    }
+
+    /**
+     * Warms every consumer up in turn, then runs the passes: in each, every target's measured run (the order
+     * rotated from pass to pass, the same messages for each), then the raw pass of the same rows.
+     */
+    private static void measure(Encoding encoding, Settings settings, Channel ch, List<BenchConsumer> consumers)
+            throws Exception {
+        boolean several = consumers.size() > 1;
+        int warmedUp = 0;
+        for (BenchConsumer c : consumers) {
+            c.container().start();
+            // every warm-up round ends with its files committed: the first measured run starts with none open
+            String tag = several ? encoding.tag() + " " + c.target().label() : encoding.tag();
+            warmedUp = Math.max(warmedUp, warmUp(ch, c, tag, encoding, settings));
+            c.container().stop();
+        }
+        // the target compared with the raw rate (issue 10's ratio): the local folder, or the first target
+        Target referenceTarget = settings.targets().contains(Target.LOCAL)
+                ? Target.LOCAL
+                : consumers.get(0).target();
+        double bestEndToEnd = 0;
+        double bestRaw = 0;
+        List<String> rawRatios = new ArrayList<>();
+        List<TargetComparison.Result> all = new ArrayList<>();
+        for (int pass = 1; pass <= settings.passes(); pass++) {
+            // messages no pass and no warm-up round sent before: equal bodies would be duplicates, which the
+            // archive acknowledges without writing them again (each target gets the same ones: archives apart)
+            int first = pass == 1 ? 0 : settings.messages() * (pass - 1) + warmedUp;
+            String passTag = settings.passes() > 1 ? encoding.tag() + " #" + pass : encoding.tag();
+            List<TargetComparison.Result> results = new ArrayList<>();
+            for (BenchConsumer c : TargetComparison.rotated(consumers, pass)) {
+                String tag = several ? passTag + " " + c.target().label() : passTag;
+                results.add(measured(ch, c, tag, encoding, settings, pass, first, warmedUp));
+            }
+            // the raw reference right after each pass: the machine's speed moves within minutes
+            RawReference raw = RawReference.measure(i -> body(encoding, settings, i), first, settings.messages());
+            TargetComparison.Result reference = results.stream()
+                    .filter(r -> r.target() == referenceTarget)
+                    .findFirst()
+                    .orElseThrow();
+            double ratio = reference.spansPerSecond() / raw.rowsPerSecond();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s raw Parquet, same rows (%d runs), DirectWriter on 1 thread, no broker, no spool: %,.0f"
+                            + " rows/s into %d files; end to end%s / raw = %.2f (issue 10: at least %.1f)%s; decoding"
+                            + " alone (not in the raw rate) %.2f us per span%n",
+                    passTag,
+                    settings.runs(),
+                    raw.rowsPerSecond(),
+                    raw.files(),
+                    several ? " (" + reference.target().label() + ")" : "",
+                    ratio,
+                    target(encoding),
+                    several ? otherRatios(results, reference, raw) : "",
+                    raw.decodeNanosPerRow() / 1e3);
+            if (several) {
+                TargetComparison.printPass(passTag, results);
+            }
+            bestEndToEnd = Math.max(bestEndToEnd, reference.spansPerSecond());
+            bestRaw = Math.max(bestRaw, raw.rowsPerSecond());
+            rawRatios.add(String.format(Locale.ROOT, "%.2f", ratio));
+            all.addAll(results);
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "%-8s end to end%s / raw over %d passes (each end-to-end run followed by a raw one): the faster"
+                        + " end to end %,.0f spans/s / the faster raw %,.0f rows/s = %.2f (issue 10: at least"
+                        + " %.1f); pass by pass %s%n",
+                encoding.tag(),
+                several ? " (" + referenceTarget.label() + ")" : "",
+                settings.passes(),
+                bestEndToEnd,
+                bestRaw,
+                bestEndToEnd / bestRaw,
+                target(encoding),
+                String.join(", ", rawRatios));
+        if (several) {
+            TargetComparison.printMedians(encoding.tag(), all, settings.passes());
+        }
+    }
+
+    private static String otherRatios(
+            List<TargetComparison.Result> results, TargetComparison.Result reference, RawReference raw) {
+        StringBuilder out = new StringBuilder();
+        for (TargetComparison.Result r : results) {
+            if (r.target() != reference.target()) {
+                out.append(String.format(
+                        Locale.ROOT, ", %s / raw %.2f", r.target().label(), r.spansPerSecond() / raw.rowsPerSecond()));
+            }
+        }
+        return out.toString();
+    }
+
+    private static void closeAll(List<BenchConsumer> consumers) throws IOException {
+        IOException first = null;
+        for (BenchConsumer c : consumers) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** One measured run of one consumer: fills its queue, starts its listener, waits until every row is committed. */
+    private static TargetComparison.Result measured(
+            Channel ch,
+            BenchConsumer c,
+            String tag,
+            Encoding encoding,
+            Settings settings,
+            int pass,
+            int first,
+            int warmedUp)
+            throws Exception {
+        LensTopology topology = c.topology();
+        MeterRegistry meters = c.meters();
+        SimpleMessageListenerContainer container = c.container();
+        ParquetArchive archive = c.archive();
+        LensArchiveProperties archiveProperties = c.archiveProperties();
+        container.stop();
+        long bytes = fill(ch, topology, encoding, settings, first, first + settings.messages());
+
+        ArchiveFiles files0 = ArchiveFiles.under(c.committedFiles());
+        ArchiveStatus status0 = archive.status();
+        AckLatency.Snapshot latency0 = AckLatency.take(meters);
+        double acked0 = acked(meters);
+        double decode0 = timerSeconds(meters, "lens.decode.duration");
+        double handle0 = timerSeconds(meters, "lens.handle.duration");
+        long cpu0 = processCpuNanos();
+        ProcessCpu broker0 = ProcessCpu.now(ProcessCpu.BROKER);
+        ProcessCpu postgres0 = ProcessCpu.now(ProcessCpu.POSTGRES);
+        ThreadCpu threads0 = ThreadCpu.now();
+        long gc0 = gcMillis();
+        long t0 = System.nanoTime();
+        container.start();
+        try {
+            long checked = t0;
+            while (acked(meters) - acked0 < settings.messages()) {
+                if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
+                    throw new IllegalStateException(
+                            "not drained in 5 minutes: " + (acked(meters) - acked0) + " acknowledged");
+                }
+                if (System.nanoTime() - checked > CHECK_NANOS) {
+                    failIfFailing(archive);
+                    checked = System.nanoTime();
+                }
+                Thread.sleep(2);
+            }
+            long tAcked = System.nanoTime();
+            // the end of the stream: what is open is committed now, not when max-age would commit it (with an
+            // object store, a file is committed once its upload returned)
+            archive.commitNow();
+            awaitCommitted(archive, t0);
+            long tCommitted = System.nanoTime();
+
+            Measured m = new Measured(
+                    settings.messages(),
+                    (long) settings.messages() * settings.spans(),
+                    bytes,
+                    (tCommitted - t0) / 1e9,
+                    (tAcked - t0) / 1e9,
+                    ch.messageCount(topology.queueName()),
+                    ch.messageCount(topology.poisonQueueName()));
+            double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+            ProcessCpu broker1 = ProcessCpu.now(ProcessCpu.BROKER);
+            ProcessCpu postgres1 = ProcessCpu.now(ProcessCpu.POSTGRES);
+            ThreadCpu threads1 = ThreadCpu.now();
+            double gcSeconds = (gcMillis() - gc0) / 1e3;
+            AckLatency.Snapshot latency = AckLatency.take(meters).since(latency0);
+            ArchiveStatus status1 = archive.status();
+            ArchiveFiles written = ArchiveFiles.under(c.committedFiles()).since(files0);
+            StoreStatus store0 = status0.store();
+            StoreStatus store1 = status1.store();
+
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s end to end: %d messages (%.1f MB) from %d runs drained, acknowledged and every row in a"
+                            + " committed file in %.2f s (final commit included): %,.0f spans/s, %.1f MB/s"
+                            + " (%d left, %d poisoned)%n",
+                    tag,
+                    m.messages(),
+                    bytes / 1e6,
+                    settings.runs(),
+                    m.seconds(),
+                    m.spansPerSecond(),
+                    bytes / 1e6 / m.seconds(),
+                    m.left(),
+                    m.poisoned());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s acknowledged: all %d after %.2f s, %.1f messages/s (%,.0f spans/s); delivery to ack"
+                            + " p50 %.1f ms, p99 %.1f ms, mean %.1f ms (lens.ack.latency, %d timed); final commit"
+                            + " %.2f s after the last ack%n",
+                    tag,
+                    m.messages(),
+                    m.ackSeconds(),
+                    m.messages() / m.ackSeconds(),
+                    m.spans() / m.ackSeconds(),
+                    latency.percentileMillis(0.5),
+                    latency.percentileMillis(0.99),
+                    latency.meanMillis(),
+                    latency.count(),
+                    m.seconds() - m.ackSeconds());
+            Map<String, Integer> perRun = written.perRun();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s files: %d committed in the measured run (%.1f MB, %.0f bytes per span, zstd level %d),"
+                            + " median %.2f MB; rows committed %,d of %,d; %d files lost, %d row groups cut early%n",
+                    tag,
+                    written.count(),
+                    written.bytes() / 1e6,
+                    (double) written.bytes() / m.spans(),
+                    archiveProperties.zstdLevel(),
+                    written.medianBytes() / 1e6,
+                    status1.committedRows() - status0.committedRows(),
+                    m.spans(),
+                    status1.lostFiles() - status0.lostFiles(),
+                    status1.earlyRowGroups() - status0.earlyRowGroups());
+            if (status1.committedRows() - status0.committedRows() != m.spans()) {
+                // a rate is only a rate of rows written: duplicates or losses make it meaningless
+                throw new IllegalStateException("rows committed in the measured run: "
+                        + (status1.committedRows() - status0.committedRows()) + ", sent: " + m.spans());
+            }
+            long publishedFiles = store1.publishedFiles() - store0.publishedFiles();
+            long publishedBytes = store1.publishedBytes() - store0.publishedBytes();
+            long publishNanos = store1.publishNanos() - store0.publishNanos();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s store %s: took %d files (%.1f MB) in %.2f s of the commit thread's time: %.1f MB/s while"
+                            + " taking them, %.1f MB/s over the run's %.2f s; %d failed attempts%n",
+                    tag,
+                    store1.location(),
+                    publishedFiles,
+                    publishedBytes / 1e6,
+                    publishNanos / 1e9,
+                    publishNanos == 0 ? Double.NaN : publishedBytes / 1e6 / (publishNanos / 1e9),
+                    publishedBytes / 1e6 / m.seconds(),
+                    m.seconds(),
+                    store1.failures() - store0.failures());
+            ClaimsStatus claims0 = status0.claims();
+            ClaimsStatus claims1 = status1.claims();
+            if (claims0 != null && claims1 != null) {
+                long claimed = claims1.claimed() - claims0.claimed();
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8s end to end / raw over %d passes (each end-to-end run followed by a raw one): the faster"
-                                + " end to end %,.0f spans/s / the faster raw %,.0f rows/s = %.2f (issue 10: at least"
-                                + " %.1f); pass by pass %s%n",
-                        encoding.tag(),
-                        settings.passes(),
-                        bestEndToEnd,
-                        bestRaw,
-                        bestEndToEnd / bestRaw,
-                        target(encoding),
-                        String.join(", ", passes));
+                        "%-8s claims in %s: %d message ids claimed (of %d messages), %d found claimed by another"
+                                + " instance, %d failed attempts%n",
+                        tag,
+                        claims1.location(),
+                        claimed,
+                        m.messages(),
+                        claims1.lost() - claims0.lost(),
+                        claims1.failures() - claims0.failures());
+                if (claimed != m.messages()) {
+                    throw new IllegalStateException(
+                            "claimed " + claimed + " message ids for " + m.messages() + " messages");
+                }
             }
+            if (store1.remote() && (publishedFiles != written.count() || publishedBytes != written.bytes())) {
+                // committed means uploaded: every file the archive counts is an object in the store, whole
+                throw new IllegalStateException("the store took " + publishedFiles + " files (" + publishedBytes
+                        + " bytes), its folder holds " + written.count() + " new objects (" + written.bytes()
+                        + " bytes)");
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s runs: %d in the stream, %d with files; files per run max %d, min %d (issue 10: at most 2;"
+                            + " max-age %d s)%n",
+                    tag,
+                    settings.runs(),
+                    perRun.size(),
+                    perRun.values().stream().mapToInt(Integer::intValue).max().orElse(0),
+                    perRun.values().stream().mapToInt(Integer::intValue).min().orElse(0),
+                    archiveProperties.maxAge().toSeconds());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s consumer JVM used %.1f of %d cores meanwhile (%.1f CPU-s), GC %.1f s, after %d warm-up"
+                            + " messages%n",
+                    tag,
+                    cpuSeconds / m.seconds(),
+                    Runtime.getRuntime().availableProcessors(),
+                    cpuSeconds,
+                    gcSeconds,
+                    warmedUp);
+            if (broker0.seen() && broker1.seen()) {
+                double brokerSeconds = broker1.secondsSince(broker0);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s broker (beam.smp on this machine) used %.1f of %d cores meanwhile (%.1f CPU-s)%n",
+                        tag,
+                        brokerSeconds / m.seconds(),
+                        Runtime.getRuntime().availableProcessors(),
+                        brokerSeconds);
+            }
+            if (c.target().claims() && postgres0.seen() && postgres1.seen()) {
+                double postgresSeconds = postgres1.secondsSince(postgres0);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s PostgreSQL (postgres processes on this machine, other clients' work included) used %.1f"
+                                + " of %d cores meanwhile (%.1f CPU-s)%n",
+                        tag,
+                        postgresSeconds / m.seconds(),
+                        Runtime.getRuntime().availableProcessors(),
+                        postgresSeconds);
+            }
+            Map<String, Double> byName = threads1.byName(threads0);
+            double attributed =
+                    byName.values().stream().mapToDouble(Double::doubleValue).sum();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s CPU-s by thread:%s not attributed %.1f%n",
+                    tag,
+                    ThreadCpu.largestFirst(byName, 0.05),
+                    cpuSeconds - attributed);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s CPU-s by role:%s not attributed %.1f; listener threads' wall time: decoding %.1f s,"
+                            + " handlers (the archive: spool append, rows into open files) %.1f s%n",
+                    tag,
+                    ThreadCpu.inOrder(threads1.byRole(threads0)),
+                    cpuSeconds - attributed,
+                    timerSeconds(meters, "lens.decode.duration") - decode0,
+                    timerSeconds(meters, "lens.handle.duration") - handle0);
+            if (threads1.knowsWaits()) {
+                Map<String, Double> waits = threads1.waitsByRole(threads0);
+                double listenerCpu = threads1.byRole(threads0).getOrDefault("listener threads", 0.0);
+                double listenerWait = waits.getOrDefault("listener threads", 0.0);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s waiting for a core (runnable, another thread or process on it): %.1f s in all threads;"
+                                + " the %d listener threads over %.1f s each: on a core %.1f s, waiting for one %.1f s,"
+                                + " neither (blocked: locks, I/O, broker; or idle) %.1f s%n",
+                        tag,
+                        waits.values().stream().mapToDouble(Double::doubleValue).sum(),
+                        settings.concurrency(),
+                        m.seconds(),
+                        listenerCpu,
+                        listenerWait,
+                        settings.concurrency() * m.seconds() - listenerCpu - listenerWait);
+            }
+            return new TargetComparison.Result(
+                    c.target(),
+                    pass,
+                    m.spansPerSecond(),
+                    m.seconds(),
+                    latency.percentileMillis(0.5),
+                    latency.percentileMillis(0.99),
+                    publishedFiles,
+                    publishedBytes,
+                    publishNanos);
         } finally {
-            try (Connection connection = factory.newConnection("lens-bench-cleanup");
-                    Channel ch = connection.createChannel()) {
-                ch.queueDelete(topology.queueName());
-                ch.queueDelete(topology.poisonQueueName());
-                ch.queueDelete(topology.parkingLotQueueName());
-                ch.queueDelete(topology.poisonIndexName());
-                ch.exchangeDelete(topology.exchangeName());
-                ch.exchangeDelete(topology.deadLetterExchangeName());
-            }
-            ArchiveFiles.delete(archiveDir);
+            // with several targets, one consumer works at a time
+            container.stop();
         }
     }
 
@@ -423,10 +552,28 @@ public final class EndToEndBenchmark {
             if (s.spoolEntries() == 0 && s.openFiles() == 0 && s.rewriting() == 0) {
                 return;
             }
+            failIfFailing(s);
             if (System.nanoTime() - since > TIMEOUT_NANOS) {
                 throw new IllegalStateException("the archive did not commit everything in 5 minutes: " + s);
             }
             Thread.sleep(1);
+        }
+    }
+
+    /** Ends the bench when the archive's store or claim registry fails: the run would measure its retries. */
+    private static void failIfFailing(ParquetArchive archive) {
+        failIfFailing(archive.status());
+    }
+
+    private static void failIfFailing(ArchiveStatus s) {
+        if (s.store().failingSince() != null) {
+            throw new IllegalStateException("the archive's store " + s.store().location() + " fails: "
+                    + s.store().lastError());
+        }
+        ClaimsStatus claims = s.claims();
+        if (claims != null && claims.failingSince() != null) {
+            throw new IllegalStateException(
+                    "the claim registry " + claims.location() + " fails: " + claims.lastError());
         }
     }
 
@@ -435,14 +582,11 @@ public final class EndToEndBenchmark {
      * consumer, at least three, until the JIT compiler works less than 5 % of two rounds in a row, or the
      * rounds run out. Returns how many messages it took.
      */
-    private static int warmUp(
-            Channel ch,
-            LensTopology topology,
-            Encoding encoding,
-            Settings settings,
-            MeterRegistry meters,
-            ParquetArchive archive)
+    private static int warmUp(Channel ch, BenchConsumer c, String tag, Encoding encoding, Settings settings)
             throws Exception {
+        LensTopology topology = c.topology();
+        MeterRegistry meters = c.meters();
+        ParquetArchive archive = c.archive();
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         int perRound = settings.warmup();
         int sent = 0;
@@ -457,6 +601,7 @@ public final class EndToEndBenchmark {
                 if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
                     throw new IllegalStateException("warm-up round " + (round + 1) + " not drained in 5 minutes");
                 }
+                failIfFailing(archive);
                 Thread.sleep(5);
             }
             // a running consumer commits files every few minutes: the commit's code is part of the steady state
@@ -467,7 +612,7 @@ public final class EndToEndBenchmark {
             System.out.printf(
                     Locale.ROOT,
                     "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n",
-                    encoding.tag(),
+                    tag,
                     round + 1,
                     perRound,
                     roundMillis,
@@ -532,7 +677,8 @@ public final class EndToEndBenchmark {
                 throw new IllegalArgumentException(
                         "usage: EndToEndBenchmark [--messages N] [--runs N] [--warmup N] [--warmup-rounds N]"
                                 + " [--spans N] [--prefetch N] [--concurrency N] [--passes N] [--encodings protobuf,json]"
-                                + " [--amqp-uri URI]");
+                                + " [--amqp-uri URI] [--targets local,s3,s3+claims] [--claims-url JDBC-URL]"
+                                + " [--claims-user USER]");
             }
             opts.put(args[i].substring(2), args[++i]);
         }

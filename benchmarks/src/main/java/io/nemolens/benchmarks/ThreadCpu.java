@@ -24,10 +24,12 @@ final class ThreadCpu {
 
     /** The consumer's and the JVM's threads by what they do, as {@code /proc} names them (cut to 15 characters). */
     private static final List<Map.Entry<String, String>> ROLES = List.of(
-            Map.entry("lensListenerCon", "listener threads"),
+            // lensListenerContainer-1 cut to 15 characters, or lensListener-1 (the endpoint's id)
+            Map.entry("lensListener", "listener threads"),
             Map.entry("lens-spool-writ", "spool writer"),
             Map.entry("lens-archive-co", "commit"),
             Map.entry("lens-archive-du", "acknowledgements"),
+            Map.entry("lens-archive-cl", "claims"),
             Map.entry("lens-archive-", "archive timer/repair"),
             Map.entry("AMQP Connection", "AMQP client"),
             Map.entry("C1 CompilerThre", "JIT"),
@@ -35,7 +37,9 @@ final class ThreadCpu {
             Map.entry("CN CompilerThre", "JIT"),
             Map.entry("GC Thread", "GC"),
             Map.entry("ParGC Thread", "GC"),
-            Map.entry("VM Thread", "VM thread"));
+            Map.entry("VM Thread", "VM thread"),
+            // the bench's S3 store (s3proxy's Jetty threads), in this JVM only for the bench
+            Map.entry("S3Proxy", "s3proxy"));
 
     private final Map<String, Long> nanos;
     private final Map<String, Long> waitNanos;
@@ -131,9 +135,10 @@ final class ThreadCpu {
         return out;
     }
 
+    /** The role of a thread name as {@link #byName} groups it (its numbers made {@code N}, the roles' too). */
     private static String role(String name) {
         for (Map.Entry<String, String> role : ROLES) {
-            if (name.startsWith(role.getKey())) {
+            if (name.startsWith(role.getKey().replaceAll("\\d+", "N"))) {
                 return role.getValue();
             }
         }

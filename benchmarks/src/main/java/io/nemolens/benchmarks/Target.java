@@ -1,0 +1,56 @@
+package io.nemolens.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Where the bench's consumer puts its committed files: what {@code --targets} lists. */
+enum Target {
+    /** The archive's local folder (the default): a file is committed by renaming it into place. */
+    LOCAL("local"),
+    /** An S3-compatible object store (s3proxy in the bench's JVM): a file is committed once uploaded. */
+    S3("s3"),
+    /** The same object store, and the claim registry on PostgreSQL: every message id claimed before its ack. */
+    S3_CLAIMS("s3+claims");
+
+    private final String label;
+
+    Target(String label) {
+        this.label = label;
+    }
+
+    /** {@code local}, {@code s3} or {@code s3+claims}, as {@code --targets} spells it. */
+    String label() {
+        return label;
+    }
+
+    boolean objectStore() {
+        return this != LOCAL;
+    }
+
+    boolean claims() {
+        return this == S3_CLAIMS;
+    }
+
+    /** {@code local,s3,s3+claims}: the targets in the order given, each once. */
+    static List<Target> parse(String list) {
+        List<Target> out = new ArrayList<>();
+        for (String item : list.split(",", -1)) {
+            String label = item.trim().toLowerCase(Locale.ROOT);
+            Target found = null;
+            for (Target t : values()) {
+                if (t.label.equals(label)) {
+                    found = t;
+                }
+            }
+            if (found == null) {
+                throw new IllegalArgumentException(
+                        "--targets: unknown target '" + item + "' (local, s3, s3+claims, separated by commas)");
+            }
+            if (!out.contains(found)) {
+                out.add(found);
+            }
+        }
+        return List.copyOf(out);
+    }
+}
