@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
@@ -26,21 +24,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Claims the ids of this instance's spooled messages in the registry shared by the instances of one archive,
- * on a thread of its own: in batches, once they are durable in the spool, before they are acknowledged. A
- * message another instance claimed first (it spooled the message too, and its copy is durable) is dropped
- * here: acknowledged, never written, released from the spool. Files wait for their entries' claims before
- * they are committed, so a dropped message's rows never reach a committed file (a file that has some is
- * given up and its other rows written again). While the registry fails, claims are retried with backoff and
- * nothing more is acknowledged.
+ * on a thread of its own: in batches, once they are durable in the spool, before any file with their rows is
+ * committed. The acknowledgement does not wait for the claim: a message is acknowledged once the spool holds
+ * it, as without a registry (the broker gives a message to another instance only when its acknowledgement
+ * never arrived, and then both instances' copies are durable and both claim it). A message another instance
+ * claimed first is dropped here: never written, released from the spool. Files wait for their entries'
+ * claims before they are committed, so a dropped message's rows never reach a committed file (a file that has
+ * some is given up and its other rows written again).
+ *
+ * <p>Claims are batched: a batch goes to the registry when a file waits for it, when it reaches {@value
+ * #BATCH} ids, or when its oldest entry has waited {@link #LINGER_MILLIS} ms, so the registry sees about one
+ * statement per committed file rather than one per group commit. While the registry fails, claims are retried
+ * with backoff and files wait; the archive refuses new messages once {@link #BACKLOG} ids wait.
  */
 final class ClaimKeeper implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimKeeper.class);
     private static final int BATCH = 2_000;
+    /** The longest an entry waits for its claim while no file waits for it. */
+    static final long LINGER_MILLIS = 1_000;
+    /** Unclaimed entries beyond which a failing registry stops the archive taking messages. */
+    static final int BACKLOG = 10_000;
+
     private static final long FIRST_BACKOFF_MILLIS = 200;
     private static final long LAST_BACKOFF_MILLIS = 10_000;
 
-    private record Pending(String messageId, CompletableFuture<Void> decided) {}
+    private record Pending(String messageId) {}
 
     private final MessageClaims claims;
     private final String instanceId;
@@ -58,7 +67,12 @@ final class ClaimKeeper implements AutoCloseable {
     private volatile @Nullable Instant failingSince;
     private volatile boolean closed;
     private volatile boolean closing;
+    /** A file waits for a claim: the next batch goes now. */
+    private volatile boolean wanted;
+
     private long nextExpiryMillis;
+    /** When the keeper first saw the oldest durable entry still waiting for its claim; zero when none. */
+    private long waitingSinceMillis;
 
     /**
      * @param durableSeq the highest seq the spool has made durable
@@ -86,26 +100,34 @@ final class ClaimKeeper implements AutoCloseable {
         thread.start();
     }
 
+    /** An entry to claim once it is durable (registered before any file has rows of it). */
+    void register(long seq, String messageId) {
+        pending.put(seq, new Pending(messageId));
+    }
+
     /**
-     * An entry to claim once it is durable (before any file has rows of it).
-     *
-     * @return completes once the claim is decided, either way (a message another instance claimed is
-     *     acknowledged too: that instance's copy is durable)
+     * Whether an entry's claim is not decided yet (its rows must not be committed). Asking means a file waits
+     * for it: the claims that wait go to the registry without lingering.
      */
-    CompletionStage<Void> register(long seq, String messageId) {
-        CompletableFuture<Void> decided = new CompletableFuture<>();
-        pending.put(seq, new Pending(messageId, decided));
-        return decided;
-    }
-
-    /** The spool made more entries durable. */
-    void wake() {
-        LockSupport.unpark(thread);
-    }
-
-    /** Whether an entry's claim is not decided yet (its rows must not be committed). */
     boolean undecided(long seq) {
-        return pending.containsKey(seq);
+        if (!pending.containsKey(seq)) {
+            return false;
+        }
+        if (!wanted) {
+            wanted = true;
+            LockSupport.unpark(thread);
+        }
+        return true;
+    }
+
+    /** Whether the registry fails now. */
+    boolean failing() {
+        return failingSince != null;
+    }
+
+    /** How many entries wait for their claim. */
+    int waiting() {
+        return pending.size();
     }
 
     /** Whether an entry's claim will never be decided in this run (the archive closed while the registry failed). */
@@ -123,10 +145,21 @@ final class ClaimKeeper implements AutoCloseable {
         while (!closed) {
             List<Map.Entry<Long, Pending>> batch = nextBatch();
             if (batch.isEmpty()) {
+                waitingSinceMillis = 0;
+                wanted = false;
                 expireNowAndThen();
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
                 continue;
             }
+            long now = clock.millis();
+            if (waitingSinceMillis == 0) {
+                waitingSinceMillis = now;
+            }
+            if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                continue;
+            }
+            wanted = false;
             List<String> ids = new ArrayList<>(batch.size());
             for (Map.Entry<Long, Pending> e : batch) {
                 ids.add(e.getValue().messageId());
@@ -139,8 +172,8 @@ final class ClaimKeeper implements AutoCloseable {
                 failed(e);
                 if (closing) {
                     log.warn(
-                            "the archive closes while the claim registry {} fails ({}): {} messages stay unclaimed and"
-                                    + " unacknowledged (the broker delivers them again)",
+                            "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
+                                    + " unclaimed (they are claimed at the next start)",
                             claims.location(),
                             e.getMessage(),
                             pending.size());
@@ -148,8 +181,8 @@ final class ClaimKeeper implements AutoCloseable {
                     break;
                 }
                 log.warn(
-                        "claiming {} message ids in {} failed ({}); trying again in {} ms (nothing more is acknowledged"
-                                + " meanwhile)",
+                        "claiming {} message ids in {} failed ({}); trying again in {} ms (files wait for their"
+                                + " claims meanwhile)",
                         ids.size(),
                         claims.location(),
                         e.getMessage(),
@@ -176,8 +209,8 @@ final class ClaimKeeper implements AutoCloseable {
                     claimed.incrementAndGet();
                 }
                 pending.remove(seq);
-                e.getValue().decided().complete(null);
             }
+            waitingSinceMillis = 0;
         }
     }
 
@@ -188,7 +221,6 @@ final class ClaimKeeper implements AutoCloseable {
         for (Map.Entry<Long, Pending> e : pending.headMap(durable, true).entrySet()) {
             if (appendFailed.test(e.getKey())) {
                 pending.remove(e.getKey());
-                e.getValue().decided().complete(null);
                 continue;
             }
             batch.add(e);
@@ -200,7 +232,6 @@ final class ClaimKeeper implements AutoCloseable {
         for (Map.Entry<Long, Pending> e : pending.tailMap(durable, false).entrySet()) {
             if (appendFailed.test(e.getKey())) {
                 pending.remove(e.getKey());
-                e.getValue().decided().complete(null);
             }
         }
         return batch;
@@ -243,7 +274,7 @@ final class ClaimKeeper implements AutoCloseable {
                 claims.location(), claimed.get(), lost.get(), failures.get(), pending.size(), lastError, failingSince);
     }
 
-    /** Stops claiming; what waits stays unacknowledged (its messages come back from the broker or the spool). */
+    /** Stops claiming; what waits stays unclaimed (the spool keeps it, and it is claimed at the next start). */
     @Override
     public void close() {
         closed = true;

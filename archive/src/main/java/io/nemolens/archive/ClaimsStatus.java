@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param location where the registry is (never with a password)
  * @param claimed message ids this instance claimed since start
- * @param lost messages another instance had claimed first: dropped here, acknowledged
+ * @param lost messages another instance had claimed first: dropped here
  * @param failures claims that failed since start (each is tried again)
- * @param waiting messages durable in the spool whose claim is not decided yet (not acknowledged)
+ * @param waiting messages durable in the spool whose claim is not decided yet (no file with their rows is committed)
  * @param lastError the last failure's message, or {@code null}
  * @param failingSince since when every claim fails, or {@code null}
  */

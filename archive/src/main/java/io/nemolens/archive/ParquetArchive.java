@@ -115,7 +115,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
      * @param store where committed files go: the local folder, or an object store (the local folder then holds
      *     the spool and the files being written, and a committed file is uploaded, then removed locally); the
      *     archive does not close it
-     * @param claims the registry in which message ids are claimed before they are acknowledged, or {@code null}
+     * @param claims the registry in which message ids are claimed before their rows are committed, or {@code null}
      *     (one instance, or duplicates accepted in the window between a spool's fsync and its acknowledgement);
      *     the archive does not close it
      */
@@ -186,6 +186,15 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         "the archive cannot write: " + parts.writability().problem(), e);
             }
         }
+        ClaimKeeper keeper = parts.claims();
+        if (keeper != null
+                && keeper.failing()
+                && (keeper.waiting() >= ClaimKeeper.BACKLOG || parts.committer().pending() >= STORE_BACKLOG_FILES)) {
+            ClaimsStatus status = keeper.status();
+            throw new TransientHandlerException("the claim registry " + status.location() + " fails ("
+                    + status.lastError() + "); " + keeper.waiting() + " spooled messages and "
+                    + parts.committer().pending() + " files wait for their claims");
+        }
         if (parts.publisher().failing() && parts.committer().pending() >= STORE_BACKLOG_FILES) {
             throw new TransientHandlerException(
                     "the archive's store " + parts.store().location()
@@ -225,9 +234,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
         CompletionStage<?> ready = appended.durable();
         ClaimKeeper claims = parts.claims();
         if (claims != null) {
-            // registered before any file has rows of it; acknowledged once claimed (or found claimed elsewhere)
-            CompletionStage<Void> decided = claims.register(seq, id);
-            ready = ready.whenComplete((ok, failure) -> claims.wake()).thenCompose(ok -> decided);
+            // registered before any file has rows of it; claimed once durable, before a file with its rows
+            // is committed (the acknowledgement does not wait for the claim)
+            claims.register(seq, id);
         }
         CompletionStage<?> acknowledgement =
                 ready.whenCompleteAsync((ok, failure) -> CrashPoint.BEFORE_ACK.pass(), acknowledger);

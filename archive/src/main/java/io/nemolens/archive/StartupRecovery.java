@@ -80,7 +80,7 @@ final class StartupRecovery {
                 holds.holdNew(seq, id);
                 if (claims != null) {
                     // another instance may have archived it meanwhile (this one died before acknowledging it)
-                    var unused = claims.register(seq, id);
+                    claims.register(seq, id);
                 }
                 long[] run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
                 if (run != null && run[1] == seq - 1) {

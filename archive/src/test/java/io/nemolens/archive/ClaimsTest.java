@@ -7,26 +7,51 @@ import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.TransientHandlerException;
 import io.nemolens.testing.ArchiveReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * With a claim registry, a message another instance claimed first is acknowledged and dropped here, whether
- * it arrives from the broker or from this instance's spool after a restart; what this instance claimed is
- * archived once.
+ * With a claim registry, a message another instance claimed first is dropped here, whether it arrives from
+ * the broker or from this instance's spool after a restart; what this instance claimed is archived once. The
+ * acknowledgement waits for the spool, never for the registry; files wait for their claims.
  */
 class ClaimsTest extends ArchiveTestCase {
 
     private final InMemoryClaims claims = new InMemoryClaims();
 
     private ParquetArchive open() {
-        ArchiveOptions options = ArchiveOptions.defaults(dir).withInstanceId("a");
+        return open(ArchiveOptions.defaults(dir).maxRows());
+    }
+
+    /** @param maxRows rows after which a file is full and committed */
+    private ParquetArchive open(long maxRows) {
+        ArchiveOptions d = ArchiveOptions.defaults(dir);
+        ArchiveOptions options = new ArchiveOptions(
+                dir,
+                d.spoolPath(),
+                d.spoolMaxBytes(),
+                d.spoolSegmentBytes(),
+                d.spoolCommitThreshold(),
+                maxRows,
+                d.maxFileSizeBytes(),
+                d.maxAge(),
+                d.maxBufferBytes(),
+                d.maxOpenFiles(),
+                d.rowGroupSizeBytes(),
+                d.compression(),
+                d.zstdLevel(),
+                d.dedupWindow(),
+                "a");
         return new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), claims);
     }
 
@@ -37,6 +62,13 @@ class ClaimsTest extends ArchiveTestCase {
             sent.add(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body));
         }
         return sent;
+    }
+
+    private long committedFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("part-.*\\.parquet"))
+                    .count();
+        }
     }
 
     private long spans(List<ReceivedMessage> messages) {
@@ -73,23 +105,67 @@ class ClaimsTest extends ArchiveTestCase {
     }
 
     @Test
-    void nothingIsAcknowledgedWhileTheRegistryIsDownAndAllIsArchivedOnceWhenItReturns() throws Exception {
-        archive = open();
+    void whileTheRegistryIsDownMessagesAreAcknowledgedOnceSpooledButNoFileIsCommittedUntilItReturns() throws Exception {
+        archive = open(ArchiveOptions.defaults(dir).maxRows());
         claims.down(true);
         List<ReceivedMessage> sent = messages(12);
-        List<CompletableFuture<?>> acks = new ArrayList<>();
         for (ReceivedMessage m : sent) {
-            acks.add(archive.accept(m).toCompletableFuture());
+            // the acknowledgement waits for the spool, not for the registry
+            archive.accept(m).toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
-        Thread.sleep(1_500);
-        assertThat(acks).noneMatch(CompletableFuture::isDone);
+        Thread.sleep(ClaimKeeper.LINGER_MILLIS + 500);
+        assertThat(archive.status().claims()).isNotNull();
+        assertThat(archive.status().claims().failingSince()).isNotNull();
+        assertThat(archive.status().claims().waiting()).isEqualTo(sent.size());
+        assertThat(committedFiles())
+                .as("no file is committed before its claims")
+                .isZero();
         claims.down(false);
-        for (CompletableFuture<?> ack : acks) {
-            ack.get(30, TimeUnit.SECONDS);
+        archive.commitNow();
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(spans(sent));
+        }
+        assertThat(claims.owners()).hasSize(sent.size());
+        assertThat(archive.status().claims().failingSince()).isNull();
+    }
+
+    @Test
+    void whileTheRegistryIsDownTheArchiveStopsTakingMessagesOnceFilesWaitForClaims() throws Exception {
+        archive = open(25); // every message fills a file
+        claims.down(true);
+        List<ReceivedMessage> sent = messages(12);
+        List<ReceivedMessage> taken = new ArrayList<>();
+        TransientHandlerException refused = null;
+        for (ReceivedMessage m : sent) {
+            try {
+                archive.accept(m).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                taken.add(m);
+                Thread.sleep(100); // the full file reaches the committer, which waits for the claim
+            } catch (TransientHandlerException e) {
+                refused = e;
+                break;
+            }
+        }
+        assertThat(refused)
+                .as("a message is refused (left to the broker) once files wait for a failing registry")
+                .isNotNull();
+        assertThat(refused.getMessage()).contains("claim registry").contains("fails");
+        assertThat(taken).hasSizeBetween(4, 6);
+        claims.down(false);
+        List<ReceivedMessage> rest = sent.subList(taken.size(), sent.size());
+        for (ReceivedMessage m : rest) {
+            await().atMost(Duration.ofSeconds(30))
+                    .ignoreException(TransientHandlerException.class)
+                    .until(() -> {
+                        archive.accept(m).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                        return true;
+                    });
         }
         archive.commitNow();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(spans(sent));
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
+                    .isEqualTo(spans(sent));
         }
     }
 
@@ -112,9 +188,13 @@ class ClaimsTest extends ArchiveTestCase {
         }
         claims.down(false);
         archive = open();
-        assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         await().atMost(Duration.ofSeconds(30)).until(() -> claims.owners().size() == sent.size());
-        archive.commitNow();
+        // a dropped message gives up the files that have its rows, and their other rows are written again:
+        // done once every spool entry is released (committed, or dropped)
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            archive.commitNow();
+            return archive.rewritten(Duration.ZERO) && archive.status().spoolEntries() == 0;
+        });
         List<ReceivedMessage> ours = new ArrayList<>(sent);
         ours.removeAll(theirs);
         try (ArchiveReader reader = new ArchiveReader(dir)) {

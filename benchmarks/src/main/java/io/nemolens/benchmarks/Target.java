@@ -10,7 +10,7 @@ enum Target {
     LOCAL("local"),
     /** An S3-compatible object store (s3proxy in the bench's JVM): a file is committed once uploaded. */
     S3("s3"),
-    /** The same object store, and the claim registry on PostgreSQL: every message id claimed before its ack. */
+    /** The same object store, and the claim registry on PostgreSQL: every message id claimed before its rows are committed. */
     S3_CLAIMS("s3+claims");
 
     private final String label;

@@ -24,7 +24,7 @@ import org.springframework.core.annotation.Order;
  * application's {@link Clock} (the system's UTC clock without one) times the spool, the files and the
  * de-duplication index. Committed files go to the application's {@link ArchiveStore} (an object store's, from
  * {@code lens.archive.store.uri}), or stay in the local folder; with a {@link MessageClaims} registry (from
- * {@code lens.archive.claims.*}), message ids are claimed before they are acknowledged.
+ * {@code lens.archive.claims.*}), message ids are claimed before their rows are committed.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LensArchiveProperties.class)

@@ -10,8 +10,8 @@ import java.util.Set;
  * two of them (one died after its spool's fsync and before its acknowledgement reached the broker, and the
  * broker gave the message to another) is archived by one only: the first to claim its id.
  *
- * <p>The archive claims the ids of its messages in batches once they are durable in its spool and before they
- * are acknowledged (and again for what its spool holds after a restart). An id claimed before by the same
+ * <p>The archive claims the ids of its messages in batches once they are durable in its spool and before a file
+ * with their rows is committed (and again for what its spool holds after a restart). An id claimed before by the same
  * instance (an earlier run of it) stays its own. Claims are kept for the de-duplication window and expired in
  * bulk. Implementations must be thread-safe.
  */

@@ -22,7 +22,7 @@ import org.springframework.validation.annotation.Validated;
  * @param table the claims table, created when missing: a lower-case identifier of at most 48 characters,
  *     optionally after a schema ({@code schema.table})
  * @param timeout how long connecting, and then one statement, may take before a claim fails (the archive
- *     tries again later, and acknowledges nothing meanwhile)
+ *     tries again later, and commits no file meanwhile)
  */
 @ConfigurationProperties("lens.archive.claims")
 @Validated

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * archive a stream of thousands of messages of 16 runs into one archive while they are killed: by SIGKILL at
  * random moments, and by crash points the archive offers its tests ({@code lens.archive.test.crash-at}) right
  * after the store took a file (before its spool entries are released), after a spool fsync before the claim,
- * and after the claim before the acknowledgement reaches the broker. A killed instance comes back with its
+ * and after a spool fsync before the acknowledgement reaches the broker. A killed instance comes back with its
  * own spool and id. The archive then holds every published record exactly once, counted without
  * {@code DISTINCT}, and nothing half-written.
  */
