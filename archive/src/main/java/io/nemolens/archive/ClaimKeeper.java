@@ -46,8 +46,8 @@ final class ClaimKeeper implements AutoCloseable {
     /** Unclaimed entries beyond which a failing registry stops the archive taking messages. */
     static final int BACKLOG = 10_000;
 
-    private static final long FIRST_BACKOFF_MILLIS = 200;
-    private static final long LAST_BACKOFF_MILLIS = 10_000;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration LAST_BACKOFF = Duration.ofSeconds(10);
 
     private record Pending(String messageId) {}
 
@@ -141,7 +141,7 @@ final class ClaimKeeper implements AutoCloseable {
     }
 
     private void run() {
-        long backoff = FIRST_BACKOFF_MILLIS;
+        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         while (!closed) {
             List<Map.Entry<Long, Pending>> batch = nextBatch();
             if (batch.isEmpty()) {
@@ -186,12 +186,11 @@ final class ClaimKeeper implements AutoCloseable {
                         ids.size(),
                         claims.location(),
                         e.getMessage(),
-                        backoff);
-                sleep(backoff);
-                backoff = Math.min(backoff * 2, LAST_BACKOFF_MILLIS);
+                        backoff.nextMillis());
+                var unused = backoff.pause(() -> closed || closing);
                 continue;
             }
-            backoff = FIRST_BACKOFF_MILLIS;
+            backoff.reset();
             if (failingSince != null) {
                 log.info("the claim registry {} answers again", claims.location());
                 failingSince = null;
@@ -259,13 +258,6 @@ final class ClaimKeeper implements AutoCloseable {
         lastError = String.valueOf(e.getMessage());
         if (failingSince == null) {
             failingSince = clock.instant();
-        }
-    }
-
-    private void sleep(long millis) {
-        long until = System.currentTimeMillis() + millis;
-        while (!closed && !closing && System.currentTimeMillis() < until) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(50, until - System.currentTimeMillis() + 1)));
         }
     }
 

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +36,8 @@ import org.slf4j.LoggerFactory;
 final class Publisher {
 
     private static final Logger log = LoggerFactory.getLogger(Publisher.class);
-    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    private static final long LAST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    private static final Duration LAST_BACKOFF = Duration.ofSeconds(30);
 
     private final Path root;
     private final String instanceId;
@@ -90,7 +89,7 @@ final class Publisher {
             name = contentName(name, contentId, 0);
         }
         manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
-        long backoff = FIRST_BACKOFF_NANOS;
+        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         int variant = 0;
         while (true) {
             long start = System.nanoTime();
@@ -134,10 +133,9 @@ final class Publisher {
                         name,
                         store.location(),
                         e.getMessage(),
-                        TimeUnit.NANOSECONDS.toMillis(backoff));
+                        backoff.nextMillis());
             }
-            sleep(backoff);
-            backoff = Math.min(backoff * 2, LAST_BACKOFF_NANOS);
+            var unused = backoff.pause(() -> closing);
         }
     }
 
@@ -177,18 +175,6 @@ final class Publisher {
         lastErrorAt = now;
         if (failingSince == null) {
             failingSince = now;
-        }
-    }
-
-    private void sleep(long nanos) {
-        long until = System.nanoTime() + nanos;
-        while (!closing && System.nanoTime() < until) {
-            try {
-                Thread.sleep(Math.min(100, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()) + 1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
         }
     }
 

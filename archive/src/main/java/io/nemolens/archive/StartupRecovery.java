@@ -8,6 +8,7 @@ import io.nemolens.decode.MessageIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -131,7 +132,7 @@ final class StartupRecovery {
      */
     private boolean held(Manifest.Entry e) {
         long deadline = System.currentTimeMillis() + STORE_WAIT_MILLIS;
-        long backoff = 250;
+        Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(10));
         while (true) {
             try {
                 return store.holds(e.file(), e.contentId());
@@ -147,13 +148,9 @@ final class StartupRecovery {
                         store.location(),
                         e.file(),
                         failure.getMessage());
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
+                if (!backoff.pause(() -> false)) {
                     throw new UncheckedIOException(failure);
                 }
-                backoff = Math.min(backoff * 2, 10_000);
             }
         }
     }
