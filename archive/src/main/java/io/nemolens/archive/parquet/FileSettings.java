@@ -42,13 +42,15 @@ public record FileSettings(
     /**
      * Dictionary and statistics where they pay: no min/max statistics on attribute keys, types and JSON
      * (of no use to a reader, a comparison per value), no size statistics (a histogram update per
-     * value), no dictionary on columns whose values are nearly unique per row.
+     * value), no dictionary on columns whose values are nearly unique per row, and dictionary strings that
+     * a message's rows share recognised without hashing them again ({@link RepeatedValuesWriterFactory}).
      */
     ParquetProperties properties(ArchiveTable<?> table) {
         ParquetProperties.Builder b = ParquetProperties.builder()
                 .withPageSize(PAGE_BYTES)
                 .withDictionaryEncoding(true)
-                .withSizeStatisticsEnabled(false);
+                .withSizeStatisticsEnabled(false)
+                .withValuesWriterFactory(new RepeatedValuesWriterFactory());
         for (ColumnDescriptor column : table.schema().getColumns()) {
             String[] path = column.getPath();
             String dotted = String.join(".", path);
