@@ -73,6 +73,9 @@ final class BarePrototype {
     /** Channels, each with a thread and a file. */
     static final int CHANNELS = 2;
 
+    /** The zstd level: Parquet's default ({@code parquet.compression.codec.zstd.level}). */
+    static final int ZSTD_LEVEL = 3;
+
     private static final Schema TRACE_ID = Schema.createFixed("trace_id", null, null, 16);
     private static final Schema SPAN_ID = Schema.createFixed("span_id", null, null, 8);
     private static final Schema STRING_MAP = SchemaBuilder.map().values().stringType();
@@ -372,16 +375,13 @@ final class BarePrototype {
     }
 
     /**
-     * zstd at Parquet's default level (3), on zstd-jni, for writing. Parquet's own codec factory would do the
+     * zstd at Parquet's default level ({@link #ZSTD_LEVEL}), on zstd-jni, for writing. Parquet's own codec factory would do the
      * same through Hadoop's codec classes and {@code Configuration}, which it loads at run time even with a plain
      * configuration (tried: {@code NoClassDefFoundError} without Hadoop's dependencies); this module, like the
      * service, does not ship Hadoop.
      */
     private enum ZstdCodecFactory implements CompressionCodecFactory, CompressionCodecFactory.BytesInputCompressor {
         INSTANCE;
-
-        /** {@code parquet.compression.codec.zstd.level}'s default. */
-        static final int LEVEL = 3;
 
         @Override
         public BytesInputCompressor getCompressor(CompressionCodecName codec) {
@@ -400,7 +400,7 @@ final class BarePrototype {
         public BytesInput compress(BytesInput bytes) throws IOException {
             ByteArrayOutputStream page = new ByteArrayOutputStream((int) bytes.size());
             bytes.writeAllTo(page);
-            return BytesInput.from(Zstd.compress(page.toByteArray(), LEVEL));
+            return BytesInput.from(Zstd.compress(page.toByteArray(), ZSTD_LEVEL));
         }
 
         @Override
