@@ -9,6 +9,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -211,16 +213,37 @@ final class BarePrototype {
                     finalMax,
                     sizes.stream().mapToLong(Long::longValue).sorted().toArray());
         } finally {
-            // unacknowledged messages (a failed run) go back to the queue when the channels close
+            // the channels first (a failed run's unacknowledged messages go back to the queue): closing one hands its
+            // consumer's last callbacks to its thread, which the connection's close would otherwise wait for; then
+            // the connections, the threads once idle, and what a failed run left open
+            for (ChannelConsumer c : consumers) {
+                closeQuietly(c.getChannel());
+            }
             for (Connection c : connections) {
                 c.abort(10_000);
+            }
+            for (ExecutorService t : threads) {
+                t.shutdown();
+            }
+            for (ExecutorService t : threads) {
+                if (!t.awaitTermination(10, TimeUnit.SECONDS)) {
+                    t.shutdownNow();
+                }
             }
             for (ChannelConsumer c : consumers) {
                 c.closeQuietly();
             }
-            for (ExecutorService t : threads) {
-                t.shutdownNow();
-            }
+        }
+    }
+
+    private static void closeQuietly(Channel channel) {
+        if (!channel.isOpen()) {
+            return;
+        }
+        try {
+            channel.close();
+        } catch (IOException | TimeoutException | ShutdownSignalException e) {
+            // closed meanwhile, or the broker is gone: its messages go back to the queue all the same
         }
     }
 

@@ -588,7 +588,8 @@ public final class EndToEndBenchmark {
                     publishNanos,
                     written.medianBytes(),
                     perRun.values().stream().mapToInt(Integer::intValue).max().orElse(0),
-                    heapAfterGc);
+                    heapAfterGc,
+                    cpuSeconds);
         } finally {
             // with several targets, one consumer works at a time
             container.stop();

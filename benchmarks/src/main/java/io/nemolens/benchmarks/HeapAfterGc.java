@@ -23,8 +23,9 @@ import javax.management.openmbean.CompositeData;
 
 /**
  * The heap in use right after the garbage collections of one measured run, from the JVM's GC notifications:
- * the most of it (the run's live data at its largest, plus whatever old garbage a young collection leaves), and
- * how many collections there were. {@link #start()} first runs a full collection ({@link System#gc()}), outside
+ * the most of it after any collection (the run's live data, plus whatever garbage the old generation holds until
+ * its next full collection), the most after a full collection (live data only, when there was one), and how
+ * many collections there were. {@link #start()} first runs a full collection ({@link System#gc()}), outside
  * the run, and keeps the heap in use after it as the baseline: what the JVM holds anyway (the bench's idle
  * application contexts among it), so that every run starts from the same clean heap.
  */
@@ -36,10 +37,12 @@ final class HeapAfterGc {
      * @param baselineBytes heap in use after the full collection just before the run
      * @param maxAfterGcBytes the most heap in use right after one of the run's collections; the baseline when
      *     there was none
+     * @param maxAfterFullBytes the most heap in use right after one of the run's full collections; -1 when there
+     *     was none
      * @param minor young collections in the run
      * @param major full collections in the run
      */
-    record Reading(long baselineBytes, long maxAfterGcBytes, int minor, int major) {
+    record Reading(long baselineBytes, long maxAfterGcBytes, long maxAfterFullBytes, int minor, int major) {
 
         double baselineMiB() {
             return baselineBytes / 1048576.0;
@@ -47,6 +50,11 @@ final class HeapAfterGc {
 
         double maxAfterGcMiB() {
             return maxAfterGcBytes / 1048576.0;
+        }
+
+        /** NaN when there was no full collection. */
+        double maxAfterFullMiB() {
+            return maxAfterFullBytes < 0 ? Double.NaN : maxAfterFullBytes / 1048576.0;
         }
 
         int collections() {
@@ -58,6 +66,7 @@ final class HeapAfterGc {
     private final long baselineBytes;
     private final Map<String, Long> countsAtStart;
     private final AtomicLong max;
+    private final AtomicLong maxAfterFull = new AtomicLong(-1);
     private final AtomicInteger minor = new AtomicInteger();
     private final AtomicInteger major = new AtomicInteger();
     private final List<Registered> listeners = new ArrayList<>();
@@ -111,7 +120,7 @@ final class HeapAfterGc {
                 // gone already: nothing to remove
             }
         }
-        return new Reading(baselineBytes, max.get(), minor.get(), major.get());
+        return new Reading(baselineBytes, max.get(), maxAfterFull.get(), minor.get(), major.get());
     }
 
     private void collected(Notification n) {
@@ -133,6 +142,7 @@ final class HeapAfterGc {
         }
         max.accumulateAndGet(used, Math::max);
         if (info.getGcAction().contains("major")) {
+            maxAfterFull.accumulateAndGet(used, Math::max);
             major.incrementAndGet();
         } else {
             minor.incrementAndGet();

@@ -2,6 +2,7 @@ package io.nemolens.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -46,7 +47,7 @@ final class PrototypeComparison {
         System.out.printf(
                 Locale.ROOT,
                 "%-8s prototype: %d messages (%.1f MB), %,d spans in %.2f s: %,.0f spans/s; project (%s) %,.0f spans/s"
-                        + " = %.2f of the prototype (%s first); JVM used %.1f cores meanwhile, broker %.1f%n",
+                        + " = %.2f of the prototype (%s first); JVM used %.1f cores meanwhile (%.1f CPU-s), broker %.1f%n",
                 tag,
                 r.messages(),
                 p.prototype().bytes() / 1e6,
@@ -58,6 +59,7 @@ final class PrototypeComparison {
                 p.ratio(),
                 p.prototypeFirst() ? "prototype" : "project",
                 p.prototype().cpuSeconds() / r.seconds(),
+                p.prototype().cpuSeconds(),
                 p.prototype().brokerCpuSeconds() / r.seconds());
         System.out.printf(
                 Locale.ROOT,
@@ -75,19 +77,12 @@ final class PrototypeComparison {
                 project.p99Millis());
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype: heap after GC at most %.0f MiB over %d collections (%d full), from %.0f MiB after a"
-                        + " full one before the run (project: %.0f MiB over %d (%d full), from %.0f MiB); files %d, one"
-                        + " per thread with every run in each (%.1f MB, %.0f bytes per span), median %.2f MB (project:"
-                        + " %d files, median %.2f MB, at most %d per run)%n",
+                "%-8s prototype: heap after GC at most %s (project: %s); files %d, one per thread with every run in"
+                        + " each (%.1f MB, %.0f bytes per span), median %.2f MB (project: %d files, median %.2f MB, at"
+                        + " most %d per run)%n",
                 tag,
-                heap.maxAfterGcMiB(),
-                heap.collections(),
-                heap.major(),
-                heap.baselineMiB(),
-                project.heap().maxAfterGcMiB(),
-                project.heap().collections(),
-                project.heap().major(),
-                project.heap().baselineMiB(),
+                heap(heap),
+                heap(project.heap()),
                 r.files(),
                 r.bytes() / 1e6,
                 (double) r.bytes() / r.spans(),
@@ -95,6 +90,18 @@ final class PrototypeComparison {
                 project.publishedFiles(),
                 project.medianFileBytes() / 1e6,
                 project.maxFilesPerRun());
+    }
+
+    /** The heap after GC: after any collection, after the full ones, and before the run. */
+    static String heap(HeapAfterGc.Reading h) {
+        return String.format(
+                Locale.ROOT,
+                "%.0f MiB after any of %d collections, %s after the %d full, from %.0f MiB before the run",
+                h.maxAfterGcMiB(),
+                h.collections(),
+                h.major() == 0 ? "none" : String.format(Locale.ROOT, "%.0f MiB", h.maxAfterFullMiB()),
+                h.major(),
+                h.baselineMiB());
     }
 
     /** The medians over the passes: the {@code prototype} summary line. */
@@ -107,7 +114,8 @@ final class PrototypeComparison {
                 "%-8s prototype over %d passes (medians; alternating, project first in odd passes): %,.0f spans/s"
                         + " (passes %s); project (%s) %,.0f spans/s (passes %s); project / prototype %.2f (passes %s);"
                         + " ack p50 %.1f ms, p99 %.1f ms (project %.1f, %.1f); heap after GC at most %.0f MiB (project"
-                        + " %.0f); median file %.2f MB (project %.2f)%n",
+                        + " %.0f), after a full collection at most %s (project %s); CPU-s %.1f (project %.1f); median"
+                        + " file %.2f MB (project %.2f)%n",
                 tag,
                 pairs.size(),
                 median(pairs, p -> p.prototype().result().spansPerSecond()),
@@ -123,8 +131,22 @@ final class PrototypeComparison {
                 median(pairs, p -> p.project().p99Millis()),
                 median(pairs, p -> p.prototype().heap().maxAfterGcMiB()),
                 median(pairs, p -> p.project().heap().maxAfterGcMiB()),
+                afterFull(pairs, p -> p.prototype().heap()),
+                afterFull(pairs, p -> p.project().heap()),
+                median(pairs, p -> p.prototype().cpuSeconds()),
+                median(pairs, p -> p.project().cpuSeconds()),
                 median(pairs, p -> p.prototype().result().medianFileBytes()) / 1e6,
                 median(pairs, p -> p.project().medianFileBytes()) / 1e6);
+    }
+
+    /** Per pass, the most heap after a full collection ({@code -} for a pass without one). */
+    private static String afterFull(List<Pair> pairs, Function<Pair, HeapAfterGc.Reading> heap) {
+        return pairs.stream()
+                .map(p -> {
+                    HeapAfterGc.Reading h = heap.apply(p);
+                    return h.major() == 0 ? "-" : String.format(Locale.ROOT, "%.0f", h.maxAfterFullMiB());
+                })
+                .collect(Collectors.joining(", ", "", " MiB"));
     }
 
     private static double median(List<Pair> pairs, ToDoubleFunction<Pair> f) {

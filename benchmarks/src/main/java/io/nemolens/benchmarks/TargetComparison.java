@@ -38,6 +38,7 @@ final class TargetComparison {
      * @param medianFileBytes the median size of the files committed in the run
      * @param maxFilesPerRun the most files committed for one training run
      * @param heap the heap in use after the run's garbage collections
+     * @param cpuSeconds the bench JVM's CPU time during the run
      */
     record Result(
             Target target,
@@ -51,7 +52,8 @@ final class TargetComparison {
             long publishNanos,
             double medianFileBytes,
             int maxFilesPerRun,
-            HeapAfterGc.Reading heap) {
+            HeapAfterGc.Reading heap,
+            double cpuSeconds) {
 
         /** MB/s while the store was taking files: its own speed. */
         double publishMegabytesPerSecond() {

@@ -49,7 +49,8 @@ class TargetComparisonTest {
                 500_000_000,
                 2_500_000,
                 1,
-                new HeapAfterGc.Reading(100 << 20, 200 << 20, 10, 0));
+                new HeapAfterGc.Reading(100 << 20, 200 << 20, -1, 10, 0),
+                3.0);
         assertThat(r.publishMegabytesPerSecond()).isEqualTo(80.0);
         assertThat(r.wallMegabytesPerSecond()).isEqualTo(10.0);
     }
