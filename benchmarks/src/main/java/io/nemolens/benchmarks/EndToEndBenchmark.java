@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 
 /**
@@ -54,7 +56,15 @@ import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
  * the consumer's default, 4), {@code --concurrency N} (2), {@code --passes N} (2),
  * {@code --encodings protobuf,json}, {@code --amqp-uri URI} (amqp://guest:guest@127.0.0.1:5672),
  * {@code --targets local,s3,s3+claims} (local), {@code --claims-url JDBC-URL}
- * (jdbc:postgresql://127.0.0.1:5432/test), {@code --claims-user USER} (postgres).
+ * (jdbc:postgresql://127.0.0.1:5432/test), {@code --claims-user USER} (postgres), {@code --prototype true|false}
+ * (true).
+ *
+ * <p><b>The bare prototype</b> (issue 20's yardstick, protobuf only; {@link BarePrototype}): on a quorum queue of
+ * its own, filled with the same messages before each of its runs, warmed up by the same rule, and measured in
+ * every pass, after the targets in odd passes and before them in even ones: spans/s from the start of consuming
+ * until every message is acknowledged and both its files closed, the ratio project (the reference target) /
+ * prototype, ack p50/p99, the heap after GC and its files ({@link PrototypeComparison}); at the end, the medians.
+ * Every measured run, the project's too, starts after a full collection ({@link HeapAfterGc}).
  *
  * <p><b>Targets</b> (issue 19): {@code local} archives into the local folder; {@code s3} publishes every
  * committed file to an S3 store ({@link BenchStores}: s3proxy in this JVM, so its CPU comes out of the same
@@ -88,7 +98,8 @@ public final class EndToEndBenchmark {
             String amqpUri,
             List<Target> targets,
             String claimsUrl,
-            String claimsUser) {}
+            String claimsUser,
+            boolean prototype) {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
@@ -104,7 +115,8 @@ public final class EndToEndBenchmark {
                 opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"),
                 Target.parse(opts.getOrDefault("targets", "local")),
                 opts.getOrDefault("claims-url", "jdbc:postgresql://127.0.0.1:5432/test"),
-                opts.getOrDefault("claims-user", "postgres"));
+                opts.getOrDefault("claims-user", "postgres"),
+                Boolean.parseBoolean(opts.getOrDefault("prototype", "true")));
         if (settings.runs() < 1 || settings.messages() < 1 || settings.passes() < 1) {
             throw new IllegalArgumentException("--messages, --runs and --passes must be at least 1");
         }
@@ -162,7 +174,19 @@ public final class EndToEndBenchmark {
                     consumers.add(BenchConsumer.start(
                             target, settings.prefetch(), settings.concurrency(), factory, ch, stores));
                 }
-                measure(encoding, settings, ch, consumers);
+                if (settings.prototype() && encoding == Encoding.PROTOBUF) {
+                    try (PrototypeBench prototype = PrototypeBench.declare(factory, ch)) {
+                        measure(encoding, settings, ch, consumers, prototype);
+                    }
+                } else {
+                    if (settings.prototype()) {
+                        System.out.printf(
+                                Locale.ROOT,
+                                "%-8s prototype: decodes protobuf only (issue 20), not run%n",
+                                encoding.tag());
+                    }
+                    measure(encoding, settings, ch, consumers, null);
+                }
             } finally {
                 closeAll(consumers);
             }
@@ -170,10 +194,16 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Warms every consumer up in turn, then runs the passes: in each, every target's measured run (the order
-     * rotated from pass to pass, the same messages for each), then the raw pass of the same rows.
+     * Warms every consumer up in turn (and the bare prototype, when given), then runs the passes: in each, every
+     * target's measured run (the order rotated from pass to pass, the same messages for each), the prototype's
+     * before them in even passes and after them in odd ones, then the raw pass of the same rows.
      */
-    private static void measure(Encoding encoding, Settings settings, Channel ch, List<BenchConsumer> consumers)
+    private static void measure(
+            Encoding encoding,
+            Settings settings,
+            Channel ch,
+            List<BenchConsumer> consumers,
+            @Nullable PrototypeBench prototype)
             throws Exception {
         boolean several = consumers.size() > 1;
         int warmedUp = 0;
@@ -184,6 +214,16 @@ public final class EndToEndBenchmark {
             warmedUp = Math.max(warmedUp, warmUp(ch, c, tag, encoding, settings));
             c.container().stop();
         }
+        IntFunction<byte[]> bodies = i -> body(encoding, settings, i);
+        if (prototype != null) {
+            PrototypeComparison.printDefinition(encoding.tag());
+            prototype.warmUp(
+                    encoding.tag() + " prototype",
+                    bodies,
+                    settings.messages(),
+                    settings.warmup(),
+                    settings.warmupRounds());
+        }
         // the target compared with the raw rate (issue 10's ratio): the local folder, or the first target
         Target referenceTarget = settings.targets().contains(Target.LOCAL)
                 ? Target.LOCAL
@@ -192,22 +232,38 @@ public final class EndToEndBenchmark {
         double bestRaw = 0;
         List<String> rawRatios = new ArrayList<>();
         List<TargetComparison.Result> all = new ArrayList<>();
+        List<PrototypeComparison.Pair> pairs = new ArrayList<>();
         for (int pass = 1; pass <= settings.passes(); pass++) {
             // messages no pass and no warm-up round sent before: equal bodies would be duplicates, which the
             // archive acknowledges without writing them again (each target gets the same ones: archives apart)
             int first = pass == 1 ? 0 : settings.messages() * (pass - 1) + warmedUp;
             String passTag = settings.passes() > 1 ? encoding.tag() + " #" + pass : encoding.tag();
             List<TargetComparison.Result> results = new ArrayList<>();
+            // the prototype on the same messages: first in even passes, last in odd ones
+            boolean prototypeFirst = pass % 2 == 0;
+            PrototypeBench.Run prototypeRun = null;
+            if (prototype != null && prototypeFirst) {
+                prototypeRun = prototype.measure(bodies, first, settings.messages());
+            }
             for (BenchConsumer c : TargetComparison.rotated(consumers, pass)) {
                 String tag = several ? passTag + " " + c.target().label() : passTag;
                 results.add(measured(ch, c, tag, encoding, settings, pass, first, warmedUp));
             }
+            if (prototype != null && !prototypeFirst) {
+                prototypeRun = prototype.measure(bodies, first, settings.messages());
+            }
             // the raw reference right after each pass: the machine's speed moves within minutes
-            RawReference raw = RawReference.measure(i -> body(encoding, settings, i), first, settings.messages());
+            RawReference raw = RawReference.measure(bodies, first, settings.messages());
             TargetComparison.Result reference = results.stream()
                     .filter(r -> r.target() == referenceTarget)
                     .findFirst()
                     .orElseThrow();
+            if (prototypeRun != null) {
+                PrototypeComparison.Pair pair =
+                        new PrototypeComparison.Pair(pass, reference, prototypeRun, prototypeFirst);
+                PrototypeComparison.printPass(passTag, pair);
+                pairs.add(pair);
+            }
             double ratio = reference.spansPerSecond() / raw.rowsPerSecond();
             System.out.printf(
                     Locale.ROOT,
@@ -247,6 +303,7 @@ public final class EndToEndBenchmark {
         if (several) {
             TargetComparison.printMedians(encoding.tag(), all, settings.passes());
         }
+        PrototypeComparison.printMedians(encoding.tag(), pairs);
     }
 
     private static String otherRatios(
@@ -297,6 +354,8 @@ public final class EndToEndBenchmark {
         LensArchiveProperties archiveProperties = c.archiveProperties();
         container.stop();
         long bytes = fill(ch, topology, encoding, settings, first, first + settings.messages());
+        // a full collection first (not in the CPU and GC figures below), then the heap after each of the run's
+        HeapAfterGc heap = HeapAfterGc.start();
 
         ArchiveFiles files0 = ArchiveFiles.under(c.committedFiles());
         ArchiveStatus status0 = archive.status();
@@ -330,6 +389,7 @@ public final class EndToEndBenchmark {
             archive.commitNow();
             awaitCommitted(archive, t0);
             long tCommitted = System.nanoTime();
+            HeapAfterGc.Reading heapAfterGc = heap.stop();
 
             Measured m = new Measured(
                     settings.messages(),
@@ -525,7 +585,11 @@ public final class EndToEndBenchmark {
                     latency.percentileMillis(0.99),
                     publishedFiles,
                     publishedBytes,
-                    publishNanos);
+                    publishNanos,
+                    written.medianBytes(),
+                    perRun.values().stream().mapToInt(Integer::intValue).max().orElse(0),
+                    heapAfterGc,
+                    cpuSeconds);
         } finally {
             // with several targets, one consumer works at a time
             container.stop();
@@ -629,13 +693,23 @@ public final class EndToEndBenchmark {
     /** Publishes messages {@code from} to {@code to} (exclusive), persistent and confirmed; returns their bytes. */
     private static long fill(Channel ch, LensTopology topology, Encoding encoding, Settings settings, int from, int to)
             throws Exception {
+        return publish(
+                ch, topology.exchangeName(), Signal.SPANS.routingKey(), i -> body(encoding, settings, i), from, to);
+    }
+
+    /**
+     * Publishes {@code bodies(from)} to {@code bodies(to - 1)} to an exchange, persistent, mandatory and confirmed
+     * ({@code ch} has confirms on); returns their bytes.
+     */
+    static long publish(Channel ch, String exchange, String routingKey, IntFunction<byte[]> bodies, int from, int to)
+            throws Exception {
         AMQP.BasicProperties persistent =
                 new AMQP.BasicProperties.Builder().deliveryMode(2).build();
         long bytes = 0;
         for (int i = from; i < to; i++) {
-            byte[] body = body(encoding, settings, i);
+            byte[] body = bodies.apply(i);
             bytes += body.length;
-            ch.basicPublish(topology.exchangeName(), Signal.SPANS.routingKey(), true, persistent, body);
+            ch.basicPublish(exchange, routingKey, true, persistent, body);
             if (i % 50 == 49) {
                 ch.waitForConfirmsOrDie(60_000);
             }
@@ -678,7 +752,7 @@ public final class EndToEndBenchmark {
                         "usage: EndToEndBenchmark [--messages N] [--runs N] [--warmup N] [--warmup-rounds N]"
                                 + " [--spans N] [--prefetch N] [--concurrency N] [--passes N] [--encodings protobuf,json]"
                                 + " [--amqp-uri URI] [--targets local,s3,s3+claims] [--claims-url JDBC-URL]"
-                                + " [--claims-user USER]");
+                                + " [--claims-user USER] [--prototype true|false]");
             }
             opts.put(args[i].substring(2), args[++i]);
         }

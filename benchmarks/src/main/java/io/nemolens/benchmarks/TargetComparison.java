@@ -35,6 +35,10 @@ final class TargetComparison {
      * @param p99Millis its 99th percentile
      * @param publishedBytes bytes the archive handed to its store in the run (uploaded, or renamed into place)
      * @param publishNanos time the archive spent handing them over ({@code StoreStatus.publishNanos})
+     * @param medianFileBytes the median size of the files committed in the run
+     * @param maxFilesPerRun the most files committed for one training run
+     * @param heap the heap in use after the run's garbage collections
+     * @param cpuSeconds the bench JVM's CPU time during the run
      */
     record Result(
             Target target,
@@ -45,7 +49,11 @@ final class TargetComparison {
             double p99Millis,
             long publishedFiles,
             long publishedBytes,
-            long publishNanos) {
+            long publishNanos,
+            double medianFileBytes,
+            int maxFilesPerRun,
+            HeapAfterGc.Reading heap,
+            double cpuSeconds) {
 
         /** MB/s while the store was taking files: its own speed. */
         double publishMegabytesPerSecond() {

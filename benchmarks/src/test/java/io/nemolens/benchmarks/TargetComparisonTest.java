@@ -37,8 +37,20 @@ class TargetComparisonTest {
 
     @Test
     void uploadRatesComeFromTheStoreTimeAndFromTheWallTime() {
-        TargetComparison.Result r =
-                new TargetComparison.Result(Target.S3, 1, 100_000, 4.0, 10, 50, 16, 40_000_000, 500_000_000);
+        TargetComparison.Result r = new TargetComparison.Result(
+                Target.S3,
+                1,
+                100_000,
+                4.0,
+                10,
+                50,
+                16,
+                40_000_000,
+                500_000_000,
+                2_500_000,
+                1,
+                new HeapAfterGc.Reading(100 << 20, 200 << 20, -1, 10, 0),
+                3.0);
         assertThat(r.publishMegabytesPerSecond()).isEqualTo(80.0);
         assertThat(r.wallMegabytesPerSecond()).isEqualTo(10.0);
     }
