@@ -16,12 +16,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The archive's parts, made from its options and wired to one another in this one place: the instance and
@@ -47,6 +50,11 @@ record ArchiveParts(
         @Nullable ClaimKeeper claims)
         implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(ArchiveParts.class);
+
+    /** How long the start waits for the claims of the spool's messages before writing them again anyway. */
+    private static final Duration SETTLE_CLAIMS = Duration.ofSeconds(30);
+
     /**
      * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
      * spool holds but no committed file has.
@@ -60,6 +68,7 @@ record ArchiveParts(
             OutputFiles outputs,
             ArchiveStore store,
             @Nullable MessageClaims registry) {
+
         Path root = options.path();
         Instances instances;
         Spool spool;
@@ -110,6 +119,14 @@ record ArchiveParts(
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
         publisher.cleanUp();
         new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
+        if (claims != null && !claims.settle(SETTLE_CLAIMS)) {
+            log.warn(
+                    "the claims of the spool's messages are not decided yet ({}); writing them again meanwhile (a"
+                            + " file with rows of a message another instance claimed is given up then)",
+                    claims.status().lastError() == null
+                            ? "the registry is slow"
+                            : claims.status().lastError());
+        }
         repairer.start(files);
         return new ArchiveParts(
                 instances,

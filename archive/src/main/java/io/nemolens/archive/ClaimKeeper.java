@@ -120,6 +120,30 @@ final class ClaimKeeper implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Claims what waits now, and waits until it is decided, the registry fails, or {@code timeout} passes: at
+     * start, so that the spool's messages another instance claimed meanwhile are dropped before their rows are
+     * written again (rather than written, then given up with the files that hold them).
+     *
+     * @return whether everything that waited is decided
+     */
+    boolean settle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        wanted = true;
+        LockSupport.unpark(thread);
+        while (!pending.isEmpty() && failingSince == null && !closed) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            if (!wanted) {
+                wanted = true; // a batch went; the rest goes too
+                LockSupport.unpark(thread);
+            }
+        }
+        return pending.isEmpty();
+    }
+
     /** Whether the registry fails now. */
     boolean failing() {
         return failingSince != null;

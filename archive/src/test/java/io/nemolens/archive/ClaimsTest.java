@@ -202,5 +202,9 @@ class ClaimsTest extends ArchiveTestCase {
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .isEqualTo(spans(ours));
         }
+        assertThat(archive.status().lostFiles())
+                .as("the claims were decided before the spool's rows were written again: no file given up")
+                .isZero();
+        assertThat(archive.status().claims().lost()).isEqualTo(theirs.size());
     }
 }
