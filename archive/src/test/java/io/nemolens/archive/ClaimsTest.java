@@ -36,22 +36,8 @@ class ClaimsTest extends ArchiveTestCase {
     /** @param maxRows rows after which a file is full and committed */
     private ParquetArchive open(long maxRows) {
         ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions options = new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                maxRows,
-                d.maxFileSizeBytes(),
-                d.maxAge(),
-                d.maxBufferBytes(),
-                d.maxOpenFiles(),
-                d.rowGroupSizeBytes(),
-                d.compression(),
-                d.zstdLevel(),
-                d.dedupWindow(),
-                "a");
+        ArchiveOptions options = ParquetArchiveTest.options(dir, maxRows, d.maxAge(), d.maxBufferBytes(), d.zstdLevel())
+                .withInstanceId("a");
         return new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), claims);
     }
 
