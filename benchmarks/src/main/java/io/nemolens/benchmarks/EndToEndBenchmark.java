@@ -653,8 +653,8 @@ public final class EndToEndBenchmark {
         ParquetArchive archive = c.archive();
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         int perRound = settings.warmup();
+        WarmUpRule rule = new WarmUpRule(tag);
         int sent = 0;
-        int quietRounds = 0;
         for (int round = 0; round < settings.warmupRounds(); round++) {
             long jit0 = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
@@ -673,17 +673,7 @@ public final class EndToEndBenchmark {
             awaitCommitted(archive, t0);
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
             long jitMillis = jit.getTotalCompilationTime() - jit0;
-            System.out.printf(
-                    Locale.ROOT,
-                    "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n",
-                    tag,
-                    round + 1,
-                    perRound,
-                    roundMillis,
-                    jitMillis);
-            // steady: two rounds in a row in which the JIT compiler worked less than 5 % of the round's time
-            quietRounds = jitMillis < roundMillis / 20 ? quietRounds + 1 : 0;
-            if (round >= 2 && quietRounds >= 2) {
+            if (rule.steadyAfter(round, perRound, roundMillis, jitMillis)) {
                 break;
             }
         }

@@ -7,7 +7,6 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.IntFunction;
@@ -60,8 +59,8 @@ final class PrototypeBench implements AutoCloseable {
      */
     int warmUp(String tag, IntFunction<byte[]> bodies, int from, int perRound, int maxRounds) throws Exception {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        WarmUpRule rule = new WarmUpRule(tag);
         int sent = 0;
-        int quietRounds = 0;
         for (int round = 0; round < maxRounds; round++) {
             EndToEndBenchmark.publish(ch, "", queue, bodies, from + sent, from + sent + perRound);
             sent += perRound;
@@ -70,16 +69,7 @@ final class PrototypeBench implements AutoCloseable {
             runInTemporaryFolder(perRound);
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
             long jitMillis = jit.getTotalCompilationTime() - jit0;
-            System.out.printf(
-                    Locale.ROOT,
-                    "%-8s warm-up round %d: %d messages in %d ms, JIT compiling %d ms%n",
-                    tag,
-                    round + 1,
-                    perRound,
-                    roundMillis,
-                    jitMillis);
-            quietRounds = jitMillis < roundMillis / 20 ? quietRounds + 1 : 0;
-            if (round >= 2 && quietRounds >= 2) {
+            if (rule.steadyAfter(round, perRound, roundMillis, jitMillis)) {
                 break;
             }
         }
