@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxOpenFiles files open at once (those being committed included); to open another partition's, the
  *     least recently written one is committed first. At most {@link OpenFiles#maxOpenFiles(long)} of
  *     {@code maxBufferBytes}: the writers take at most three quarters of the budget
+ * @param writersPerPartition files of one partition written at the same time, each by its own thread, once the
+ *     partition is hot (one of its files reached a row group's size): a single busy training run then uses
+ *     every core instead of one; 1 keeps one file per partition at a time
  * @param rowGroupSizeBytes a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression
  * @param zstdLevel the zstd level when {@code compression} is zstd: 1 (fastest) to 22 (smallest)
@@ -44,6 +47,7 @@ public record ArchiveOptions(
         Duration maxAge,
         long maxBufferBytes,
         int maxOpenFiles,
+        int writersPerPartition,
         long rowGroupSizeBytes,
         Compression compression,
         int zstdLevel,
@@ -81,6 +85,9 @@ public record ArchiveOptions(
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("maxAge must be positive");
         }
+        if (writersPerPartition < 1) {
+            throw new IllegalArgumentException("writersPerPartition must be at least 1: " + writersPerPartition);
+        }
         if (maxOpenFiles < 1 || maxOpenFiles > WriterBudget.maxOpenFiles(maxBufferBytes)) {
             throw new IllegalArgumentException(WriterBudget.tooManyOpenFiles(maxOpenFiles, maxBufferBytes));
         }
@@ -99,6 +106,7 @@ public record ArchiveOptions(
                 maxAge,
                 maxBufferBytes,
                 maxOpenFiles,
+                writersPerPartition,
                 rowGroupSizeBytes,
                 compression,
                 zstdLevel,
@@ -119,6 +127,7 @@ public record ArchiveOptions(
                 maxAge,
                 maxBufferBytes,
                 maxOpenFiles,
+                writersPerPartition,
                 rowGroupSizeBytes,
                 compression,
                 zstdLevel,
@@ -129,7 +138,7 @@ public record ArchiveOptions(
     /**
      * The defaults, under {@code path}: spool in {@code path/.spool}, 4 GiB of spool in 64 MiB segments
      * (files committed early above half of it), files of up to 10,000,000 rows or 256 MiB or 5 minutes,
-     * 96 MiB for all open files (their writers and rows), at most 96 of them open, 32 MiB row groups, zstd level
+     * 96 MiB for all open files (their writers and rows), at most 96 of them open, two files at once for a hot partition, 32 MiB row groups, zstd level
      * 1, de-duplication over 24 hours.
      */
     public static ArchiveOptions defaults(Path path) {
@@ -144,6 +153,7 @@ public record ArchiveOptions(
                 Duration.ofMinutes(5),
                 96L << 20,
                 WriterBudget.defaultMaxOpenFiles(96L << 20),
+                2,
                 32L << 20,
                 Compression.ZSTD,
                 1,

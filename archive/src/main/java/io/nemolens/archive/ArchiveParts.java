@@ -168,7 +168,8 @@ record ArchiveParts(
                 options.maxRows(),
                 options.maxAge(),
                 options.maxBufferBytes(),
-                options.maxOpenFiles());
+                options.maxOpenFiles(),
+                options.writersPerPartition());
         return new OpenFiles(options.path(), instanceId, settings, outputs, holds, committer, lost, clock);
     }
 

@@ -164,6 +164,7 @@ class FailedFileTest extends ArchiveTestCase {
                 d.maxBufferBytes(),
                 WriterBudget.defaultMaxOpenFiles( // files are committed when the test says so
                         d.maxBufferBytes()),
+                2,
                 rowGroupBytes,
                 ArchiveOptions.Compression.ZSTD,
                 1,

@@ -515,6 +515,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 maxAge,
                 maxBufferBytes,
                 WriterBudget.defaultMaxOpenFiles(maxBufferBytes),
+                2,
                 d.rowGroupSizeBytes(),
                 ArchiveOptions.Compression.ZSTD,
                 zstdLevel,

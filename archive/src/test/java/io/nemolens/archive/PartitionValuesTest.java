@@ -169,6 +169,7 @@ class PartitionValuesTest extends ArchiveTestCase {
                 d.maxAge(),
                 d.maxBufferBytes(),
                 WriterBudget.defaultMaxOpenFiles(d.maxBufferBytes()),
+                d.writersPerPartition(),
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),

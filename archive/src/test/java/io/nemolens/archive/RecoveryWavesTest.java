@@ -70,6 +70,7 @@ class RecoveryWavesTest {
                 d.maxAge(),
                 d.maxBufferBytes(),
                 MAX_OPEN_FILES,
+                d.writersPerPartition(),
                 d.rowGroupSizeBytes(),
                 d.compression(),
                 d.zstdLevel(),

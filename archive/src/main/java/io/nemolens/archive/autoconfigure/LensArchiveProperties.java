@@ -33,6 +33,10 @@ import org.springframework.validation.annotation.Validated;
  *     least recently written one is committed first (smaller). Unset, one per MB of {@code maxBufferMemory} (96
  *     with the default); set, at most what lets the writers take three quarters of {@code maxBufferMemory}, or
  *     the service does not start
+ * @param writersPerPartition how many files of one partition are written at the same time, each by its own
+ *     listener thread, once the partition is hot (one of its files reached {@code rowGroupSize}): one busy
+ *     training run then uses as many cores as there are listener threads, up to this; a partition that is not
+ *     hot keeps one file. 1: one file per partition at a time
  * @param rowGroupSize a file's rows go to disk as a row group once they buffer this much
  * @param compression page compression: zstd, snappy or uncompressed
  * @param zstdLevel the zstd level, 1 (fastest) to 22 (smallest)
@@ -55,6 +59,7 @@ public record LensArchiveProperties(
         @DefaultValue("5m") @NotNull Duration maxAge,
         @DefaultValue("96MB") @NotNull DataSize maxBufferMemory,
         @Nullable @Min(1) Integer maxOpenFiles,
+        @DefaultValue("2") @Min(1) @Max(64) int writersPerPartition,
         @DefaultValue("32MB") @NotNull DataSize rowGroupSize,
         @DefaultValue("zstd") @NotNull ArchiveOptions.Compression compression,
         @DefaultValue("1") @Min(1) @Max(22) int zstdLevel,
@@ -101,6 +106,7 @@ public record LensArchiveProperties(
                 maxAge,
                 maxBufferMemory.toBytes(),
                 maxOpenFiles != null ? maxOpenFiles : WriterBudget.defaultMaxOpenFiles(maxBufferMemory.toBytes()),
+                writersPerPartition,
                 rowGroupSize.toBytes(),
                 compression,
                 zstdLevel,

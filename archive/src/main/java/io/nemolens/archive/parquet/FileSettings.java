@@ -20,6 +20,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *     first
  * @param maxOpenFiles files open at once, those cut and not yet committed included; to open one more, the least
  *     recently written one is committed first
+ * @param writersPerPartition files of one partition written at the same time, by as many threads, once the
+ *     partition is hot (one of its files reached a row group's size): 1 keeps one file per partition always
  */
 public record FileSettings(
         CompressionCodecName codec,
@@ -29,7 +31,14 @@ public record FileSettings(
         long maxRows,
         Duration maxAge,
         long bufferBudgetBytes,
-        int maxOpenFiles) {
+        int maxOpenFiles,
+        int writersPerPartition) {
+
+    public FileSettings {
+        if (writersPerPartition < 1) {
+            throw new IllegalArgumentException("writersPerPartition must be at least 1: " + writersPerPartition);
+        }
+    }
 
     /** Parquet's page size. */
     private static final int PAGE_BYTES = 1 << 20;

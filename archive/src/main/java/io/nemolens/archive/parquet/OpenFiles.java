@@ -89,7 +89,8 @@ public final class OpenFiles {
     private final Clock clock;
     private final Converter converter;
     private final PartitionFolders folders;
-    private final ConcurrentMap<PartitionKey, Slot> slots = new ConcurrentHashMap<>();
+    /** Each partition's files being written: lane 0, and more lanes while the partition is hot. */
+    private final ConcurrentMap<Lane, Slot> slots = new ConcurrentHashMap<>();
     /** Rows buffered by every file whose writer is not closed yet (open, or cut and not yet committed). */
     private final AtomicLong buffered = new AtomicLong();
     /** What the writers of those files hold whatever their rows. */
@@ -184,7 +185,7 @@ public final class OpenFiles {
      */
     public PartitionFolders.@Nullable Failure refusedFolder(MessageRows rows) {
         for (PartitionKey key : rows.partitions()) {
-            Slot slot = slots.get(key);
+            Slot slot = slots.get(new Lane(key, 0));
             // read without the slot's lock: an open file means its folder was made (a file cut since left it)
             if (slot != null && slot.file != null) {
                 continue;
@@ -211,7 +212,19 @@ public final class OpenFiles {
 
         long lastWritten;
         boolean gone;
+
+        /** A thread writes rows into its file now (set and cleared under its lock; read without, as a hint). */
+        volatile boolean writing;
+
+        /**
+         * One of its files reached a row group's size: the partition is hot, and a writer that finds this lane
+         * busy may open the partition's next lane instead of waiting (kept until the slot is forgotten).
+         */
+        volatile boolean hot;
     }
+
+    /** One of a partition's files written at the same time: lane 0, and up to {@code writersPerPartition - 1} more. */
+    private record Lane(PartitionKey key, int lane) {}
 
     /**
      * What the budget counts for one file, from its opening until its writer is closed (committed or given up),
@@ -287,7 +300,7 @@ public final class OpenFiles {
         boolean permit = false;
         try {
             while (true) {
-                Slot slot = slots.computeIfAbsent(key, k -> new Slot());
+                Slot slot = lane(key);
                 if (!permit && slot.file == null) {
                     acquireOpenPermit();
                     permit = true;
@@ -299,37 +312,47 @@ public final class OpenFiles {
                     if (slot.file == null && !permit) {
                         continue; // its file was cut since we looked: a permit first
                     }
-                    // the file's hold on the entry (handed to the rewrite if the file fails)
-                    if (!holds.hold(seq)) {
-                        return true;
-                    }
-                    ParquetFile<T> file = (ParquetFile<T>) slot.file;
+                    slot.writing = true;
                     try {
-                        if (file == null) {
-                            file = open(table, key, slot);
-                            permit = false; // the file's now, given back when its writer is closed
+                        // the file's hold on the entry (handed to the rewrite if the file fails)
+                        if (!holds.hold(seq)) {
+                            return true;
                         }
-                        slot.lastWritten = writes.incrementAndGet();
-                        file.write(records, rows, count, seq, messageId);
-                        file.spooledAt(spooledAtMillis);
-                        if (file.bufferedBytes() >= settings.rowGroupBytes()) {
-                            file.flushRowGroup();
+                        ParquetFile<T> file = (ParquetFile<T>) slot.file;
+                        try {
+                            if (file == null) {
+                                file = open(table, key, slot);
+                                permit = false; // the file's now, given back when its writer is closed
+                            }
+                            slot.lastWritten = writes.incrementAndGet();
+                            file.write(records, rows, count, seq, messageId);
+                            file.spooledAt(spooledAtMillis);
+                            if (file.bufferedBytes() >= settings.rowGroupBytes()) {
+                                file.flushRowGroup();
+                            }
+                            if (!slot.hot
+                                    && file.estimatedSize()
+                                            >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
+                                slot.hot = true;
+                            }
+                            countBuffered(slot, file);
+                            if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
+                                toCommit = detach(slot);
+                            }
+                        } catch (IOException | RuntimeException | Error e) {
+                            // an error too (an OutOfMemoryError inside Parquet) costs this file only: it is given up,
+                            // its rows are written again from the spool, and the entry's other partitions are still
+                            // written (rethrown, it would leave them unwritten, and reach the listener)
+                            if (file != null) {
+                                detach(slot);
+                                lostFiles.lost(file, e);
+                            } else {
+                                lostFiles.unwritten(key, seq, e);
+                            }
+                            return false;
                         }
-                        countBuffered(slot, file);
-                        if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
-                            toCommit = detach(slot);
-                        }
-                    } catch (IOException | RuntimeException | Error e) {
-                        // an error too (an OutOfMemoryError inside Parquet) costs this file only: it is given up,
-                        // its rows are written again from the spool, and the entry's other partitions are still
-                        // written (rethrown, it would leave them unwritten, and reach the listener)
-                        if (file != null) {
-                            detach(slot);
-                            lostFiles.lost(file, e);
-                        } else {
-                            lostFiles.unwritten(key, seq, e);
-                        }
-                        return false;
+                    } finally {
+                        slot.writing = false;
                     }
                 }
                 break;
@@ -346,6 +369,32 @@ public final class OpenFiles {
             relieveMemory();
         }
         return true;
+    }
+
+    /**
+     * The slot to write the partition's rows into: lane 0, unless another thread writes its file now and the
+     * partition is hot (one of its files reached a row group's size), then the first lane nobody writes (its
+     * file opened if it has none) — so one hot training run is written on every core while a partition that is
+     * not hot keeps one file. When every lane is busy, lane 0 (the caller waits for its lock).
+     */
+    private Slot lane(PartitionKey key) {
+        Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot());
+        int lanes = settings.writersPerPartition();
+        if (lanes == 1 || !first.writing) {
+            return first;
+        }
+        boolean hot = first.hot;
+        for (int i = 1; i < lanes; i++) {
+            Slot next = hot ? slots.computeIfAbsent(new Lane(key, i), k -> new Slot()) : slots.get(new Lane(key, i));
+            if (next == null) {
+                continue; // not hot, and this lane has no file
+            }
+            if (!next.writing && (hot || next.file != null)) {
+                return next;
+            }
+            hot |= next.hot;
+        }
+        return first;
     }
 
     /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */
@@ -533,7 +582,7 @@ public final class OpenFiles {
 
     /** Drops the slots of partitions without an open file, so that old dates and finished runs do not pile up. */
     private void forgetIdleSlots() {
-        for (Map.Entry<PartitionKey, Slot> e : slots.entrySet()) {
+        for (Map.Entry<Lane, Slot> e : slots.entrySet()) {
             Slot slot = e.getValue();
             synchronized (slot) {
                 if (slot.file == null && !slot.gone) {
@@ -546,15 +595,15 @@ public final class OpenFiles {
 
     /** Hands the file holding the oldest spool entry to the committer (the spool needs room); false if none. */
     public boolean commitOldest() {
-        Map.Entry<PartitionKey, Slot> oldest = null;
+        Slot oldest = null;
         long oldestSeq = Long.MAX_VALUE;
-        for (Map.Entry<PartitionKey, Slot> e : slots.entrySet()) {
-            ParquetFile<?> file = e.getValue().file;
+        for (Slot slot : slots.values()) {
+            ParquetFile<?> file = slot.file;
             if (file != null) {
                 long seq = file.minSeq();
                 if (seq < oldestSeq) {
                     oldestSeq = seq;
-                    oldest = e;
+                    oldest = slot;
                 }
             }
         }
@@ -562,8 +611,8 @@ public final class OpenFiles {
             return false;
         }
         ParquetFile<?> file;
-        synchronized (oldest.getValue()) {
-            file = detach(oldest.getValue());
+        synchronized (oldest) {
+            file = detach(oldest);
         }
         if (file != null) {
             committer.accept(file);
@@ -574,16 +623,18 @@ public final class OpenFiles {
     /** Hands the open files of these partitions to the committer (a wave of rewritten partitions is done). */
     public void commit(Collection<PartitionKey> partitions) {
         for (PartitionKey key : partitions) {
-            Slot slot = slots.get(key);
-            if (slot == null) {
-                continue;
-            }
-            ParquetFile<?> file;
-            synchronized (slot) {
-                file = detach(slot);
-            }
-            if (file != null) {
-                committer.accept(file);
+            for (int i = 0; i < settings.writersPerPartition(); i++) {
+                Slot slot = slots.get(new Lane(key, i));
+                if (slot == null) {
+                    continue;
+                }
+                ParquetFile<?> file;
+                synchronized (slot) {
+                    file = detach(slot);
+                }
+                if (file != null) {
+                    committer.accept(file);
+                }
             }
         }
     }

@@ -64,6 +64,7 @@ class LensArchiveAutoConfigurationTest {
                             Duration.ofMinutes(5),
                             96 * MB,
                             WriterBudget.defaultMaxOpenFiles(96 * MB),
+                            2,
                             32 * MB,
                             ArchiveOptions.Compression.ZSTD,
                             1,
@@ -84,6 +85,7 @@ class LensArchiveAutoConfigurationTest {
                         "lens.archive.max-age=90s",
                         "lens.archive.max-buffer-memory=40MB",
                         "lens.archive.max-open-files=20",
+                        "lens.archive.writers-per-partition=3",
                         "lens.archive.row-group-size=1MB",
                         "lens.archive.compression=snappy",
                         "lens.archive.zstd-level=7",
@@ -103,6 +105,7 @@ class LensArchiveAutoConfigurationTest {
                                     Duration.ofSeconds(90),
                                     40 * MB,
                                     20,
+                                    3,
                                     MB,
                                     ArchiveOptions.Compression.SNAPPY,
                                     7,
@@ -158,6 +161,7 @@ class LensArchiveAutoConfigurationTest {
                 "lens.archive.compression=lz4",
                 "lens.archive.max-age=soon",
                 "lens.archive.max-open-files=0",
+                "lens.archive.writers-per-partition=0",
                 "lens.archive.max-open-files=1000"
             })
     void anInvalidSettingFailsTheStartNamingTheProperty(String setting) {

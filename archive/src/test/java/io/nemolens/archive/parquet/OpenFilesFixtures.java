@@ -60,6 +60,7 @@ final class OpenFilesFixtures {
                 10_000_000,
                 Duration.ofMinutes(5),
                 bufferBudgetBytes,
-                maxOpenFiles);
+                maxOpenFiles,
+                2);
     }
 }

@@ -1,0 +1,180 @@
+package io.nemolens.archive.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.handlers.Records;
+import io.nemolens.handlers.Signal;
+import io.nemolens.testing.ArchiveReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One hot partition (one busy training run) is written by more than one thread: a writer that finds the
+ * partition's file being written by another thread writes into the partition's next file instead of waiting,
+ * once the partition is hot (one of its files reached a row group's size). A partition that is not hot keeps
+ * one file, and {@code writersPerPartition} 1 keeps one file always. Every row lands once, in committed files.
+ */
+class HotPartitionTest {
+
+    private static final String RUN = "hot-run";
+    /** Small row groups, so that the first message makes the partition hot. */
+    private static final long ROW_GROUP_BYTES = 16 << 10;
+
+    @TempDir
+    Path root;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
+    private final AtomicLong seq = new AtomicLong();
+    /** The entry whose hold blocks (inside the file's lock) until {@link #release} counts down. */
+    private volatile long blockedSeq = -1;
+
+    private final CountDownLatch blocked = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final List<ParquetFile<?>> committed = new CopyOnWriteArrayList<>();
+
+    private final OpenFiles.EntryHolds holds = new OpenFiles.EntryHolds() {
+        @Override
+        public boolean failed(long s) {
+            return false;
+        }
+
+        @Override
+        public boolean hold(long s) {
+            if (s == blockedSeq) {
+                blocked.countDown();
+                try {
+                    assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            return true;
+        }
+    };
+
+    private OpenFiles files(long rowGroupBytes, int writersPerPartition) {
+        FileSettings settings = new FileSettings(
+                CompressionCodecName.ZSTD,
+                1,
+                rowGroupBytes,
+                256L << 20,
+                10_000_000,
+                Duration.ofMinutes(5),
+                96L << 20,
+                16,
+                writersPerPartition);
+        return new OpenFiles(
+                root,
+                "hottest00000",
+                settings,
+                OutputFiles.LOCAL,
+                holds,
+                file -> {
+                    OpenFilesFixtures.commit(file);
+                    committed.add(file);
+                },
+                OpenFilesFixtures.FAIL,
+                Clock.systemUTC());
+    }
+
+    private void write(OpenFiles files, long s, int spans) {
+        byte[] body = NemoLensRequests.spans(spans, RUN, 0, s).toByteArray();
+        Records records = decoder.decode(Signal.SPANS, body, null).records();
+        assertThat(files.write(s, System.currentTimeMillis(), "message-" + s, records, key -> true))
+                .isTrue();
+    }
+
+    /** Writes entry {@code s} on another thread, which stops inside the partition's file lock until released. */
+    private CompletableFuture<Void> writeBlocked(OpenFiles files, long s) throws InterruptedException {
+        blockedSeq = s;
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(files, s, 4));
+        assertThat(blocked.await(10, TimeUnit.SECONDS))
+                .as("the other thread holds the file")
+                .isTrue();
+        return writer;
+    }
+
+    @Test
+    void aHotPartitionBeingWrittenIsWrittenIntoItsNextFileMeanwhile() throws Exception {
+        OpenFiles files = files(ROW_GROUP_BYTES, 2);
+        write(files, seq.incrementAndGet(), 400); // one row group's worth: the partition is hot
+        CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
+
+        CompletableFuture<Void> meanwhile = CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < 5; i++) {
+                write(files, seq.incrementAndGet(), 8);
+            }
+        });
+        meanwhile.get(10, TimeUnit.SECONDS); // written while the first file is held: into the second
+        assertThat(files.usage().openFiles()).as("the partition's two files").isEqualTo(2);
+
+        release.countDown();
+        slow.get(10, TimeUnit.SECONDS);
+        files.commitAll();
+        assertThat(committed).hasSize(2);
+        assertThat(committed).allSatisfy(f -> assertThat(f.key().runId()).isEqualTo(RUN));
+        assertThat(parquetFiles()).hasSize(2);
+        assertEveryRowOnce(400 + 4 + 5 * 8, seq.get());
+    }
+
+    @Test
+    void aPartitionThatIsNotHotKeepsOneFileAndItsWritersWait() throws Exception {
+        assertOneFileAndTheWriterWaits(files(32L << 20, 2));
+    }
+
+    @Test
+    void oneWriterPerPartitionKeepsOneFileEvenWhenTheRunIsHot() throws Exception {
+        assertOneFileAndTheWriterWaits(files(ROW_GROUP_BYTES, 1));
+    }
+
+    private void assertOneFileAndTheWriterWaits(OpenFiles files) throws Exception {
+        write(files, seq.incrementAndGet(), 400);
+        CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
+
+        long next = seq.incrementAndGet();
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> write(files, next, 8));
+        Thread.sleep(300);
+        assertThat(waiting).as("the writer waits for the partition's one file").isNotDone();
+        assertThat(files.usage().openFiles()).isEqualTo(1);
+
+        release.countDown();
+        slow.get(10, TimeUnit.SECONDS);
+        waiting.get(10, TimeUnit.SECONDS);
+        files.commitAll();
+        assertThat(parquetFiles()).hasSize(1);
+        assertEveryRowOnce(400 + 4 + 8, seq.get());
+    }
+
+    private List<Path> parquetFiles() throws Exception {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+                    .toList();
+        }
+    }
+
+    private void assertEveryRowOnce(long spans, long messages) throws Exception {
+        try (ArchiveReader reader = new ArchiveReader(root)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo(spans);
+            assertThat(reader.scalar("SELECT count(DISTINCT _message_id) FROM %s", "spans"))
+                    .isEqualTo(messages);
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
+                    .as("no row twice")
+                    .isEqualTo(spans);
+        }
+    }
+}
