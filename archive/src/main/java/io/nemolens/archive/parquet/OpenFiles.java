@@ -40,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *       committer lags, the writer waits for it. A few hot partitions keep their files to the end; only
  *       beyond the cap do files get smaller.</li>
  * </ul>
- * Writers of different partitions work in parallel; each partition's file is written under its slot's
- * lock. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
+ * Writers of different partitions work in parallel; each file is written under its slot's lock. A hot partition
+ * (one of its files reached a row group's size) has up to {@code writersPerPartition} files open at once, one
+ * per lane: a writer that finds the partition's file being written by another thread takes the next lane instead
+ * of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
  * the spool) and never committed.
  */
 public final class OpenFiles {
