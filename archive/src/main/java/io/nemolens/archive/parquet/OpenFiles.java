@@ -187,9 +187,8 @@ public final class OpenFiles {
      */
     public PartitionFolders.@Nullable Failure refusedFolder(MessageRows rows) {
         for (PartitionKey key : rows.partitions()) {
-            Slot slot = slots.get(new Lane(key, 0));
-            // read without the slot's lock: an open file means its folder was made (a file cut since left it)
-            if (slot != null && slot.file != null) {
+            // read without the slots' locks: an open file means its folder was made (a file cut since left it)
+            if (hasOpenFile(key)) {
                 continue;
             }
             PartitionFolders.Failure failure = folders.make(key);
@@ -201,7 +200,7 @@ public final class OpenFiles {
     }
 
     /**
-     * One partition's current file, what the budget counts for it, and when it was last written. A slot without a
+     * One lane of a partition: its current file, what the budget counts for it, and when it was last written. A slot without a
      * file is removed from the map only under its own lock, and marked gone, so a writer that found it just before
      * takes a fresh one instead of writing into a slot nobody commits any more.
      */
@@ -373,11 +372,21 @@ public final class OpenFiles {
         return true;
     }
 
+    private boolean hasOpenFile(PartitionKey key) {
+        for (int i = 0; i < settings.writersPerPartition(); i++) {
+            Slot slot = slots.get(new Lane(key, i));
+            if (slot != null && slot.file != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The slot to write the partition's rows into: lane 0, unless another thread writes its file now and the
      * partition is hot (one of its files reached a row group's size), then the first lane nobody writes (its
-     * file opened if it has none) — so one hot training run is written on every core while a partition that is
-     * not hot keeps one file. When every lane is busy, lane 0 (the caller waits for its lock).
+     * file opened if it has none, but only while a file may be opened without cutting another partition's for
+     * it) — so one hot training run is written on every core while a partition that is not hot keeps one file. When every lane is busy, lane 0 (the caller waits for its lock).
      */
     private Slot lane(PartitionKey key) {
         Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot());
@@ -391,7 +400,8 @@ public final class OpenFiles {
             if (next == null) {
                 continue; // not hot, and this lane has no file
             }
-            if (!next.writing && (hot || next.file != null)) {
+            // a lane without a file only while a file may be opened without cutting another partition's for it
+            if (!next.writing && (next.file != null || (hot && openPermits.availablePermits() > 0))) {
                 return next;
             }
             hot |= next.hot;

@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A file that failed is never committed: after any exception or error from Parquet it refuses to
  * write or commit, and {@link #abort()} deletes its temporary file. Once its writer is closed (by
  * {@link #finish()}, whether it succeeds or not, or by {@link #abort()}) it tells whoever opened it, once: its
- * writer's memory is free. Not thread-safe: the archive writes each file under its partition's lock.
+ * writer's memory is free. Not thread-safe: the archive writes each file under its slot's lock.
  */
 public final class ParquetFile<T extends TelemetryRecord> {
 

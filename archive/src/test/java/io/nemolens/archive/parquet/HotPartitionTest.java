@@ -68,6 +68,10 @@ class HotPartitionTest {
     };
 
     private OpenFiles files(long rowGroupBytes, int writersPerPartition) {
+        return files(rowGroupBytes, writersPerPartition, 16);
+    }
+
+    private OpenFiles files(long rowGroupBytes, int writersPerPartition, int maxOpenFiles) {
         FileSettings settings = new FileSettings(
                 CompressionCodecName.ZSTD,
                 1,
@@ -76,7 +80,7 @@ class HotPartitionTest {
                 10_000_000,
                 Duration.ofMinutes(5),
                 96L << 20,
-                16,
+                maxOpenFiles,
                 writersPerPartition);
         return new OpenFiles(
                 root,
@@ -140,6 +144,13 @@ class HotPartitionTest {
     @Test
     void oneWriterPerPartitionKeepsOneFileEvenWhenTheRunIsHot() throws Exception {
         assertOneFileAndTheWriterWaits(files(ROW_GROUP_BYTES, 1));
+    }
+
+    @Test
+    void atTheOpenFileCapAHotPartitionWaitsInsteadOfCuttingAFileForASecondOne() throws Exception {
+        OpenFiles files = files(ROW_GROUP_BYTES, 2, 1);
+        assertOneFileAndTheWriterWaits(files);
+        assertThat(files.usage().filesCutForCap()).isZero();
     }
 
     private void assertOneFileAndTheWriterWaits(OpenFiles files) throws Exception {
