@@ -15,10 +15,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +48,17 @@ class HotPartitionTest {
     private final CountDownLatch blocked = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<ParquetFile<?>> committed = new CopyOnWriteArrayList<>();
+    /**
+     * The writers' threads, one per task: the common pool may have a single worker (on 2 cores), which the blocked
+     * writer would keep from the others.
+     */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void releaseTheBlockedWriter() {
+        release.countDown();
+        threads.shutdownNow();
+    }
 
     private final OpenFiles.EntryHolds holds = new OpenFiles.EntryHolds() {
         @Override
@@ -106,7 +120,7 @@ class HotPartitionTest {
     /** Writes entry {@code s} on another thread, which stops inside the partition's file lock until released. */
     private CompletableFuture<Void> writeBlocked(OpenFiles files, long s) throws InterruptedException {
         blockedSeq = s;
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(files, s, 4));
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(files, s, 4), threads);
         assertThat(blocked.await(10, TimeUnit.SECONDS))
                 .as("the other thread holds the file")
                 .isTrue();
@@ -119,11 +133,13 @@ class HotPartitionTest {
         write(files, seq.incrementAndGet(), 400); // one row group's worth: the partition is hot
         CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
 
-        CompletableFuture<Void> meanwhile = CompletableFuture.runAsync(() -> {
-            for (int i = 0; i < 5; i++) {
-                write(files, seq.incrementAndGet(), 8);
-            }
-        });
+        CompletableFuture<Void> meanwhile = CompletableFuture.runAsync(
+                () -> {
+                    for (int i = 0; i < 5; i++) {
+                        write(files, seq.incrementAndGet(), 8);
+                    }
+                },
+                threads);
         meanwhile.get(10, TimeUnit.SECONDS); // written while the first file is held: into the second
         assertThat(files.usage().openFiles()).as("the partition's two files").isEqualTo(2);
 
@@ -158,7 +174,7 @@ class HotPartitionTest {
         CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
 
         long next = seq.incrementAndGet();
-        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> write(files, next, 8));
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> write(files, next, 8), threads);
         Thread.sleep(300);
         assertThat(waiting).as("the writer waits for the partition's one file").isNotDone();
         assertThat(files.usage().openFiles()).isEqualTo(1);
