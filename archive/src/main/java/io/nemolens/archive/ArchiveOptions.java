@@ -138,8 +138,8 @@ public record ArchiveOptions(
     /**
      * The defaults, under {@code path}: spool in {@code path/.spool}, 4 GiB of spool in 64 MiB segments
      * (files committed early above half of it), files of up to 10,000,000 rows or 256 MiB or 5 minutes,
-     * 96 MiB for all open files (their writers and rows), at most 96 of them open, two files at once for a hot partition, 32 MiB row groups, zstd level
-     * 1, de-duplication over 24 hours.
+     * 96 MiB for all open files (their writers and rows), at most 96 of them open, two files at once for a hot
+     * partition, 32 MiB row groups, zstd level 1, de-duplication over 24 hours.
      */
     public static ArchiveOptions defaults(Path path) {
         return new ArchiveOptions(

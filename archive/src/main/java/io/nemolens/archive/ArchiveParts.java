@@ -68,7 +68,6 @@ record ArchiveParts(
             OutputFiles outputs,
             ArchiveStore store,
             @Nullable MessageClaims registry) {
-
         Path root = options.path();
         Instances instances;
         Spool spool;
@@ -120,12 +119,11 @@ record ArchiveParts(
         publisher.cleanUp();
         new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
         if (claims != null && !claims.settle(SETTLE_CLAIMS)) {
+            String lastError = claims.status().lastError();
             log.warn(
                     "the claims of the spool's messages are not decided yet ({}); writing them again meanwhile (a"
                             + " file with rows of a message another instance claimed is given up then)",
-                    claims.status().lastError() == null
-                            ? "the registry is slow"
-                            : claims.status().lastError());
+                    lastError == null ? "the registry is slow" : lastError);
         }
         repairer.start(files);
         return new ArchiveParts(

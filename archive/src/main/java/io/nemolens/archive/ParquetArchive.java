@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * <h2>Durability</h2>
  * A message is acknowledged once it is durable in the local spool (appends from all listener threads are
  * group-committed: one fsync for many). Its rows go at once into long-lived files, one per partition (two
- * while the partition is hot: {@code writersPerPartition}), which are committed at their own pace: by size, rows or age, when the spool needs its space back, or at
- * shutdown. A file is committed only once every message it has rows of is durable in the spool; it is
+ * while the partition is hot: {@code writersPerPartition}), which are committed at their own pace: by size,
+ * rows or age, when the spool needs its space back, or at shutdown. A file is committed only once every message it has rows of is durable in the spool; it is
  * recorded in the manifest, then renamed. A spool entry is released once every row made from it is in a
  * committed file. After a crash, the spool's entries are written again for the partitions no committed file
  * has: every acknowledged record ends up in the archive exactly once. Damage to the spool's bytes loses the

@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * Writers of different partitions work in parallel; each file is written under its slot's lock. A hot partition
  * (one of its files reached a row group's size) has up to {@code writersPerPartition} files open at once, one
  * per lane: a writer that finds the partition's file being written by another thread takes the next lane instead
- * of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to {@code lost} (which aborts it and has its rows written again from
- * the spool) and never committed.
+ * of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to
+ * {@code lost} (which aborts it and has its rows written again from the spool) and never committed.
  */
 public final class OpenFiles {
 
@@ -200,9 +200,9 @@ public final class OpenFiles {
     }
 
     /**
-     * One lane of a partition: its current file, what the budget counts for it, and when it was last written. A slot without a
-     * file is removed from the map only under its own lock, and marked gone, so a writer that found it just before
-     * takes a fresh one instead of writing into a slot nobody commits any more.
+     * One lane of a partition: its current file, what the budget counts for it, and when it was last written. A
+     * slot without a file is removed from the map only under its own lock, and marked gone, so a writer that found
+     * it just before takes a fresh one instead of writing into a slot nobody commits any more.
      */
     private static final class Slot {
         @Nullable
@@ -331,13 +331,12 @@ public final class OpenFiles {
                             if (file.bufferedBytes() >= settings.rowGroupBytes()) {
                                 file.flushRowGroup();
                             }
-                            if (!slot.hot
-                                    && file.estimatedSize()
-                                            >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
+                            countBuffered(slot, file);
+                            long size = file.estimatedSize();
+                            if (!slot.hot && size >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
                                 slot.hot = true;
                             }
-                            countBuffered(slot, file);
-                            if (file.estimatedSize() >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
+                            if (size >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
                                 toCommit = detach(slot);
                             }
                         } catch (IOException | RuntimeException | Error e) {
@@ -386,7 +385,8 @@ public final class OpenFiles {
      * The slot to write the partition's rows into: lane 0, unless another thread writes its file now and the
      * partition is hot (one of its files reached a row group's size), then the first lane nobody writes (its
      * file opened if it has none, but only while a file may be opened without cutting another partition's for
-     * it) — so one hot training run is written on every core while a partition that is not hot keeps one file. When every lane is busy, lane 0 (the caller waits for its lock).
+     * it) — so one hot training run is written on every core while a partition that is not hot keeps one file.
+     * When every lane is busy, lane 0 (the caller waits for its lock).
      */
     private Slot lane(PartitionKey key) {
         Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot());

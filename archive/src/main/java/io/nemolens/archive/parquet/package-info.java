@@ -1,7 +1,7 @@
 /**
  * The archive's Parquet writing: the rows of spool entries into long-lived files, one per partition
- * (table, date, run; up to {@code writersPerPartition} while it is hot), cut by size, rows and age, with row groups cut for the memory budget
- * ({@link io.nemolens.archive.parquet.OpenFiles}); one open file under its temporary name, finished,
+ * (table, date, run; up to {@code writersPerPartition} while it is hot), cut by size, rows and age, with row
+ * groups cut for the memory budget ({@link io.nemolens.archive.parquet.OpenFiles}); one open file under its temporary name, finished,
  * forced and renamed ({@link io.nemolens.archive.parquet.ParquetFile}); the tables' schemas and how a record
  * becomes a row, attributes as typed OTLP/JSON, and page compression on zstd-jni and snappy-java.
  *

@@ -10,7 +10,6 @@ import io.nemolens.testing.ArchiveReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,20 +84,10 @@ class HotPartitionTest {
     }
 
     private OpenFiles files(long rowGroupBytes, int writersPerPartition, int maxOpenFiles) {
-        FileSettings settings = new FileSettings(
-                CompressionCodecName.ZSTD,
-                1,
-                rowGroupBytes,
-                256L << 20,
-                10_000_000,
-                Duration.ofMinutes(5),
-                96L << 20,
-                maxOpenFiles,
-                writersPerPartition);
         return new OpenFiles(
                 root,
                 "hottest00000",
-                settings,
+                OpenFilesFixtures.settings(rowGroupBytes, 96L << 20, maxOpenFiles, writersPerPartition),
                 OutputFiles.LOCAL,
                 holds,
                 file -> {

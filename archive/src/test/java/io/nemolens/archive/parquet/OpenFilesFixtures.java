@@ -52,15 +52,21 @@ final class OpenFilesFixtures {
 
     /** The archive's defaults (zstd 1, 32 MB row groups, 256 MB files, 5 minutes) with this budget and cap. */
     static FileSettings settings(long bufferBudgetBytes, int maxOpenFiles) {
+        return settings(32L << 20, bufferBudgetBytes, maxOpenFiles, 2);
+    }
+
+    /** The archive's defaults with these row groups, budget, cap and writers per partition. */
+    static FileSettings settings(
+            long rowGroupBytes, long bufferBudgetBytes, int maxOpenFiles, int writersPerPartition) {
         return new FileSettings(
                 CompressionCodecName.ZSTD,
                 1,
-                32L << 20,
+                rowGroupBytes,
                 256L << 20,
                 10_000_000,
                 Duration.ofMinutes(5),
                 bufferBudgetBytes,
                 maxOpenFiles,
-                2);
+                writersPerPartition);
     }
 }
