@@ -238,8 +238,9 @@ class ScaleOutIT {
                         }
                     }
                     String arming = armed[i];
-                    if (arming != null && !output.contains("halting at " + arming.substring(0, arming.indexOf(':')))) {
-                        armings.add(0, arming.substring(0, arming.indexOf(':'))); // died otherwise: arm it again
+                    String armedAt = arming == null ? null : arming.substring(0, arming.indexOf(':'));
+                    if (armedAt != null && !output.contains("halting at " + armedAt)) {
+                        armings.add(0, armedAt); // died otherwise: arm it again
                     }
                     start(i, nextArming(armings));
                 }
