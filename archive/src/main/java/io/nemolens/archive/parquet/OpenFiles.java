@@ -41,9 +41,10 @@ import org.slf4j.LoggerFactory;
  *       beyond the cap do files get smaller.</li>
  * </ul>
  * Writers of different partitions work in parallel; each file is written under its slot's lock. A hot partition
- * (one of its files reached a row group's size) has up to {@code writersPerPartition} files open at once, one
- * per lane: a writer that finds the partition's file being written by another thread takes the next lane instead
- * of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to
+ * (one of its files reached a row group's size, or grows fast enough to fill several files of {@code maxFileBytes}
+ * within {@code maxAge}, so that its files are cut by size and a second one makes none smaller) has up to
+ * {@code writersPerPartition} files open at once, one per lane: a writer that finds the partition's file being
+ * written by another thread takes the next lane instead of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to
  * {@code lost} (which aborts it and has its rows written again from the spool) and never committed.
  */
 public final class OpenFiles {
@@ -52,6 +53,9 @@ public final class OpenFiles {
 
     private static final DateTimeFormatter FILE_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+
+    /** How many files of {@code maxFileBytes} a partition fills within {@code maxAge} once it counts as hot. */
+    private static final int HOT_FILLS = 4;
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
@@ -214,12 +218,16 @@ public final class OpenFiles {
         long lastWritten;
         boolean gone;
 
-        /** A thread writes rows into its file now (set and cleared under its lock; read without, as a hint). */
-        volatile boolean writing;
+        /**
+         * The threads that chose this lane and have not finished writing into it: taken before its lock, so that a
+         * second writer sees the lane busy (and takes another) before the first holds the lock, not after.
+         */
+        final AtomicInteger writers = new AtomicInteger();
 
         /**
-         * One of its files reached a row group's size: the partition is hot, and a writer that finds this lane
-         * busy may open the partition's next lane instead of waiting (kept until the slot is forgotten).
+         * The partition is hot: one of this lane's files reached a row group's size, or it grew fast enough to
+         * fill {@link OpenFiles#HOT_FILLS} files of {@code maxFileBytes} within {@code maxAge}; a writer that finds this
+         * lane busy may open the partition's next lane instead of waiting (kept until the slot is forgotten).
          */
         volatile boolean hot;
     }
@@ -302,19 +310,18 @@ public final class OpenFiles {
         try {
             while (true) {
                 Slot slot = lane(key);
-                if (!permit && slot.file == null) {
-                    acquireOpenPermit();
-                    permit = true;
-                }
-                synchronized (slot) {
-                    if (slot.gone) {
-                        continue; // forgotten since we found it: take the partition's fresh slot
+                try {
+                    if (!permit && slot.file == null) {
+                        acquireOpenPermit();
+                        permit = true;
                     }
-                    if (slot.file == null && !permit) {
-                        continue; // its file was cut since we looked: a permit first
-                    }
-                    slot.writing = true;
-                    try {
+                    synchronized (slot) {
+                        if (slot.gone) {
+                            continue; // forgotten since we found it: take the partition's fresh slot
+                        }
+                        if (slot.file == null && !permit) {
+                            continue; // its file was cut since we looked: a permit first
+                        }
                         // the file's hold on the entry (handed to the rewrite if the file fails)
                         if (!holds.hold(seq)) {
                             return true;
@@ -333,7 +340,7 @@ public final class OpenFiles {
                             }
                             countBuffered(slot, file);
                             long size = file.estimatedSize();
-                            if (!slot.hot && size >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
+                            if (!slot.hot && hot(file, size)) {
                                 slot.hot = true;
                             }
                             if (size >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
@@ -351,9 +358,9 @@ public final class OpenFiles {
                             }
                             return false;
                         }
-                    } finally {
-                        slot.writing = false;
                     }
+                } finally {
+                    slot.writers.decrementAndGet();
                 }
                 break;
             }
@@ -382,16 +389,19 @@ public final class OpenFiles {
     }
 
     /**
-     * The slot to write the partition's rows into: lane 0, unless another thread writes its file now and the
-     * partition is hot (one of its files reached a row group's size), then the first lane nobody writes (its
-     * file opened if it has none, but only while a file may be opened without cutting another partition's for
-     * it) — so one hot training run is written on every core while a partition that is not hot keeps one file.
-     * When every lane is busy, lane 0 (the caller waits for its lock).
+     * The slot to write the partition's rows into, counted as one more of its {@link Slot#writers}: lane 0, unless
+     * another thread has chosen it and the partition is hot, then the first lane nobody has chosen (its file
+     * opened if it has none, but only while a file may be opened without cutting another partition's for it) — so
+     * one hot training run is written on every core while a partition that is not hot keeps one file. When every
+     * lane is busy, lane 0 (the caller waits for its lock).
      */
     private Slot lane(PartitionKey key) {
         Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot());
         int lanes = settings.writersPerPartition();
-        if (lanes == 1 || !first.writing) {
+        if (lanes == 1 || first.writers.compareAndSet(0, 1)) {
+            if (lanes == 1) {
+                first.writers.incrementAndGet();
+            }
             return first;
         }
         boolean hot = first.hot;
@@ -401,12 +411,30 @@ public final class OpenFiles {
                 continue; // not hot, and this lane has no file
             }
             // a lane without a file only while a file may be opened without cutting another partition's for it
-            if (!next.writing && (next.file != null || (hot && openPermits.availablePermits() > 0))) {
+            if ((next.file != null || (hot && openPermits.availablePermits() > 0))
+                    && next.writers.compareAndSet(0, 1)) {
                 return next;
             }
             hot |= next.hot;
         }
+        first.writers.incrementAndGet();
         return first;
+    }
+
+    /**
+     * Whether a partition is hot by its file: the file reached a row group's size, or it grows fast enough to fill
+     * {@link #HOT_FILLS} files within {@code maxAge} (judged over at least its first second). Files of a partition
+     * that hot are cut by size, not by age, so a second lane does not make them smaller; the margin covers the rows
+     * buffered before a row group is compressed (they count more than they will take on disk).
+     */
+    private boolean hot(ParquetFile<?> file, long size) {
+        if (size >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
+            return true;
+        }
+        long ageMillis = Math.max(1_000, clock.millis() - file.openedAtMillis());
+        long maxAgeMillis = settings.maxAge().toMillis();
+        // size / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing
+        return (double) size * maxAgeMillis >= (double) HOT_FILLS * settings.maxFileBytes() * ageMillis;
     }
 
     /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */

@@ -58,6 +58,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
+    private final long openedAtMillis;
     private long rowsInGroup;
     private long rows;
     private int rowGroups;
@@ -82,6 +83,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
         this.oldestRowMillis = openedAtMillis;
+        this.openedAtMillis = openedAtMillis;
         this.writerClosed = writerClosed;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
@@ -297,6 +299,11 @@ public final class ParquetFile<T extends TelemetryRecord> {
         } catch (IOException e) {
             return columnStore.getBufferedSize();
         }
+    }
+
+    /** When the file was opened, by the archive's clock. */
+    long openedAtMillis() {
+        return openedAtMillis;
     }
 
     /**

@@ -7,9 +7,11 @@ import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One hot partition (one busy training run) is written by more than one thread: a writer that finds the
  * partition's file being written by another thread writes into the partition's next file instead of waiting,
- * once the partition is hot (one of its files reached a row group's size). A partition that is not hot keeps
+ * once the partition is hot (one of its files reached a row group's size, or grew fast enough to fill several
+ * files within {@code max-age}). A partition that is not hot keeps
  * one file, and {@code writersPerPartition} 1 keeps one file always. Every row lands once, in committed files.
  */
 class HotPartitionTest {
@@ -39,6 +43,7 @@ class HotPartitionTest {
     Path root;
 
     private final OtlpDecoder decoder = new OtlpDecoder();
+    private final MutableClock clock = MutableClock.at("2026-12-02T06:00:00Z");
     private final AtomicLong seq = new AtomicLong();
     /** The entry whose hold blocks (inside the file's lock) until {@link #release} counts down. */
     private volatile long blockedSeq = -1;
@@ -84,10 +89,16 @@ class HotPartitionTest {
     }
 
     private OpenFiles files(long rowGroupBytes, int writersPerPartition, int maxOpenFiles) {
+        return files(
+                OpenFilesFixtures.settings(rowGroupBytes, 96L << 20, maxOpenFiles, writersPerPartition),
+                Clock.systemUTC());
+    }
+
+    private OpenFiles files(FileSettings settings, Clock clock) {
         return new OpenFiles(
                 root,
                 "hottest00000",
-                OpenFilesFixtures.settings(rowGroupBytes, 96L << 20, maxOpenFiles, writersPerPartition),
+                settings,
                 OutputFiles.LOCAL,
                 holds,
                 file -> {
@@ -95,7 +106,7 @@ class HotPartitionTest {
                     committed.add(file);
                 },
                 OpenFilesFixtures.FAIL,
-                Clock.systemUTC());
+                clock);
     }
 
     private void write(OpenFiles files, long s, int spans) {
@@ -141,6 +152,42 @@ class HotPartitionTest {
     }
 
     @Test
+    void aPartitionGrowingFastEnoughToFillFilesWithinMaxAgeIsHotBeforeItsFirstRowGroup() throws Exception {
+        // 1 MB files, 5 minutes: 400 spans in the file's first second would fill far more than 4 of them
+        OpenFiles files = files(smallFiles(), clock);
+        write(files, seq.incrementAndGet(), 400);
+        assertThat(files.usage().earlyRowGroups()).isZero();
+        CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
+
+        CompletableFuture<Void> meanwhile =
+                CompletableFuture.runAsync(() -> write(files, seq.incrementAndGet(), 8), threads);
+        meanwhile.get(10, TimeUnit.SECONDS); // written while the first file is held: into the second
+        assertThat(files.usage().openFiles()).as("the partition's two files").isEqualTo(2);
+
+        release.countDown();
+        slow.get(10, TimeUnit.SECONDS);
+        files.commitAll();
+        assertThat(parquetFiles()).hasSize(2);
+        assertEveryRowOnce(400 + 4 + 8, seq.get());
+    }
+
+    @Test
+    void aPartitionGrowingTooSlowlyToFillFilesWithinMaxAgeIsNotHot() throws Exception {
+        // the same rows, but a minute after the file opened: at that rate its files would be cut by age
+        OpenFiles files = files(smallFiles(), clock);
+        write(files, seq.incrementAndGet(), 8);
+        clock.advance(Duration.ofMinutes(1));
+        write(files, seq.incrementAndGet(), 392);
+        assertOneFileAndTheWriterWaits(files, 400);
+    }
+
+    /** 1 MB files and a row group larger than that: only the rate can make the partition hot. */
+    private static FileSettings smallFiles() {
+        return new FileSettings(
+                CompressionCodecName.ZSTD, 1, 32L << 20, 1L << 20, 10_000_000, Duration.ofMinutes(5), 96L << 20, 16, 2);
+    }
+
+    @Test
     void aPartitionThatIsNotHotKeepsOneFileAndItsWritersWait() throws Exception {
         assertOneFileAndTheWriterWaits(files(32L << 20, 2));
     }
@@ -159,6 +206,11 @@ class HotPartitionTest {
 
     private void assertOneFileAndTheWriterWaits(OpenFiles files) throws Exception {
         write(files, seq.incrementAndGet(), 400);
+        assertOneFileAndTheWriterWaits(files, 400);
+    }
+
+    /** With {@code spans} written already (in one file), a writer waits for a blocked one and adds no file. */
+    private void assertOneFileAndTheWriterWaits(OpenFiles files, long spans) throws Exception {
         CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
 
         long next = seq.incrementAndGet();
@@ -172,7 +224,7 @@ class HotPartitionTest {
         waiting.get(10, TimeUnit.SECONDS);
         files.commitAll();
         assertThat(parquetFiles()).hasSize(1);
-        assertEveryRowOnce(400 + 4 + 8, seq.get());
+        assertEveryRowOnce(spans + 4 + 8, seq.get());
     }
 
     private List<Path> parquetFiles() throws Exception {
