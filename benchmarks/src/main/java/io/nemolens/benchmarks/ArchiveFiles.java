@@ -1,8 +1,12 @@
 package io.nemolens.benchmarks;
 
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,14 +30,34 @@ final class ArchiveFiles {
         if (!Files.exists(root)) {
             return new ArchiveFiles(sizes); // an object store's prefix before its first object
         }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                String name = p.getFileName().toString();
-                if (name.startsWith("part-") && name.endsWith(".parquet") && Files.isRegularFile(p)) {
-                    sizes.put(p, Files.size(p));
-                }
+        // hidden folders (the spool, whose segments are deleted as the walk goes) are passed over, and so is a file
+        // or folder gone between being listed and being looked at
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                Path name = dir.getFileName();
+                return !dir.equals(root) && name != null && name.toString().startsWith(".")
+                        ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                String name = file.getFileName().toString();
+                if (name.startsWith("part-") && name.endsWith(".parquet") && attrs.isRegularFile()) {
+                    sizes.put(file, attrs.size());
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
         return new ArchiveFiles(sizes);
     }
 

@@ -153,7 +153,7 @@ class HotPartitionTest {
 
     @Test
     void aPartitionGrowingFastEnoughToFillFilesWithinMaxAgeIsHotBeforeItsFirstRowGroup() throws Exception {
-        // 1 MB files, 5 minutes: 400 spans in the file's first second would fill far more than 4 of them
+        // 1 MB files, 5 minutes: 400 spans in the file's first second would fill far more than 8 of them
         OpenFiles files = files(smallFiles(), clock);
         write(files, seq.incrementAndGet(), 400);
         assertThat(files.usage().earlyRowGroups()).isZero();
