@@ -5,6 +5,7 @@ import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -115,6 +116,9 @@ public final class OpenFiles {
     /** Writers on their way to be closed: their files cut (for the committer, or lost), not yet committed. */
     private final AtomicInteger detachedWriters = new AtomicInteger();
 
+    /** {@code maxAge} in milliseconds, as a double: any {@link Duration} fits. */
+    private final double maxAgeMillis;
+
     private final AtomicLong filesCutForCap = new AtomicLong();
     private final AtomicInteger mostOpenWriters = new AtomicInteger();
     private volatile long capLoggedAtMillis = Long.MIN_VALUE;
@@ -151,6 +155,8 @@ public final class OpenFiles {
                     WriterBudget.tooManyOpenFiles(settings.maxOpenFiles(), settings.bufferBudgetBytes()));
         }
         this.openPermits = new Semaphore(settings.maxOpenFiles());
+        Duration maxAge = settings.maxAge();
+        this.maxAgeMillis = maxAge.getSeconds() * 1000.0 + maxAge.getNano() / 1e6;
     }
 
     /**
@@ -433,9 +439,9 @@ public final class OpenFiles {
         if (size >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
             return true;
         }
+        // a clock stepped back counts as the first second: at worst a second lane, never a wrong row
         long ageMillis = Math.max(1_000, clock.millis() - file.openedAtMillis());
-        long maxAgeMillis = settings.maxAge().toMillis();
-        // size / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing
+        // size / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing (in doubles: no max-age overflows)
         return (double) size * maxAgeMillis >= (double) HOT_FILLS * settings.maxFileBytes() * ageMillis;
     }
 
@@ -622,12 +628,15 @@ public final class OpenFiles {
         forgetIdleSlots();
     }
 
-    /** Drops the slots of partitions without an open file, so that old dates and finished runs do not pile up. */
+    /**
+     * Drops the slots of partitions without an open file, so that old dates and finished runs do not pile up; not
+     * one a writer has chosen (it may be waiting for a permit to open its file), which would lose its hotness.
+     */
     private void forgetIdleSlots() {
         for (Map.Entry<Lane, Slot> e : slots.entrySet()) {
             Slot slot = e.getValue();
             synchronized (slot) {
-                if (slot.file == null && !slot.gone) {
+                if (slot.file == null && !slot.gone && slot.writers.get() == 0) {
                     slot.gone = true;
                     slots.remove(e.getKey(), slot);
                 }
