@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  *       beyond the cap do files get smaller.</li>
  * </ul>
  * Writers of different partitions work in parallel; each file is written under its slot's lock. A hot partition
- * (one of its files reached a row group's size, or grows fast enough to fill several files of {@code maxFileBytes}
- * within {@code maxAge}, so that its files are cut by size and a second one makes none smaller) has up to
+ * (its rows come fast enough to fill several files of {@code maxFileBytes} within {@code maxAge}, so that its files
+ * are cut by size and a second one makes none smaller) has up to
  * {@code writersPerPartition} files open at once, one per lane: a writer that finds the partition's file being
  * written by another thread takes the next lane instead of waiting for it; each entry's rows of a partition still go into one file. A file that fails is given to
  * {@code lost} (which aborts it and has its rows written again from the spool) and never committed.
@@ -57,6 +57,9 @@ public final class OpenFiles {
 
     /** How many files of {@code maxFileBytes} a partition fills within {@code maxAge} once it counts as hot. */
     private static final int HOT_FILLS = 8;
+
+    /** The least time over which a partition's rate is judged (see {@link #hot}). */
+    private static final long HOT_MIN_AGE_MILLIS = 5_000;
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
@@ -231,9 +234,9 @@ public final class OpenFiles {
         final AtomicInteger writers = new AtomicInteger();
 
         /**
-         * The partition is hot: one of this lane's files reached a row group's size, or it grew fast enough to
-         * fill {@link OpenFiles#HOT_FILLS} files of {@code maxFileBytes} within {@code maxAge}; a writer that finds this
-         * lane busy may open the partition's next lane instead of waiting (kept until the slot is forgotten).
+         * The partition is hot: one of this lane's files grew fast enough to fill {@link OpenFiles#HOT_FILLS} files of
+         * {@code maxFileBytes} within {@code maxAge} ({@link OpenFiles#hot}); a writer that finds this lane busy may
+         * open the partition's next lane instead of waiting (kept until the slot is forgotten).
          */
         volatile boolean hot;
     }
@@ -346,7 +349,7 @@ public final class OpenFiles {
                             }
                             countBuffered(slot, file);
                             long size = file.estimatedSize();
-                            if (!slot.hot && hot(file, size)) {
+                            if (!slot.hot && hot(file)) {
                                 slot.hot = true;
                             }
                             if (size >= settings.maxFileBytes() || file.rows() >= settings.maxRows()) {
@@ -428,21 +431,20 @@ public final class OpenFiles {
     }
 
     /**
-     * Whether a partition is hot by its file: the file reached a row group's size, or it grows fast enough to fill
-     * {@link #HOT_FILLS} files within {@code maxAge} (judged over at least its first second). Files of a partition
-     * that hot are cut by size, not by age, so a second lane does not make them smaller; the margin covers the rows
-     * buffered before a row group is compressed (they count several times what they take on disk) and partitions
-     * busy only in bursts (measured: at 4 files, 2 of 16 interleaved runs of about 11,000 spans/s each took a
-     * second lane at the start of a burst; one run of 200,000 spans/s is hot within its first second at 8).
+     * Whether a partition is hot by its file: its rows come fast enough to fill {@link #HOT_FILLS} files of
+     * {@code maxFileBytes} within {@code maxAge}, judged by what they buffered since the file opened over at least
+     * its first {@link #HOT_MIN_AGE_MILLIS}. Files of a partition that hot are cut by size, not by age, so a second
+     * lane makes none of them smaller; the margin covers the rows' buffered size being several times what they take
+     * on disk. A burst is not a rate: the least age keeps a batch that arrives at once and then stops from splitting
+     * into two files that both wait for {@code maxAge}, and a partition of moderate rate keeps one file however long
+     * it is written (measured: 16 interleaved runs of about 11,000 spans/s each keep one file each, one run of 200,000
+     * spans/s is hot within its first second).
      */
-    private boolean hot(ParquetFile<?> file, long size) {
-        if (size >= Math.min(settings.rowGroupBytes(), settings.maxFileBytes())) {
-            return true;
-        }
-        // a clock stepped back counts as the first second: at worst a second lane, never a wrong row
-        long ageMillis = Math.max(1_000, clock.millis() - file.openedAtMillis());
-        // size / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing (in doubles: no max-age overflows)
-        return (double) size * maxAgeMillis >= (double) HOT_FILLS * settings.maxFileBytes() * ageMillis;
+    private boolean hot(ParquetFile<?> file) {
+        // a clock stepped back counts as the least age: at worst a second lane, never a wrong row
+        long ageMillis = Math.max(HOT_MIN_AGE_MILLIS, clock.millis() - file.openedAtMillis());
+        // rowBytes / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing (in doubles: no max-age overflows)
+        return (double) file.rowBytes() * maxAgeMillis >= (double) HOT_FILLS * settings.maxFileBytes() * ageMillis;
     }
 
     /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */

@@ -59,6 +59,9 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
     private final long openedAtMillis;
+    /** What the row groups already written buffered before they were flushed (see {@link #rowBytes}). */
+    private long flushedRowBytes;
+
     private long rowsInGroup;
     private long rows;
     private int rowGroups;
@@ -167,6 +170,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         }
         try {
             rowWriter.flush();
+            flushedRowBytes += columnStore.getBufferedSize();
             fileWriter.startBlock(rowsInGroup);
             columnStore.flush();
             pageStore.flushToFileWriter(fileWriter);
@@ -290,6 +294,14 @@ public final class ParquetFile<T extends TelemetryRecord> {
     /** Rows and pages held in memory, not yet in the file. */
     long bufferedBytes() {
         return columnStore.getBufferedSize();
+    }
+
+    /**
+     * What its rows have buffered since the file opened, the row groups flushed included: how fast rows come,
+     * in the one measure that compression and row-group cuts do not change.
+     */
+    long rowBytes() {
+        return flushedRowBytes + columnStore.getBufferedSize();
     }
 
     /** What the file will be about: bytes written so far plus what is buffered. */

@@ -29,15 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One hot partition (one busy training run) is written by more than one thread: a writer that finds the
  * partition's file being written by another thread writes into the partition's next file instead of waiting,
- * once the partition is hot (one of its files reached a row group's size, or grew fast enough to fill several
- * files within {@code max-age}). A partition that is not hot keeps
- * one file, and {@code writersPerPartition} 1 keeps one file always. Every row lands once, in committed files.
+ * once the partition is hot (its rows come fast enough to fill several files within {@code max-age}). A partition
+ * that is not hot keeps one file, and so does a burst smaller than that rate over the least age it is judged by, and
+ * {@code writersPerPartition} 1 always. Every row lands once, in committed files.
  */
 class HotPartitionTest {
 
     private static final String RUN = "hot-run";
-    /** Small row groups, so that the first message makes the partition hot. */
-    private static final long ROW_GROUP_BYTES = 16 << 10;
 
     @TempDir
     Path root;
@@ -84,16 +82,6 @@ class HotPartitionTest {
         }
     };
 
-    private OpenFiles files(long rowGroupBytes, int writersPerPartition) {
-        return files(rowGroupBytes, writersPerPartition, 16);
-    }
-
-    private OpenFiles files(long rowGroupBytes, int writersPerPartition, int maxOpenFiles) {
-        return files(
-                OpenFilesFixtures.settings(rowGroupBytes, 96L << 20, maxOpenFiles, writersPerPartition),
-                Clock.systemUTC());
-    }
-
     private OpenFiles files(FileSettings settings, Clock clock) {
         return new OpenFiles(
                 root,
@@ -128,8 +116,10 @@ class HotPartitionTest {
 
     @Test
     void aHotPartitionBeingWrittenIsWrittenIntoItsNextFileMeanwhile() throws Exception {
-        OpenFiles files = files(ROW_GROUP_BYTES, 2);
-        write(files, seq.incrementAndGet(), 400); // one row group's worth: the partition is hot
+        OpenFiles files = files(smallFiles(2, 16), clock);
+        // 1 MB files, 5 minutes: 400 spans (about 0.5 MB buffered) in the file's first seconds fill far more than 8
+        write(files, seq.incrementAndGet(), 400);
+        assertThat(files.usage().earlyRowGroups()).isZero();
         CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
 
         CompletableFuture<Void> meanwhile = CompletableFuture.runAsync(
@@ -152,54 +142,51 @@ class HotPartitionTest {
     }
 
     @Test
-    void aPartitionGrowingFastEnoughToFillFilesWithinMaxAgeIsHotBeforeItsFirstRowGroup() throws Exception {
-        // 1 MB files, 5 minutes: 400 spans in the file's first second would fill far more than 8 of them
-        OpenFiles files = files(smallFiles(), clock);
-        write(files, seq.incrementAndGet(), 400);
-        assertThat(files.usage().earlyRowGroups()).isZero();
-        CompletableFuture<Void> slow = writeBlocked(files, seq.incrementAndGet());
-
-        CompletableFuture<Void> meanwhile =
-                CompletableFuture.runAsync(() -> write(files, seq.incrementAndGet(), 8), threads);
-        meanwhile.get(10, TimeUnit.SECONDS); // written while the first file is held: into the second
-        assertThat(files.usage().openFiles()).as("the partition's two files").isEqualTo(2);
-
-        release.countDown();
-        slow.get(10, TimeUnit.SECONDS);
-        files.commitAll();
-        assertThat(parquetFiles()).hasSize(2);
-        assertEveryRowOnce(400 + 4 + 8, seq.get());
+    void aBurstSmallerThanTheRateOverTheLeastAgeIsNotHot() throws Exception {
+        // 40 spans at once (about 45 KB): a rate of 8 files in 5 minutes over the first second, not over five
+        OpenFiles files = files(smallFiles(2, 16), clock);
+        write(files, seq.incrementAndGet(), 40);
+        assertOneFileAndTheWriterWaits(files, 40);
     }
 
     @Test
     void aPartitionGrowingTooSlowlyToFillFilesWithinMaxAgeIsNotHot() throws Exception {
-        // the same rows, but a minute after the file opened: at that rate its files would be cut by age
-        OpenFiles files = files(smallFiles(), clock);
+        // the rows of the hot case, but a minute after the file opened: at that rate its files are cut by age
+        OpenFiles files = files(smallFiles(2, 16), clock);
         write(files, seq.incrementAndGet(), 8);
         clock.advance(Duration.ofMinutes(1));
         write(files, seq.incrementAndGet(), 392);
         assertOneFileAndTheWriterWaits(files, 400);
     }
 
-    /** 1 MB files and a row group larger than that: only the rate can make the partition hot. */
-    private static FileSettings smallFiles() {
+    /** 1 MB files, cut at 5 minutes: a few hundred spans at once are a hot rate. */
+    private static FileSettings smallFiles(int writersPerPartition, int maxOpenFiles) {
         return new FileSettings(
-                CompressionCodecName.ZSTD, 1, 32L << 20, 1L << 20, 10_000_000, Duration.ofMinutes(5), 96L << 20, 16, 2);
+                CompressionCodecName.ZSTD,
+                1,
+                32L << 20,
+                1L << 20,
+                10_000_000,
+                Duration.ofMinutes(5),
+                96L << 20,
+                maxOpenFiles,
+                writersPerPartition);
     }
 
     @Test
     void aPartitionThatIsNotHotKeepsOneFileAndItsWritersWait() throws Exception {
-        assertOneFileAndTheWriterWaits(files(32L << 20, 2));
+        // the archive's defaults (256 MB files): 400 spans at once are no hot rate
+        assertOneFileAndTheWriterWaits(files(OpenFilesFixtures.settings(32L << 20, 96L << 20, 16, 2), clock));
     }
 
     @Test
     void oneWriterPerPartitionKeepsOneFileEvenWhenTheRunIsHot() throws Exception {
-        assertOneFileAndTheWriterWaits(files(ROW_GROUP_BYTES, 1));
+        assertOneFileAndTheWriterWaits(files(smallFiles(1, 16), clock));
     }
 
     @Test
     void atTheOpenFileCapAHotPartitionWaitsInsteadOfCuttingAFileForASecondOne() throws Exception {
-        OpenFiles files = files(ROW_GROUP_BYTES, 2, 1);
+        OpenFiles files = files(smallFiles(2, 1), clock);
         assertOneFileAndTheWriterWaits(files);
         assertThat(files.usage().filesCutForCap()).isZero();
     }
