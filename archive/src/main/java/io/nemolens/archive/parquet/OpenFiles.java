@@ -61,6 +61,9 @@ public final class OpenFiles {
     /** The least time over which a partition's rate is judged (see {@link #hot}). */
     private static final long HOT_MIN_AGE_MILLIS = 5_000;
 
+    /** How long a partition's slot, and so its hotness, outlives its last file. */
+    private static final long SLOT_KEPT_MILLIS = 60_000;
+
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
      * nothing holds it any more (the committer releases a file's holds once it is committed).
@@ -226,6 +229,12 @@ public final class OpenFiles {
 
         long lastWritten;
         boolean gone;
+        /** Since when (the archive's clock) the slot has had no file: it is forgotten {@link OpenFiles#SLOT_KEPT_MILLIS} after. */
+        long emptySinceMillis;
+
+        Slot(long createdAtMillis) {
+            this.emptySinceMillis = createdAtMillis;
+        }
 
         /**
          * The threads that chose this lane and have not finished writing into it: taken before its lock, so that a
@@ -405,7 +414,7 @@ public final class OpenFiles {
      * lane is busy, lane 0 (the caller waits for its lock).
      */
     private Slot lane(PartitionKey key) {
-        Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot());
+        Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot(clock.millis()));
         int lanes = settings.writersPerPartition();
         if (lanes == 1 || first.writers.compareAndSet(0, 1)) {
             if (lanes == 1) {
@@ -415,7 +424,9 @@ public final class OpenFiles {
         }
         boolean hot = first.hot;
         for (int i = 1; i < lanes; i++) {
-            Slot next = hot ? slots.computeIfAbsent(new Lane(key, i), k -> new Slot()) : slots.get(new Lane(key, i));
+            Slot next = hot
+                    ? slots.computeIfAbsent(new Lane(key, i), k -> new Slot(clock.millis()))
+                    : slots.get(new Lane(key, i));
             if (next == null) {
                 continue; // not hot, and this lane has no file
             }
@@ -566,6 +577,7 @@ public final class OpenFiles {
         ParquetFile<?> file = slot.file;
         Counted counted = slot.counted;
         slot.file = null;
+        slot.emptySinceMillis = clock.millis();
         slot.counted = null;
         if (counted != null) {
             counted.detached = true;
@@ -631,14 +643,19 @@ public final class OpenFiles {
     }
 
     /**
-     * Drops the slots of partitions without an open file, so that old dates and finished runs do not pile up; not
-     * one a writer has chosen (it may be waiting for a permit to open its file), which would lose its hotness.
+     * Drops the slots of partitions that have had no open file for {@link #SLOT_KEPT_MILLIS}, so that old dates and
+     * finished runs do not pile up; not one a writer has chosen (it may be waiting for a permit to open its file).
+     * Kept that long, a hot run stays hot across the moment between a committed file and its next one.
      */
     private void forgetIdleSlots() {
+        long now = clock.millis();
         for (Map.Entry<Lane, Slot> e : slots.entrySet()) {
             Slot slot = e.getValue();
             synchronized (slot) {
-                if (slot.file == null && !slot.gone && slot.writers.get() == 0) {
+                if (slot.file == null
+                        && !slot.gone
+                        && slot.writers.get() == 0
+                        && now - slot.emptySinceMillis >= SLOT_KEPT_MILLIS) {
                     slot.gone = true;
                     slots.remove(e.getKey(), slot);
                 }
