@@ -39,7 +39,8 @@ final class ArchiveBucket {
 
     /**
      * Settings that make all the spans of {@code rows} one file, cut once it holds all of them, uncompressed:
-     * well over one part, so it goes up in parts.
+     * well over one part, so it goes up in parts. One writer per partition: published at once, that many spans are
+     * a hot rate, and a second lane would split them into two files that both wait for {@code max-age}.
      */
     static Map<String, Object> oneUncompressedFileOf(long rows) {
         return Map.of(
@@ -48,7 +49,9 @@ final class ArchiveBucket {
                 "lens.archive.max-rows",
                 rows,
                 "lens.archive.max-age",
-                "10m");
+                "10m",
+                "lens.archive.writers-per-partition",
+                1);
     }
 
     /** Publishes {@code messages} messages of {@code spansPerMessage} spans of one run; returns their ids. */
