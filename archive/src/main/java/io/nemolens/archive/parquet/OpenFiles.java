@@ -122,8 +122,8 @@ public final class OpenFiles {
     /** Writers on their way to be closed: their files cut (for the committer, or lost), not yet committed. */
     private final AtomicInteger detachedWriters = new AtomicInteger();
 
-    /** {@code maxAge} in milliseconds, as a double: any {@link Duration} fits. */
-    private final double maxAgeMillis;
+    /** Buffered row bytes per millisecond that make a partition hot: {@link #HOT_FILLS} full files a max-age. */
+    private final double hotBytesPerMilli;
 
     private final AtomicLong filesCutForCap = new AtomicLong();
     private final AtomicInteger mostOpenWriters = new AtomicInteger();
@@ -162,7 +162,9 @@ public final class OpenFiles {
         }
         this.openPermits = new Semaphore(settings.maxOpenFiles());
         Duration maxAge = settings.maxAge();
-        this.maxAgeMillis = maxAge.getSeconds() * 1000.0 + maxAge.getNano() / 1e6;
+        // in doubles: no max-age overflows
+        this.hotBytesPerMilli =
+                (double) HOT_FILLS * settings.maxFileBytes() / (maxAge.getSeconds() * 1000.0 + maxAge.getNano() / 1e6);
     }
 
     /**
@@ -416,10 +418,11 @@ public final class OpenFiles {
     private Slot lane(PartitionKey key) {
         Slot first = slots.computeIfAbsent(new Lane(key, 0), k -> new Slot(clock.millis()));
         int lanes = settings.writersPerPartition();
-        if (lanes == 1 || first.writers.compareAndSet(0, 1)) {
-            if (lanes == 1) {
-                first.writers.incrementAndGet();
-            }
+        if (lanes == 1) {
+            first.writers.incrementAndGet();
+            return first;
+        }
+        if (first.writers.compareAndSet(0, 1)) {
             return first;
         }
         boolean hot = first.hot;
@@ -454,8 +457,7 @@ public final class OpenFiles {
     private boolean hot(ParquetFile<?> file) {
         // a clock stepped back counts as the least age: at worst a second lane, never a wrong row
         long ageMillis = Math.max(HOT_MIN_AGE_MILLIS, clock.millis() - file.openedAtMillis());
-        // rowBytes / age * maxAge >= HOT_FILLS * maxFileBytes, without dividing (in doubles: no max-age overflows)
-        return (double) file.rowBytes() * maxAgeMillis >= (double) HOT_FILLS * settings.maxFileBytes() * ageMillis;
+        return file.rowBytes() >= hotBytesPerMilli * ageMillis;
     }
 
     /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */
