@@ -106,6 +106,11 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         return schema;
     }
 
+    /** A writer of this table's rows, for one open file. */
+    final RowWriter rowWriter() {
+        return new RowWriter(schema);
+    }
+
     final int index(String field) {
         return schema.getFieldIndex(field);
     }

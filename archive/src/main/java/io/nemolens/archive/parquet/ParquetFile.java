@@ -16,8 +16,6 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.MessageColumnIO;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,10 +45,9 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private final Path committed;
     private final ParquetProperties properties;
     private final CompressionCodecFactory.BytesInputCompressor compressor;
-    private final MessageColumnIO columnIO;
     private final TrackedOutputFile output;
     private final ParquetFileWriter fileWriter;
-    private final RowWriter rowWriter = new RowWriter();
+    private final RowWriter rowWriter;
     /** When the oldest row's spool entry was appended: the file's age counts from it (never after opening). */
     private volatile long oldestRowMillis;
 
@@ -90,7 +87,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.writerClosed = writerClosed;
         this.properties = settings.properties(table);
         this.compressor = settings.compressor();
-        this.columnIO = new ColumnIOFactory(false).getColumnIO(table.schema());
+        this.rowWriter = table.rowWriter();
         this.output = new TrackedOutputFile(outputs.create(temporary));
         try {
             this.fileWriter = new ParquetFileWriter(
@@ -121,7 +118,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
                 .withRowGroupOrdinal(rowGroups)
                 .build();
         columnStore = properties.newColumnWriteStore(table.schema(), pageStore, pageStore);
-        rowWriter.bind(columnIO.getRecordWriter(columnStore));
+        rowWriter.bind(columnStore);
         rowsInGroup = 0;
     }
 
@@ -169,7 +166,6 @@ public final class ParquetFile<T extends TelemetryRecord> {
             return;
         }
         try {
-            rowWriter.flush();
             flushedRowBytes += columnStore.getBufferedSize();
             fileWriter.startBlock(rowsInGroup);
             columnStore.flush();

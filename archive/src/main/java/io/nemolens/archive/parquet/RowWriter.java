@@ -10,13 +10,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thin helpers over Parquet's {@link RecordConsumer} for the archive's column shapes: strings, numbers,
- * typed attribute maps, lists. One instance per open file; not thread-safe.
+ * Writes rows of the archive's column shapes (strings, numbers, typed attribute maps, lists, structs) straight
+ * to the column writers of a file's row group, with the repetition and definition levels its
+ * {@link ColumnTree} has from the schema; a field a row leaves out is null. Callers name each field with its
+ * index in the current group (checked when assertions are on, as in the tests). One instance per open file;
+ * not thread-safe.
  *
  * <p>Attributes are typed JSON (see {@link #jsonAttributes(String, int, Attributes)}). A log body is a
  * {@code struct<type, string_value, int_value, double_value, bool_value>}: the value's OTLP type in
@@ -43,8 +47,21 @@ final class RowWriter {
     private static final int STRING_CACHE_LIMIT = 4096;
     private static final int JSON_CACHE_LIMIT = 256;
 
+    private final ColumnTree tree;
+
     @SuppressWarnings("NullAway.Init") // bound by ParquetFile (bind) before the first row of each row group
-    private RecordConsumer rc;
+    private ColumnWriteStore store;
+
+    // where the values written now go: the group (the row, a list's element, a struct), the fields of it written
+    // so far (one bit each), and the repetition level they take; the enclosing groups' state while in one
+    private ColumnTree.Group group;
+    private long written;
+    private int rep;
+    private final ColumnTree.Group[] outerGroups = new ColumnTree.Group[MAX_DEPTH];
+    private final long[] outerWritten = new long[MAX_DEPTH];
+    private final int[] outerRep = new int[MAX_DEPTH];
+    private int depth;
+
     // attribute keys and other short repeated strings: encode each once per file
     private final Map<String, Binary> stringCache = new HashMap<>();
     // resource and scope attributes: one instance is shared by every record of its block, so its JSON
@@ -59,14 +76,18 @@ final class RowWriter {
     private final Utf8Buffer scratch = new Utf8Buffer();
     private final OtlpJson json = new OtlpJson();
 
-    /** Writes the following rows through {@code consumer} (a file's current row group). */
-    void bind(RecordConsumer consumer) {
-        this.rc = consumer;
+    private static final int MAX_DEPTH = 4;
+
+    /** A writer of rows of {@code schema}; {@link #bind} gives it a row group to write. */
+    RowWriter(MessageType schema) {
+        this.tree = new ColumnTree(schema);
+        this.group = tree.root();
     }
 
-    /** Hands buffered values of the current row to the column writers (before a row group is cut). */
-    void flush() {
-        rc.flush();
+    /** Writes the following rows into {@code columns} (a file's current row group). */
+    void bind(ColumnWriteStore columns) {
+        this.store = columns;
+        tree.bind(columns);
     }
 
     @SuppressWarnings("ReferenceEquality") // on purpose: a block's records share one instance; a copy is recomputed
@@ -93,11 +114,16 @@ final class RowWriter {
     }
 
     void startRow() {
-        rc.startMessage();
+        depth = 0;
+        group = tree.root();
+        written = 0;
+        rep = 0;
     }
 
+    /** Ends the row: every field not written is null. */
     void endRow() {
-        rc.endMessage();
+        writeMissingAsNull();
+        store.endRecord();
     }
 
     /** A string, even when empty. */
@@ -125,15 +151,13 @@ final class RowWriter {
     }
 
     void int32(String name, int index, int value) {
-        rc.startField(name, index);
-        rc.addInteger(value);
-        rc.endField(name, index);
+        ColumnTree.Leaf leaf = leaf(name, index);
+        leaf.writer.write(value, rep, leaf.def);
     }
 
     void int64(String name, int index, long value) {
-        rc.startField(name, index);
-        rc.addLong(value);
-        rc.endField(name, index);
+        ColumnTree.Leaf leaf = leaf(name, index);
+        leaf.writer.write(value, rep, leaf.def);
     }
 
     /** An int64, or null when {@code value} is null. */
@@ -151,56 +175,112 @@ final class RowWriter {
     }
 
     void float64(String name, int index, double value) {
-        rc.startField(name, index);
-        rc.addDouble(value);
-        rc.endField(name, index);
+        ColumnTree.Leaf leaf = leaf(name, index);
+        leaf.writer.write(value, rep, leaf.def);
     }
 
     void bool(String name, int index, boolean value) {
-        rc.startField(name, index);
-        rc.addBoolean(value);
-        rc.endField(name, index);
+        ColumnTree.Leaf leaf = leaf(name, index);
+        leaf.writer.write(value, rep, leaf.def);
     }
 
     /** A list of int64 ({@code LIST} of required int64). */
     void int64List(String name, int index, List<Long> values) {
-        list(name, index, values, rc::addLong);
+        ColumnTree.Group list = list(name, index);
+        if (values.isEmpty()) {
+            nulls(list, list.def);
+            return;
+        }
+        ColumnTree.Leaf element = list.elementLeaf();
+        for (int k = 0; k < values.size(); k++) {
+            element.writer.write(values.get(k).longValue(), k == 0 ? rep : list.elementRep, element.def);
+        }
     }
 
     /** A list of doubles ({@code LIST} of required double). */
     void doubleList(String name, int index, List<Double> values) {
-        list(name, index, values, rc::addDouble);
+        ColumnTree.Group list = list(name, index);
+        if (values.isEmpty()) {
+            nulls(list, list.def);
+            return;
+        }
+        ColumnTree.Leaf element = list.elementLeaf();
+        for (int k = 0; k < values.size(); k++) {
+            element.writer.write(values.get(k).doubleValue(), k == 0 ? rep : list.elementRep, element.def);
+        }
     }
 
     /**
      * A list of structs ({@code LIST} of a required group): {@code fields} writes one element's fields
-     * (numbered from 0 within the element).
+     * (numbered from 0 within the element); a field it leaves out is null.
      */
     <E> void structList(String name, int index, List<E> elements, Consumer<E> fields) {
-        list(name, index, elements, e -> {
-            rc.startGroup();
-            fields.accept(e);
-            rc.endGroup();
-        });
+        ColumnTree.Group list = list(name, index);
+        if (elements.isEmpty()) {
+            nulls(list, list.def);
+            return;
+        }
+        ColumnTree.Group element = list.elementGroup();
+        int first = rep;
+        enter(element);
+        for (int k = 0; k < elements.size(); k++) {
+            rep = k == 0 ? first : list.elementRep;
+            written = 0;
+            fields.accept(elements.get(k));
+            writeMissingAsNull();
+        }
+        leave();
     }
 
-    /** Parquet's three-level {@code LIST}: {@code element} writes the value inside {@code element}. */
-    private <E> void list(String name, int index, List<E> elements, Consumer<E> element) {
-        rc.startField(name, index);
-        rc.startGroup();
-        if (!elements.isEmpty()) {
-            rc.startField("list", 0);
-            for (E e : elements) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                element.accept(e);
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
+    /** The {@code LIST} field {@code index} of the current group, marked written. */
+    private ColumnTree.Group list(String name, int index) {
+        ColumnTree.Group list = group.group(index);
+        assert name.equals(list.name) && list.element != null : name + " is not the LIST field " + index;
+        written |= 1L << index;
+        return list;
+    }
+
+    /** The leaf field {@code index} of the current group, marked written. */
+    private ColumnTree.Leaf leaf(String name, int index) {
+        ColumnTree.Leaf leaf = group.leaf(index);
+        assert name.equals(leaf.name) : name + " is not field " + index + " but " + leaf.name;
+        written |= 1L << index;
+        return leaf;
+    }
+
+    /** Writes the fields of {@code inner}, a group inside the current one, from now on. */
+    private void enter(ColumnTree.Group inner) {
+        outerGroups[depth] = group;
+        outerWritten[depth] = written;
+        outerRep[depth] = rep;
+        depth++;
+        group = inner;
+        written = 0;
+    }
+
+    /** Back to the group that entered the current one. */
+    private void leave() {
+        depth--;
+        group = outerGroups[depth];
+        written = outerWritten[depth];
+        rep = outerRep[depth];
+    }
+
+    /** Nulls for every field of the current group not written. */
+    private void writeMissingAsNull() {
+        long missing = group.allFields & ~written;
+        while (missing != 0) {
+            int i = Long.numberOfTrailingZeros(missing);
+            missing &= missing - 1;
+            nulls(group.fields[i], group.def);
         }
-        rc.endGroup();
-        rc.endField(name, index);
+    }
+
+    /** A null at definition level {@code def} in every column at or below {@code node}. */
+    private void nulls(ColumnTree.Node node, int def) {
+        for (ColumnTree.Leaf leaf : node.leaves) {
+            leaf.writer.writeNull(rep, def);
+        }
     }
 
     /** The Parquet definition of a typed-JSON attributes column named {@code name}. */
@@ -236,11 +316,13 @@ final class RowWriter {
 
     /** A typed value struct column (a log body). */
     void anyValue(String name, int index, AnyValue value) {
-        rc.startField(name, index);
-        rc.startGroup();
+        ColumnTree.Group struct = group.group(index);
+        assert name.equals(struct.name) && struct.element == null : name + " is not the group field " + index;
+        written |= 1L << index;
+        enter(struct);
         anyValueFields(value);
-        rc.endGroup();
-        rc.endField(name, index);
+        writeMissingAsNull();
+        leave();
     }
 
     private void anyValueFields(AnyValue value) {
@@ -270,9 +352,8 @@ final class RowWriter {
     }
 
     private void binary(String name, int index, Binary value) {
-        rc.startField(name, index);
-        rc.addBinary(value);
-        rc.endField(name, index);
+        ColumnTree.Leaf leaf = leaf(name, index);
+        leaf.writer.write(value, rep, leaf.def);
     }
 
     private Binary cached(String s) {
