@@ -272,7 +272,7 @@ public final class ProtoRecordMapper {
                 io.opentelemetry.proto.trace.v1.Span.Event e = s.getEvents(i);
                 array[i] = new SpanEvent(
                         e.getTimeUnixNano(),
-                        e.getName(),
+                        SharedStrings.shared(e.getName()),
                         attributes(e.getAttributesList()),
                         e.getDroppedAttributesCount());
             }
@@ -302,7 +302,7 @@ public final class ProtoRecordMapper {
                 ids.parent(s.getParentSpanId(), s.getSpanId(), spanId),
                 s.getTraceState(),
                 s.getFlags(),
-                s.getName(),
+                SharedStrings.shared(s.getName()),
                 s.getKindValue(),
                 s.getStartTimeUnixNano(),
                 s.getEndTimeUnixNano(),
@@ -540,7 +540,7 @@ public final class ProtoRecordMapper {
         Attributes.Builder b = Attributes.builder(n);
         for (int i = 0; i < n; i++) {
             KeyValue kv = list.get(i);
-            b.put(kv.getKey(), anyValue(kv.getValue(), depth));
+            b.put(SharedStrings.shared(kv.getKey()), anyValue(kv.getValue(), depth));
         }
         return b.build();
     }

@@ -3,7 +3,9 @@ package io.nemolens.archive.parquet;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Renders attribute values as OTLP/JSON {@code AnyValue}s ({@code {"intValue":"3"}}), the lossless
@@ -29,7 +31,12 @@ final class OtlpJson {
 
     private static final int DOUBLE_SLOTS_BITS = 6;
 
+    private static final int KEY_CACHE_LIMIT = 4096;
+
     private final Utf8Buffer out = new Utf8Buffer();
+    // attribute keys as JSON strings: a message's rows repeat a few keys on every row, and the decoder hands
+    // them over as shared instances, whose hash is computed once
+    private final Map<String, byte[]> quotedKeys = new HashMap<>();
     // the decimal text of recently written doubles, by bit pattern: step-level values (loss, gradient
     // norm, learning rate) repeat on every span of a training step, and Double.toString is the
     // costliest part of rendering attributes (measured: about 45 %)
@@ -66,7 +73,7 @@ final class OtlpJson {
             if (i > 0) {
                 out.ascii(',');
             }
-            quoted(attributes.keyAt(i));
+            key(attributes.keyAt(i));
             out.ascii(':');
             anyValue(attributes.valueAt(i));
         }
@@ -91,7 +98,7 @@ final class OtlpJson {
                 out.ascii(',');
             }
             out.raw(KEY);
-            quoted(attributes.keyAt(i));
+            key(attributes.keyAt(i));
             out.raw(VALUE);
             anyValue(attributes.valueAt(i));
             out.ascii('}');
@@ -147,6 +154,22 @@ final class OtlpJson {
             doubleText[slot] = text;
         }
         return text;
+    }
+
+    /** An attribute key as a JSON string, rendered once per key. */
+    private void key(String key) {
+        byte[] quoted = quotedKeys.get(key);
+        if (quoted == null) {
+            int start = out.length();
+            quoted(key);
+            quoted = out.copyFrom(start);
+            if (quotedKeys.size() >= KEY_CACHE_LIMIT) {
+                quotedKeys.clear();
+            }
+            quotedKeys.put(key, quoted);
+            return;
+        }
+        out.raw(quoted);
     }
 
     /**

@@ -32,6 +32,16 @@ final class Utf8Buffer {
         return Arrays.copyOf(bytes, length);
     }
 
+    /** How many bytes the buffer holds. */
+    int length() {
+        return length;
+    }
+
+    /** A copy of the bytes from {@code start} on. */
+    byte[] copyFrom(int start) {
+        return Arrays.copyOfRange(bytes, start, length);
+    }
+
     @Override
     public String toString() {
         return new String(bytes, 0, length, StandardCharsets.UTF_8);

@@ -103,4 +103,26 @@ class OtlpJsonTest {
         assertThat(json.kvList(Attributes.of("a", AnyValue.of(true))).toString())
                 .isEqualTo("[{\"key\":\"a\",\"value\":{\"boolValue\":true}}]");
     }
+
+    @Test
+    void aKeyRenderedBeforeIsWrittenTheSameAgainInObjectsAndKeyValueLists() {
+        Attributes attributes = Attributes.of(
+                "megatron.loss",
+                AnyValue.of(2.5),
+                "quote\"d",
+                AnyValue.of(1L),
+                "kv",
+                new AnyValue.KvListValue(
+                        Attributes.of("megatron.loss", AnyValue.of(0L), "quote\"d", AnyValue.of("x"))));
+        String expected = "{\"megatron.loss\":{\"doubleValue\":2.5},\"quote\\\"d\":{\"intValue\":\"1\"},"
+                + "\"kv\":{\"kvlistValue\":{\"values\":[{\"key\":\"megatron.loss\",\"value\":{\"intValue\":\"0\"}},"
+                + "{\"key\":\"quote\\\"d\",\"value\":{\"stringValue\":\"x\"}}]}}}";
+
+        assertThat(json.object(attributes).toString()).isEqualTo(expected);
+        assertThat(json.object(attributes).toString()).isEqualTo(expected);
+        assertThat(json.kvList(((AnyValue.KvListValue) attributes.valueAt(2)).values())
+                        .toString())
+                .isEqualTo("[{\"key\":\"megatron.loss\",\"value\":{\"intValue\":\"0\"}},"
+                        + "{\"key\":\"quote\\\"d\",\"value\":{\"stringValue\":\"x\"}}]");
+    }
 }
