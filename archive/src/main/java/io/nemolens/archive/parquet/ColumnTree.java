@@ -105,17 +105,21 @@ final class ColumnTree {
         }
     }
 
+    /** How deep groups (structs, list elements) may nest inside a row: what {@link RowWriter} keeps of the enclosing ones. */
+    static final int MAX_DEPTH = 4;
+
     private final MessageType schema;
     private final Group root;
     private final Leaf[] leaves;
 
     /**
      * @throws IllegalArgumentException for a shape the archive's writer does not write (an optional group, a
-     *     repeated field outside a {@code LIST}, a group of more than 64 fields)
+     *     repeated field outside a {@code LIST}, a group of more than 64 fields, groups nested more than
+     *     {@link #MAX_DEPTH} deep)
      */
     ColumnTree(MessageType schema) {
         this.schema = schema;
-        this.root = group(schema, new ArrayList<>(), 0, 0);
+        this.root = group(schema, new ArrayList<>(), 0, 0, 0);
         this.leaves = root.leaves;
     }
 
@@ -131,7 +135,11 @@ final class ColumnTree {
         }
     }
 
-    private Group group(GroupType type, List<String> path, int def, int rep) {
+    private Group group(GroupType type, List<String> path, int def, int rep, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException(
+                    String.join(".", path) + " nests groups more than " + MAX_DEPTH + " deep");
+        }
         List<Type> types = type.getFields();
         if (types.size() > 64) {
             throw new IllegalArgumentException(type.getName() + " has more than 64 fields");
@@ -141,14 +149,14 @@ final class ColumnTree {
         for (int i = 0; i < fields.length; i++) {
             Type field = types.get(i);
             path.add(field.getName());
-            fields[i] = node(field, path, def, rep);
+            fields[i] = node(field, path, def, rep, depth);
             path.remove(path.size() - 1);
             below.addAll(List.of(fields[i].leaves));
         }
         return new Group(type.getName(), fields, below.toArray(Leaf[]::new), def, null, 0, 0);
     }
 
-    private Node node(Type field, List<String> path, int parentDef, int rep) {
+    private Node node(Type field, List<String> path, int parentDef, int rep, int depth) {
         if (field.isRepetition(Type.Repetition.REPEATED)) {
             throw new IllegalArgumentException(String.join(".", path) + " is repeated outside a LIST");
         }
@@ -160,7 +168,7 @@ final class ColumnTree {
         }
         GroupType group = field.asGroupType();
         if (!(group.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation)) {
-            return group(group, path, parentDef, rep);
+            return group(group, path, parentDef, rep, depth + 1);
         }
         // required group name (LIST) { repeated group list { required <element> } }
         Type list = group.getType(0);
@@ -178,7 +186,7 @@ final class ColumnTree {
         path.add(element.getName());
         Node elementNode = element.isPrimitive()
                 ? new Leaf(schema.getColumnDescription(path.toArray(String[]::new)))
-                : group(element.asGroupType(), path, elementDef, elementRep);
+                : group(element.asGroupType(), path, elementDef, elementRep, depth + 1);
         path.remove(path.size() - 1);
         path.remove(path.size() - 1);
         return new Group(

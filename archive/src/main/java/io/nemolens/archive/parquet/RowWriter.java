@@ -57,9 +57,9 @@ final class RowWriter {
     private ColumnTree.Group group;
     private long written;
     private int rep;
-    private final ColumnTree.Group[] outerGroups = new ColumnTree.Group[MAX_DEPTH];
-    private final long[] outerWritten = new long[MAX_DEPTH];
-    private final int[] outerRep = new int[MAX_DEPTH];
+    private final ColumnTree.Group[] outerGroups = new ColumnTree.Group[ColumnTree.MAX_DEPTH];
+    private final long[] outerWritten = new long[ColumnTree.MAX_DEPTH];
+    private final int[] outerRep = new int[ColumnTree.MAX_DEPTH];
     private int depth;
 
     // attribute keys and other short repeated strings: encode each once per file
@@ -75,8 +75,6 @@ final class RowWriter {
     // scratch space for values that Parquet copies at once (columns without a dictionary)
     private final Utf8Buffer scratch = new Utf8Buffer();
     private final OtlpJson json = new OtlpJson();
-
-    private static final int MAX_DEPTH = 4;
 
     /** A writer of rows of {@code schema}; {@link #bind} gives it a row group to write. */
     RowWriter(MessageType schema) {

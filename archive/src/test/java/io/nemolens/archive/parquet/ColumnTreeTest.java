@@ -62,6 +62,16 @@ class ColumnTreeTest {
                         schema("required group l (LIST) { repeated group list { optional int64 element; } }")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("l is not a LIST of required elements");
+        assertThatThrownBy(() -> new ColumnTree(
+                        schema("required group a { required group b { required group c { required group d {"
+                                + " required group e { required int64 x; } } } } }")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a.b.c.d.e nests groups more than 4 deep");
+        assertThat(new ColumnTree(schema("required group a { required group b { required group c {"
+                                + " required group d { required int64 x; } } } }"))
+                        .root()
+                        .leaves)
+                .hasSize(1);
     }
 
     @Test
