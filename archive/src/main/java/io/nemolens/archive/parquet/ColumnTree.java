@@ -64,25 +64,15 @@ final class ColumnTree {
         final @Nullable Node element;
         /** For a {@code LIST}: the repetition level of every element after the first. */
         final int elementRep;
-        /** For a {@code LIST}: the definition level of an element (the repeated group defined). */
-        final int elementDef;
         /** One bit per field: what a complete row (or element) of this group has written. */
         final long allFields;
 
-        Group(
-                String name,
-                Node[] fields,
-                Leaf[] leaves,
-                int def,
-                @Nullable Node element,
-                int elementRep,
-                int elementDef) {
+        Group(String name, Node[] fields, Leaf[] leaves, int def, @Nullable Node element, int elementRep) {
             super(name, leaves);
             this.fields = fields;
             this.def = def;
             this.element = element;
             this.elementRep = elementRep;
-            this.elementDef = elementDef;
             this.allFields = fields.length == 64 ? -1L : (1L << fields.length) - 1;
         }
 
@@ -110,7 +100,6 @@ final class ColumnTree {
 
     private final MessageType schema;
     private final Group root;
-    private final Leaf[] leaves;
 
     /**
      * @throws IllegalArgumentException for a shape the archive's writer does not write (an optional group, a
@@ -120,7 +109,6 @@ final class ColumnTree {
     ColumnTree(MessageType schema) {
         this.schema = schema;
         this.root = group(schema, new ArrayList<>(), 0, 0, 0);
-        this.leaves = root.leaves;
     }
 
     /** The message: the top-level fields. */
@@ -130,7 +118,7 @@ final class ColumnTree {
 
     /** Takes the column writers of the row group that {@code store} writes. */
     void bind(ColumnWriteStore store) {
-        for (Leaf leaf : leaves) {
+        for (Leaf leaf : root.leaves) {
             leaf.writer = store.getColumnWriter(leaf.descriptor);
         }
     }
@@ -153,7 +141,7 @@ final class ColumnTree {
             path.remove(path.size() - 1);
             below.addAll(List.of(fields[i].leaves));
         }
-        return new Group(type.getName(), fields, below.toArray(Leaf[]::new), def, null, 0, 0);
+        return new Group(type.getName(), fields, below.toArray(Leaf[]::new), def, null, 0);
     }
 
     private Node node(Type field, List<String> path, int parentDef, int rep, int depth) {
@@ -189,7 +177,6 @@ final class ColumnTree {
                 : group(element.asGroupType(), path, elementDef, elementRep, depth + 1);
         path.remove(path.size() - 1);
         path.remove(path.size() - 1);
-        return new Group(
-                group.getName(), new Node[0], elementNode.leaves, parentDef, elementNode, elementRep, elementDef);
+        return new Group(group.getName(), new Node[0], elementNode.leaves, parentDef, elementNode, elementRep);
     }
 }

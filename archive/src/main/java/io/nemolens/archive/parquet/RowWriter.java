@@ -184,27 +184,23 @@ final class RowWriter {
 
     /** A list of int64 ({@code LIST} of required int64). */
     void int64List(String name, int index, List<Long> values) {
-        ColumnTree.Group list = list(name, index);
-        if (values.isEmpty()) {
-            nulls(list, list.def);
-            return;
-        }
-        ColumnTree.Leaf element = list.elementLeaf();
-        for (int k = 0; k < values.size(); k++) {
-            element.writer.write(values.get(k).longValue(), k == 0 ? rep : list.elementRep, element.def);
+        ColumnTree.Group list = list(name, index, values.size());
+        if (list != null) {
+            ColumnTree.Leaf element = list.elementLeaf();
+            for (int k = 0; k < values.size(); k++) {
+                element.writer.write(values.get(k).longValue(), k == 0 ? rep : list.elementRep, element.def);
+            }
         }
     }
 
     /** A list of doubles ({@code LIST} of required double). */
     void doubleList(String name, int index, List<Double> values) {
-        ColumnTree.Group list = list(name, index);
-        if (values.isEmpty()) {
-            nulls(list, list.def);
-            return;
-        }
-        ColumnTree.Leaf element = list.elementLeaf();
-        for (int k = 0; k < values.size(); k++) {
-            element.writer.write(values.get(k).doubleValue(), k == 0 ? rep : list.elementRep, element.def);
+        ColumnTree.Group list = list(name, index, values.size());
+        if (list != null) {
+            ColumnTree.Leaf element = list.elementLeaf();
+            for (int k = 0; k < values.size(); k++) {
+                element.writer.write(values.get(k).doubleValue(), k == 0 ? rep : list.elementRep, element.def);
+            }
         }
     }
 
@@ -213,14 +209,12 @@ final class RowWriter {
      * (numbered from 0 within the element); a field it leaves out is null.
      */
     <E> void structList(String name, int index, List<E> elements, Consumer<E> fields) {
-        ColumnTree.Group list = list(name, index);
-        if (elements.isEmpty()) {
-            nulls(list, list.def);
+        ColumnTree.Group list = list(name, index, elements.size());
+        if (list == null) {
             return;
         }
-        ColumnTree.Group element = list.elementGroup();
         int first = rep;
-        enter(element);
+        enter(list.elementGroup());
         for (int k = 0; k < elements.size(); k++) {
             rep = k == 0 ? first : list.elementRep;
             written = 0;
@@ -230,11 +224,18 @@ final class RowWriter {
         leave();
     }
 
-    /** The {@code LIST} field {@code index} of the current group, marked written. */
-    private ColumnTree.Group list(String name, int index) {
+    /**
+     * The {@code LIST} field {@code index} of the current group, marked written, for {@code size} elements; when
+     * there are none, its columns' nulls are written (an empty list) and there is nothing to write the elements to.
+     */
+    private ColumnTree.@Nullable Group list(String name, int index, int size) {
         ColumnTree.Group list = group.group(index);
         assert name.equals(list.name) && list.element != null : name + " is not the LIST field " + index;
         written |= 1L << index;
+        if (size == 0) {
+            nulls(list, list.def);
+            return null;
+        }
         return list;
     }
 
