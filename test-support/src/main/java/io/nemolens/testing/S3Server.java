@@ -6,10 +6,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.blobstore.BlobStore;
@@ -167,10 +165,8 @@ public final class S3Server implements AutoCloseable {
         stop();
         store.close();
         if (ownsFolder) {
-            try (Stream<Path> paths = Files.walk(folder)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(path);
-                }
+            try {
+                Folders.deleteTree(folder);
             } catch (IOException e) {
                 throw new UncheckedIOException("deleting " + folder, e);
             }
