@@ -3,10 +3,17 @@ package io.nemolens.archive;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.DaemonThreads;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
@@ -15,12 +22,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits files, one at a time, on its own thread: waits until every spool entry the file has rows of is
- * durable (a file must never hold rows of a message that could still come back from the broker), writes
- * the last row group and the footer and forces the file, then has the {@link Publisher} record it in the
- * manifest and publish it to the archive's store (rename it into place, or upload it). Then the file's holds on its entries are released, which lets
- * the spool release them. A file that fails on the way, or holds an entry whose append failed, is lost instead:
- * aborted, and its rows written again from the spool.
+ * Commits files in the order they were submitted. Each file is first <em>finished</em> on one of a few finishing
+ * threads, as soon as it is submitted: they wait until every spool entry the file has rows of is durable (a file
+ * must never hold rows of a message that could still come back from the broker), write the last row group and
+ * the footer and force the file, still under its temporary name. Several files finish at once (the last row
+ * group's compression and the file's fsync are most of a commit, and many files are cut together: at the end of a
+ * stream, or when many runs reach {@code max-age}). Then the commit thread, one file at a time and in submission
+ * order, has the {@link Publisher} record the file in the manifest and publish it to the archive's store (rename
+ * it into place, or upload it); the file's holds on its entries are released, which lets the spool release them.
+ * A file that fails on the way, or holds an entry whose append failed, is lost instead: aborted, and its rows
+ * written again from the spool. A file finished but not yet published when the process dies is a temporary file,
+ * which the next start removes (its rows are still in the spool).
  */
 final class Committer implements AutoCloseable {
 
@@ -33,8 +45,23 @@ final class Committer implements AutoCloseable {
         void lost(ParquetFile<?> file, Throwable cause);
     }
 
-    /** A file waiting to be committed: since when, and about how big. */
-    private record Queued(ParquetFile<?> file, long sinceNanos, long bytes) {}
+    /** How many files finish at once (each on a thread of its own): about one per core, at most four. */
+    static final int FINISHING_THREADS =
+            Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+    /** A file waiting to be committed: since when, about how big, and its finishing. */
+    private record Queued(ParquetFile<?> file, long sinceNanos, long bytes, CompletableFuture<Finished> finished) {}
+
+    /**
+     * How finishing a file ended: its size, or the seq of an entry that never became durable, or the failure; and
+     * how long it took (waiting for the entries included).
+     */
+    private record Finished(
+            long bytes, long failedSeq, @Nullable Throwable failure, long nanos) {
+        static Finished failed(Throwable failure) {
+            return new Finished(0, -1, failure, 0);
+        }
+    }
 
     private final Publisher publisher;
     private final LongPredicate ready;
@@ -42,6 +69,7 @@ final class Committer implements AutoCloseable {
     private final Outcome outcome;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
+    private final ExecutorService finishing;
     private volatile int busy;
     private volatile @Nullable Queued current;
     private final AtomicLong queuedBytes = new AtomicLong();
@@ -58,15 +86,26 @@ final class Committer implements AutoCloseable {
         this.ready = ready;
         this.neverReady = neverReady;
         this.outcome = outcome;
+        AtomicInteger finishers = new AtomicInteger();
+        this.finishing = Executors.newFixedThreadPool(
+                FINISHING_THREADS,
+                task -> DaemonThreads.of("lens-archive-finish-" + finishers.incrementAndGet(), task));
         this.thread = DaemonThreads.of("lens-archive-commit", this::run);
         thread.start();
     }
 
-    /** Queues a file for commit. */
+    /** Queues a file for commit, and starts finishing it. */
     void submit(ParquetFile<?> file) {
         long bytes = file.estimatedSize();
         queuedBytes.addAndGet(bytes);
-        queue.add(new Queued(file, System.nanoTime(), bytes));
+        CompletableFuture<Finished> finished = new CompletableFuture<>();
+        // queued before its finishing starts, so that the commit thread sees files in the order they came
+        queue.add(new Queued(file, System.nanoTime(), bytes, finished));
+        try {
+            finishing.execute(() -> finished.complete(finish(file)));
+        } catch (RejectedExecutionException e) {
+            finished.complete(Finished.failed(new IOException("the archive is closed", e)));
+        }
     }
 
     /** About how many bytes the files waiting to be committed (and the one under way) hold. */
@@ -130,7 +169,7 @@ final class Committer implements AutoCloseable {
                 if (next instanceof Queued q) {
                     current = q;
                     try {
-                        commit(q.file());
+                        commit(q);
                     } finally {
                         current = null;
                         queuedBytes.addAndGet(-q.bytes());
@@ -146,20 +185,50 @@ final class Committer implements AutoCloseable {
         }
     }
 
-    private void commit(ParquetFile<?> file) {
+    /** On a finishing thread: waits until the file's entries are durable, then finishes it. */
+    private Finished finish(ParquetFile<?> file) {
         long start = System.nanoTime();
         try {
             long failedSeq = awaitDurable(file);
             if (failedSeq >= 0) {
+                return new Finished(0, failedSeq, null, 0);
+            }
+            long bytes = file.finish();
+            return new Finished(bytes, -1, null, System.nanoTime() - start);
+        } catch (IOException | RuntimeException e) {
+            return Finished.failed(e);
+        } catch (Error e) {
+            // an OutOfMemoryError inside Parquet costs this file, not the finishing thread or the commit thread
+            return Finished.failed(e);
+        }
+    }
+
+    /** On the commit thread: once the file is finished, records it in the manifest and publishes it. */
+    private void commit(Queued q) {
+        ParquetFile<?> file = q.file();
+        try {
+            Finished finished = awaitFinished(q.finished());
+            long start = System.nanoTime();
+            if (finished.failedSeq() >= 0) {
                 outcome.lost(
                         file,
-                        new IOException("spool entry " + failedSeq
+                        new IOException("spool entry " + finished.failedSeq()
                                 + " of this file was never made durable, or another instance archives it"));
                 return;
             }
-            long bytes = file.finish();
-            if (publisher.publish(file, bytes)) {
-                outcome.committed(file, bytes, System.nanoTime() - start);
+            Throwable failure = finished.failure();
+            if (failure instanceof Error) {
+                log.error("committing {} failed: {}", file.committedPath(), failure.toString());
+                outcome.lost(file, failure);
+                return;
+            }
+            if (failure != null) {
+                log.warn("committing {} failed: {}", file.committedPath(), failure.toString());
+                outcome.lost(file, failure);
+                return;
+            }
+            if (publisher.publish(file, finished.bytes())) {
+                outcome.committed(file, finished.bytes(), finished.nanos() + System.nanoTime() - start);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("committing {} failed: {}", file.committedPath(), e.toString());
@@ -172,12 +241,32 @@ final class Committer implements AutoCloseable {
         }
     }
 
+    /** Waits for a file's finishing, through interrupts (the commit thread is only ever stopped by its queue). */
+    private static Finished awaitFinished(CompletableFuture<Finished> finished) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return finished.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return Finished.failed(e.getCause() != null ? e.getCause() : e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /**
      * Waits until every entry of the file is durable or known to have failed.
      *
      * @return the seq of an entry whose append failed, or -1 when all are durable
      */
-    private long awaitDurable(ParquetFile<?> file) {
+    private long awaitDurable(ParquetFile<?> file) throws InterruptedIOException {
         long[] seqs = file.seqs();
         long backoff = TimeUnit.MICROSECONDS.toNanos(200);
         while (true) {
@@ -192,6 +281,10 @@ final class Committer implements AutoCloseable {
             }
             if (!waiting) {
                 return -1;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("the archive closed while " + file.committedPath()
+                        + " waited for its spool entries to become durable");
             }
             LockSupport.parkNanos(backoff);
             backoff = Math.min(backoff * 2, TimeUnit.MILLISECONDS.toNanos(20));
@@ -210,6 +303,10 @@ final class Committer implements AutoCloseable {
             thread.join(TimeUnit.MINUTES.toMillis(2));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            // a file submitted after the stop is finished at most, never published: its rows are written again at
+            // the next start
+            finishing.shutdownNow();
         }
     }
 }

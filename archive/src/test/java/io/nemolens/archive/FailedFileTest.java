@@ -95,6 +95,36 @@ class FailedFileTest extends ArchiveTestCase {
     }
 
     @Test
+    void aFileThatFailsWhileManyAreFinishedAtOnceCostsThatFileOnlyAndEveryRowIsArchivedOnce() throws Exception {
+        // the default row group: every file's rows reach it when it is finished, eight files cut at once by the
+        // end of the stream and finished on several threads; the third file fails inside the writer
+        open(Map.of(3, Failure.outOfMemoryOnce(FAIL_AFTER)), 32 << 20);
+        List<ReceivedMessage> sent = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            sent.add(spans(700, "run-" + i, 0, 10 + i));
+        }
+        for (ReceivedMessage m : sent) {
+            take(m);
+        }
+
+        archive.commitNow();
+        assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
+        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(parquetFiles()).as("the other seven files committed").hasSize(7);
+
+        assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
+        archive.commitNow();
+
+        assertEveryCommittedFileReadsBack();
+        assertEachRowOnce(sent);
+        assertThat(archive.status().committedFiles()).isEqualTo(8);
+        archive.close();
+        assertThat(outputs.openStreams())
+                .as("streams of files still open after close")
+                .isEmpty();
+    }
+
+    @Test
     void anOutOfMemoryErrorInOnePartitionsFileWhileAMessageIsTakenCostsThatFileOnlyAndEveryRowIsArchivedOnce()
             throws Exception {
         open(Map.of(1, Failure.outOfMemoryOnce(FAIL_AFTER)), 16 << 10);

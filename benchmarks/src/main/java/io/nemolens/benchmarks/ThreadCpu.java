@@ -28,6 +28,8 @@ final class ThreadCpu {
             Map.entry("lensListener", "listener threads"),
             Map.entry("lens-spool-writ", "spool writer"),
             Map.entry("lens-archive-co", "commit"),
+            // the committer's finishing threads (lens-archive-finish-N): the last row group, footer and fsync
+            Map.entry("lens-archive-fi", "commit"),
             Map.entry("lens-archive-du", "acknowledgements"),
             Map.entry("lens-archive-cl", "claims"),
             Map.entry("lens-archive-", "archive timer/repair"),
