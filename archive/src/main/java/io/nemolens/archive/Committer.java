@@ -7,7 +7,6 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -45,7 +44,7 @@ final class Committer implements AutoCloseable {
         void lost(ParquetFile<?> file, Throwable cause);
     }
 
-    /** How many files finish at once (each on a thread of its own): about one per core, at most four. */
+    /** How many files finish at once (each on a thread of its own): one per core, at least two, at most four. */
     static final int FINISHING_THREADS =
             Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
@@ -207,7 +206,9 @@ final class Committer implements AutoCloseable {
     private void commit(Queued q) {
         ParquetFile<?> file = q.file();
         try {
-            Finished finished = awaitFinished(q.finished());
+            // never completed exceptionally (finish() returns every failure); join() waits through interrupts, and the
+            // commit thread is only ever stopped by its queue
+            Finished finished = q.finished().join();
             long start = System.nanoTime();
             if (finished.failedSeq() >= 0) {
                 outcome.lost(
@@ -217,13 +218,12 @@ final class Committer implements AutoCloseable {
                 return;
             }
             Throwable failure = finished.failure();
-            if (failure instanceof Error) {
-                log.error("committing {} failed: {}", file.committedPath(), failure.toString());
-                outcome.lost(file, failure);
-                return;
-            }
             if (failure != null) {
-                log.warn("committing {} failed: {}", file.committedPath(), failure.toString());
+                if (failure instanceof Error) {
+                    log.error("committing {} failed: {}", file.committedPath(), failure.toString());
+                } else {
+                    log.warn("committing {} failed: {}", file.committedPath(), failure.toString());
+                }
                 outcome.lost(file, failure);
                 return;
             }
@@ -238,26 +238,6 @@ final class Committer implements AutoCloseable {
             // the thread, and no file would ever be committed again
             log.error("committing {} failed: {}", file.committedPath(), e.toString());
             outcome.lost(file, e);
-        }
-    }
-
-    /** Waits for a file's finishing, through interrupts (the commit thread is only ever stopped by its queue). */
-    private static Finished awaitFinished(CompletableFuture<Finished> finished) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return finished.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    return Finished.failed(e.getCause() != null ? e.getCause() : e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
