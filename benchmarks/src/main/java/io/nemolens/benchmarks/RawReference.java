@@ -54,7 +54,7 @@ record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
                             "otlp_spans",
                             body.length,
                             false,
-                            decoded.request());
+                            decoded.source());
                     ReceivedMessage message = new ReceivedMessage(info, body, Instant.now(), decoded.records());
                     long t = System.nanoTime();
                     writer.write(message);

@@ -4,6 +4,7 @@ import com.google.protobuf.Message;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.RawOtlp;
 import java.util.Objects;
 
 /**
@@ -14,17 +15,25 @@ import java.util.Objects;
  *
  * @param signal the signal the message was decoded as
  * @param encoding the encoding the body was read in
- * @param request the whole request: an {@code ExportTraceServiceRequest}, {@code ExportMetricsServiceRequest} or {@code ExportLogsServiceRequest}
+ * @param source the whole request: an {@code ExportTraceServiceRequest}, {@code ExportMetricsServiceRequest} or
+ *     {@code ExportLogsServiceRequest}, parsed when first asked for where the records were read straight from the
+ *     body ({@link #request()})
  * @param records the records, by kind, in request order
  * @param staleSkipped how many staleness markers of GPU and node metrics were skipped
  */
-public record DecodedMessage(Signal signal, Encoding encoding, Message request, Records records, int staleSkipped) {
+public record DecodedMessage(
+        Signal signal, Encoding encoding, RawOtlp<Message> source, Records records, int staleSkipped) {
 
     public DecodedMessage {
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(encoding, "encoding");
-        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(records, "records");
+    }
+
+    /** The whole request; parsed from the body on the first call when the records were read straight from it. */
+    public Message request() {
+        return source.get();
     }
 
     /** How many records the message holds. */

@@ -5,9 +5,12 @@ import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.RawOtlp;
+import io.nemolens.handlers.record.Span;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -21,8 +24,10 @@ import org.jspecify.annotations.Nullable;
  * anything else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf,
  * whose first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content
  * type, so detection is the usual path. Both encodings are mapped to records by one mapper, so they
- * decode to equal records. Metric points from dcgm-exporter and node-exporter become GPU and node
- * samples ({@link InfraClassifier}).
+ * decode to equal records; protobuf spans, the hot path, are read straight from the body's bytes
+ * ({@link ProtobufSpans}: the same records, without protobuf-java's object tree of the request, which is
+ * parsed only when a handler asks for it), and anything but the common case goes the mapper's way. Metric
+ * points from dcgm-exporter and node-exporter become GPU and node samples ({@link InfraClassifier}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -88,6 +93,18 @@ public final class OtlpDecoder {
             }
             encoding = body[start] == '{' ? Encoding.JSON : Encoding.PROTOBUF;
         }
+        if (encoding == Encoding.PROTOBUF && signal == Signal.SPANS) {
+            List<Span> spans = ProtobufSpans.read(body, 0, body.length);
+            if (spans != null) {
+                return new DecodedMessage(
+                        signal,
+                        encoding,
+                        RawOtlp.lazy(() -> ProtobufRequests.parse(signal, body, 0, body.length)),
+                        Records.builder().set(RecordKind.SPANS, spans).build(),
+                        0);
+            }
+            // not the common case: protobuf-java reads it, or says what is wrong with it
+        }
         Message request;
         if (encoding == Encoding.PROTOBUF) {
             request = ProtobufRequests.parse(signal, body, 0, body.length);
@@ -114,7 +131,7 @@ public final class OtlpDecoder {
                     new DecodedMessage(
                             signal,
                             encoding,
-                            request,
+                            RawOtlp.of(request),
                             Records.builder()
                                     .set(RecordKind.SPANS, ProtoRecordMapper.spans((ExportTraceServiceRequest) request))
                                     .build(),
@@ -122,13 +139,14 @@ public final class OtlpDecoder {
                 case METRICS -> {
                     InfraClassifier.Sorted sorted =
                             classifier.sort(ProtoRecordMapper.metricPoints((ExportMetricsServiceRequest) request));
-                    yield new DecodedMessage(signal, encoding, request, sorted.records(), sorted.staleSkipped());
+                    yield new DecodedMessage(
+                            signal, encoding, RawOtlp.of(request), sorted.records(), sorted.staleSkipped());
                 }
                 case LOGS ->
                     new DecodedMessage(
                             signal,
                             encoding,
-                            request,
+                            RawOtlp.of(request),
                             Records.builder()
                                     .set(RecordKind.LOGS, ProtoRecordMapper.logs((ExportLogsServiceRequest) request))
                                     .build(),

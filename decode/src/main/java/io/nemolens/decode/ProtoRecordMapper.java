@@ -560,11 +560,8 @@ public final class ProtoRecordMapper {
     private static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v, int depth) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
-            case BOOL_VALUE -> v.getBoolValue() ? TRUE : FALSE;
-            case INT_VALUE -> {
-                long i = v.getIntValue();
-                yield i >= 0 && i < SMALL_INTS.length ? SMALL_INTS[(int) i] : new AnyValue.IntValue(i);
-            }
+            case BOOL_VALUE -> bool(v.getBoolValue());
+            case INT_VALUE -> integer(v.getIntValue());
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {
@@ -581,6 +578,16 @@ public final class ProtoRecordMapper {
                 new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList(), nested(depth)));
             case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
         };
+    }
+
+    /** The one record of each bool value. */
+    static AnyValue bool(boolean value) {
+        return value ? TRUE : FALSE;
+    }
+
+    /** The record of an int value: one shared instance each for the small ones. */
+    static AnyValue integer(long value) {
+        return value >= 0 && value < SMALL_INTS.length ? SMALL_INTS[(int) value] : new AnyValue.IntValue(value);
     }
 
     /** The depth inside one more array or key-value list, refused past {@link OtlpDecoder#MAX_VALUE_NESTING}. */

@@ -1,5 +1,6 @@
 package io.nemolens.handlers;
 
+import io.nemolens.handlers.record.RawOtlp;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,8 @@ import java.util.Objects;
  * @param routingKey the routing key it was published with
  * @param bodySize the body size in bytes
  * @param redelivered whether the broker has delivered it before
- * @param request the whole decoded OTLP request ({@code ExportTraceServiceRequest}, ...), for power users
+ * @param source the whole OTLP request ({@code ExportTraceServiceRequest}, ...), for power users: parsed when
+ *     first asked for ({@link #request()})
  */
 public record MessageInfo(
         String messageId,
@@ -22,13 +24,34 @@ public record MessageInfo(
         String routingKey,
         int bodySize,
         boolean redelivered,
-        com.google.protobuf.Message request) {
+        RawOtlp<com.google.protobuf.Message> source) {
     public MessageInfo {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(encoding, "encoding");
         Objects.requireNonNull(exchange, "exchange");
         Objects.requireNonNull(routingKey, "routingKey");
-        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(source, "source");
+    }
+
+    /** Where a batch came from, with its request already parsed (tests, examples). */
+    public MessageInfo(
+            String messageId,
+            Signal signal,
+            Encoding encoding,
+            String exchange,
+            String routingKey,
+            int bodySize,
+            boolean redelivered,
+            com.google.protobuf.Message request) {
+        this(messageId, signal, encoding, exchange, routingKey, bodySize, redelivered, RawOtlp.of(request));
+    }
+
+    /**
+     * The whole OTLP request ({@code ExportTraceServiceRequest}, {@code ExportMetricsServiceRequest} or
+     * {@code ExportLogsServiceRequest}), for power users; parsed from the body on the first call.
+     */
+    public com.google.protobuf.Message request() {
+        return source.get();
     }
 }

@@ -120,7 +120,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 routingKey,
                 body.length,
                 Boolean.TRUE.equals(props.isRedelivered()),
-                decoded.request());
+                decoded.source());
         ReceivedMessage received = new ReceivedMessage(info, body, receivedAt, decoded.records());
         long handleStart = System.nanoTime();
         LensException failure = dispatcher.dispatch(received, delivery::defer);

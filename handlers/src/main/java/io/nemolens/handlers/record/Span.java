@@ -27,7 +27,8 @@ import java.util.Objects;
  * @param statusMessage the status message, or {@code ""}
  * @param resource the resource the span came from
  * @param scope the instrumentation scope
- * @param raw the span exactly as it arrived, for what this record does not model
+ * @param source the span exactly as it arrived, for what this record does not model: parsed when first asked
+ *     for ({@link #raw()})
  */
 public record Span(
         String traceId,
@@ -49,7 +50,7 @@ public record Span(
         String statusMessage,
         ResourceInfo resource,
         ScopeInfo scope,
-        io.opentelemetry.proto.trace.v1.Span raw)
+        RawOtlp<io.opentelemetry.proto.trace.v1.Span> source)
         implements TelemetryRecord {
 
     public Span {
@@ -64,7 +65,57 @@ public record Span(
         Objects.requireNonNull(statusMessage, "statusMessage");
         Objects.requireNonNull(resource, "resource");
         Objects.requireNonNull(scope, "scope");
-        Objects.requireNonNull(raw, "raw");
+        Objects.requireNonNull(source, "source");
+    }
+
+    /** A span whose raw OTLP is already parsed (tests, examples, hand-made records). */
+    public Span(
+            String traceId,
+            String spanId,
+            String parentSpanId,
+            String traceState,
+            int flags,
+            String name,
+            int kind,
+            long startTimeUnixNano,
+            long endTimeUnixNano,
+            Attributes attributes,
+            int droppedAttributesCount,
+            List<SpanEvent> events,
+            int droppedEventsCount,
+            List<SpanLink> links,
+            int droppedLinksCount,
+            int statusCode,
+            String statusMessage,
+            ResourceInfo resource,
+            ScopeInfo scope,
+            io.opentelemetry.proto.trace.v1.Span raw) {
+        this(
+                traceId,
+                spanId,
+                parentSpanId,
+                traceState,
+                flags,
+                name,
+                kind,
+                startTimeUnixNano,
+                endTimeUnixNano,
+                attributes,
+                droppedAttributesCount,
+                events,
+                droppedEventsCount,
+                links,
+                droppedLinksCount,
+                statusCode,
+                statusMessage,
+                resource,
+                scope,
+                RawOtlp.of(raw));
+    }
+
+    /** The span exactly as it arrived, for what this record does not model; parsed on the first call. */
+    public io.opentelemetry.proto.trace.v1.Span raw() {
+        return source.get();
     }
 
     /** End minus start, in nanoseconds. */
