@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  * anything else protobuf (a body that starts with a newline and fails as JSON is tried as protobuf,
  * whose first byte is always {@code 0x0A}). The collector's {@code rabbitmq} exporter sets no content
  * type, so detection is the usual path. Both encodings are mapped to records by one mapper, so they
- * decode to equal records; protobuf spans, the hot path, are read straight from the body's bytes
- * ({@link ProtobufSpans}: the same records, without protobuf-java's object tree of the request, which is
- * parsed only when a handler asks for it), and anything but the common case goes the mapper's way. Metric
+ * decode to equal records; spans, the hot path, are read straight from the body ({@link ProtobufSpans},
+ * {@link JsonSpans}: the same records, without the protobuf object tree of the request, which is parsed only
+ * when a handler asks for it), and anything but the common case goes the mapper's way. Metric
  * points from dcgm-exporter and node-exporter become GPU and node samples ({@link InfraClassifier}).
  *
  * <p>Stateless and thread-safe.
@@ -104,6 +104,19 @@ public final class OtlpDecoder {
                         0);
             }
             // not the common case: protobuf-java reads it, or says what is wrong with it
+        } else if (encoding == Encoding.JSON && signal == Signal.SPANS) {
+            int length = body.length - start;
+            RawOtlp<Message> request = RawOtlp.lazy(() -> OtlpJsonReader.read(signal, body, start, length));
+            List<Span> spans = JsonSpans.read(body, start, length, request);
+            if (spans != null) {
+                return new DecodedMessage(
+                        signal,
+                        encoding,
+                        request,
+                        Records.builder().set(RecordKind.SPANS, spans).build(),
+                        0);
+            }
+            // not the common case: the reference reader reads it, or says what is wrong with it
         }
         Message request;
         if (encoding == Encoding.PROTOBUF) {

@@ -29,7 +29,7 @@ import tools.jackson.core.json.JsonFactory;
 public final class OtlpJsonReader {
 
     /** Jackson's defaults, with the nesting depth stated: the same limit as protobuf's ({@link OtlpDecoder#MAX_PARSE_DEPTH}). */
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(OtlpDecoder.MAX_PARSE_DEPTH)
                     .build())
