@@ -125,7 +125,10 @@ final class JsonSpans {
     private final Places names = new Places();
 
     private final Id trace = new Id();
-    private final Id lastSpan = new Id();
+    /** The span before's id, and this span's (swapped when a span ends). */
+    private Id lastSpan = new Id();
+
+    private Id thisSpan = new Id();
     private final Id lastParent = new Id();
 
     private JsonSpans(JsonParser p, RawOtlp<com.google.protobuf.Message> request) {
@@ -434,15 +437,18 @@ final class JsonSpans {
         List<SpanLink> links = null;
         boolean statusSeen = false;
         boolean parentSeen = false;
-        // the raw characters of the ids until the span is read: the parent's hex may be the span before's
-        char[] spanChars = null;
+        thisSpan.clear();
         int field;
         while ((field = next(SPAN)) >= 0) {
             switch (field) {
                 case 0 -> s.traceId = trace.hex(p, TRACE_ID_CHARS);
                 case 1 -> {
                     s.spanId = hex(SPAN_ID_CHARS);
-                    spanChars = s.spanId.isEmpty() ? null : chars();
+                    if (s.spanId.isEmpty()) {
+                        thisSpan.clear();
+                    } else {
+                        thisSpan.set(p.getStringCharacters(), p.getStringOffset(), p.getStringLength(), s.spanId);
+                    }
                 }
                 case 2 -> s.traceState = values.string();
                 case 3 -> {
@@ -513,11 +519,9 @@ final class JsonSpans {
         if (!parentSeen) {
             lastParent.clear();
         }
-        if (spanChars == null) {
-            lastSpan.clear();
-        } else {
-            lastSpan.set(spanChars, 0, spanChars.length, s.spanId);
-        }
+        Id before = lastSpan;
+        lastSpan = thisSpan;
+        thisSpan = before;
         return s;
     }
 
@@ -538,12 +542,6 @@ final class JsonSpans {
         }
         lastParent.set(c, off, len, hex);
         return hex;
-    }
-
-    /** The characters of the string value the parser is on. */
-    private char[] chars() {
-        int off = p.getStringOffset();
-        return Arrays.copyOfRange(p.getStringCharacters(), off, off + p.getStringLength());
     }
 
     private SpanEvent event() {

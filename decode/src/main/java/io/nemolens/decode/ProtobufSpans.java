@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>It reads the common case only and says so by returning {@code null} for anything else, which the decoder
  * then reads the reference way (protobuf-java, then {@link ProtoRecordMapper}), errors included: a malformed or
  * truncated body, a field with a wire type its {@code .proto} does not give it, a group, a singular message field
- * that appears twice (protobuf merges those), a string that is not valid UTF-8, an id of the wrong length,
+ * that appears twice (protobuf merges those), an attribute value with more than one member of its oneof, a string that is not valid UTF-8, an id of the wrong length,
  * values nested deeper than {@link OtlpDecoder#MAX_VALUE_NESTING}, and the profiles signal's string-table indexes
  * ({@code key_strindex}, {@code string_value_strindex}). Unknown fields
  * are skipped as protobuf-java skips them. So whatever this returns, the reference way returns an equal list,
@@ -84,7 +84,7 @@ final class ProtobufSpans {
      * {@code null} when the body is not the common case (see the class comment).
      */
     static @Nullable List<Span> read(byte[] body, int offset, int length) {
-        if (offset < 0 || length < 0 || offset + length > body.length) {
+        if (offset < 0 || length < 0 || length > body.length - offset) {
             throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + " in " + body.length);
         }
         try {
@@ -553,6 +553,11 @@ final class ProtobufSpans {
         int field = 0;
         while (pos < end) {
             int tag = tag(end);
+            if (field != 0 && tag >>> 3 <= 8) {
+                // a second member of the value's oneof: protobuf-java keeps a message member's builder across
+                // the others and merges into it when that member comes again ([5: A][1: s][5: B] is A and B)
+                throw new NotCommon();
+            }
             switch (tag) {
                 case 1 << 3 | LEN -> {
                     int at = length(end);
@@ -577,16 +582,10 @@ final class ProtobufSpans {
                     field = 4;
                 }
                 case 5 << 3 | LEN -> {
-                    if (field == 5) {
-                        throw new NotCommon(); // protobuf merges the two arrays
-                    }
                     value = array(lengthEnd(end), nested(depth));
                     field = 5;
                 }
                 case 6 << 3 | LEN -> {
-                    if (field == 6) {
-                        throw new NotCommon();
-                    }
                     int listEnd = lengthEnd(end);
                     int inner = nested(depth);
                     Attributes.Builder list = Attributes.builder(4);

@@ -136,6 +136,26 @@ class JsonSpansTest {
         assertThat(spans.get(2).traceId()).isEmpty();
     }
 
+    /**
+     * Nulls in every message array and each repeated field named twice in both spellings: the raw spans keep their
+     * places in the request; a parent given in the other case of the span before is its id.
+     */
+    @Test
+    void repeatedArraysAndNullElementsKeepTheRawSpansIndexes() {
+        String s1 = "{\"spanId\":\"aaaaaaaaaaaaaaa1\",\"name\":\"one\"}";
+        String s2 = "{\"spanId\":\"aaaaaaaaaaaaaaa2\",\"parentSpanId\":\"AAAAAAAAAAAAAAA1\",\"name\":\"two\"}";
+        String s3 = "{\"spanId\":\"aaaaaaaaaaaaaaa3\",\"parentSpanId\":\"aaaaaaaaaaaaaaa1\",\"name\":\"three\"}";
+        String json = "{\"resourceSpans\":[null,{\"scopeSpans\":[null,{\"spans\":[null," + s1 + "],\"spans\":null,"
+                + "\"spans\":[" + s2 + ",null]},{\"spans\":[]}],\"scope_spans\":[{\"scope\":null,\"spans\":[" + s3
+                + "]}]}],\"resource_spans\":null,\"resource_spans\":[{\"resource\":null,\"scopeSpans\":[{\"spans\":["
+                + s1 + "]}]}]}";
+
+        assertThat(agree(json)).isTrue(); // agree() also compares every raw span by its indexes
+        List<Span> spans = reference(json.getBytes(StandardCharsets.UTF_8));
+        assertThat(spans).extracting(Span::name).containsExactly("one", "two", "three", "one");
+        assertThat(spans.get(1).parentSpanId()).isEqualTo("aaaaaaaaaaaaaaa1");
+    }
+
     @Test
     void theResourceAndScopeMayComeAfterTheirSpansAndTheSchemaUrlAnywhere() {
         String json = "{\"resourceSpans\":[{\"schemaUrl\":\"https://r\",\"scopeSpans\":[{\"spans\":[" + SPAN_START

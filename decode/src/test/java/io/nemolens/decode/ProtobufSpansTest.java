@@ -206,6 +206,42 @@ class ProtobufSpansTest {
         assertThat(decoded.statusCode()).isEqualTo(2);
     }
 
+    /**
+     * protobuf-java keeps a oneof's message builder while another member of the oneof is read, so an array value
+     * that comes again after a string value merges into the first array (found in review).
+     */
+    @Test
+    void anArrayValueThatComesAgainAfterAnotherMemberOfItsOneofIsMergedByTheReference() throws IOException {
+        byte[] arrayOf1 = field(
+                5,
+                ArrayValue.newBuilder()
+                        .addValues(AnyValue.newBuilder().setIntValue(1))
+                        .build()
+                        .toByteArray());
+        byte[] string = field(1, "s".getBytes(StandardCharsets.UTF_8));
+        byte[] arrayOf2 = field(
+                5,
+                ArrayValue.newBuilder()
+                        .addValues(AnyValue.newBuilder().setIntValue(2))
+                        .build()
+                        .toByteArray());
+        byte[] keyValue =
+                concat(field(1, "k".getBytes(StandardCharsets.UTF_8)), field(2, concat(arrayOf1, string, arrayOf2)));
+        byte[] body = field(1, field(2, field(2, field(9, keyValue))));
+
+        assertThat(reference(body).get(0).attributes().get("k").asText()).isEqualTo("[1,2]");
+        assertThat(agree(body)).isFalse();
+        assertThat(new OtlpDecoder()
+                        .decode(Signal.SPANS, body, null)
+                        .records()
+                        .spans()
+                        .get(0)
+                        .attributes()
+                        .get("k")
+                        .asText())
+                .isEqualTo("[1,2]");
+    }
+
     @Test
     void aResourceThatComesTwiceIsMergedByTheReference() throws IOException {
         Resource first = Resource.newBuilder().addAttributes(kv("a", "1")).build();
