@@ -133,21 +133,21 @@ final class JsonCursor {
         }
     }
 
-    private void array() {
+    void array() {
         JsonToken t = p.currentToken();
         if (t != JsonToken.START_ARRAY) {
             throw fail("expected an array, found " + JsonToken.valueDescFor(t));
         }
     }
 
-    private void object(JsonToken t) {
+    void object(JsonToken t) {
         if (t != JsonToken.START_OBJECT) {
             throw fail("expected an object, found " + JsonToken.valueDescFor(t));
         }
     }
 
     /** Inside an array of messages: moves to the next element; false at the end. Null elements are skipped. */
-    private boolean nextObject() {
+    boolean nextObject() {
         JsonToken t = p.nextToken();
         while (t == JsonToken.VALUE_NULL) {
             t = p.nextToken();

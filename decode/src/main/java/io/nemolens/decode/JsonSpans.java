@@ -173,31 +173,19 @@ final class JsonSpans {
         }
     }
 
+    /** The parser is on an object (else the reference says what it is on). */
     private void object() {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            throw new NotCommon();
-        }
+        values.object(p.currentToken());
     }
 
+    /** The parser is on an array. */
     private void array() {
-        if (p.currentToken() != JsonToken.START_ARRAY) {
-            throw new NotCommon();
-        }
+        values.array();
     }
 
     /** Inside an array of objects: to the next one, nulls skipped as the reference skips them; false at the end. */
     private boolean nextObject() {
-        JsonToken t = p.nextToken();
-        while (t == JsonToken.VALUE_NULL) {
-            t = p.nextToken();
-        }
-        if (t == JsonToken.END_ARRAY) {
-            return false;
-        }
-        if (t != JsonToken.START_OBJECT) {
-            throw new NotCommon();
-        }
-        return true;
+        return values.nextObject();
     }
 
     // ---------------------------------------------------------------- the request's levels

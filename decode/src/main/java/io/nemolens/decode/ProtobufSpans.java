@@ -58,6 +58,10 @@ final class ProtobufSpans {
 
     private final byte[] b;
     private int pos;
+    /** Where the head of the group {@link #envelope} read last starts and ends; -1 when it has none. */
+    private int headAt;
+
+    private int headEnd;
 
     /** The spans' attribute keys and values by their place in the span, from the last span that had one there. */
     private final PlaceCache spanAttributes = new PlaceCache();
@@ -113,75 +117,67 @@ final class ProtobufSpans {
 
     /** {@code ResourceSpans}: the resource and schema URL first, then its scopes' spans in order. */
     private void resourceSpans(int start, int end, List<Span> out) {
-        int resourceAt = -1;
-        int resourceEnd = -1;
-        String schemaUrl = "";
+        String schemaUrl = envelope(start, end);
+        ResourceInfo resource = resource(headAt, headEnd, schemaUrl);
         pos = start;
-        while (pos < end) {
-            int tag = tag(end);
-            switch (tag) {
-                case 1 << 3 | LEN -> {
-                    if (resourceAt >= 0) {
-                        throw new NotCommon(); // protobuf merges a repeated singular message
-                    }
-                    resourceAt = length(end);
-                    resourceEnd = pos;
-                }
-                case 2 << 3 | LEN -> length(end);
-                case 3 << 3 | LEN -> schemaUrl = string(end);
-                default -> skip(tag, end, 3);
-            }
-        }
-        ResourceInfo resource = resource(resourceAt, resourceEnd, schemaUrl);
-        pos = start;
-        while (pos < end) {
-            int tag = tag(end);
-            if (tag == (2 << 3 | LEN)) {
-                int at = length(end);
-                int to = pos;
-                scopeSpans(at, to, resource, out);
-                pos = to;
-            } else {
-                skipKnown(tag, end);
-            }
+        for (int to = nextItem(end); to >= 0; to = nextItem(end)) {
+            scopeSpans(pos, to, resource, out);
+            pos = to;
         }
     }
 
     /** {@code ScopeSpans}: the scope and schema URL first, then the spans in order. */
     private void scopeSpans(int start, int end, ResourceInfo resource, List<Span> out) {
-        int scopeAt = -1;
-        int scopeEnd = -1;
+        String schemaUrl = envelope(start, end);
+        ScopeInfo scope = scope(headAt, headEnd, schemaUrl);
+        pos = start;
+        for (int to = nextItem(end); to >= 0; to = nextItem(end)) {
+            out.add(span(to, resource, scope));
+            pos = to;
+        }
+    }
+
+    /**
+     * Reads the envelope of a resource or scope group at [start, end), which the three signals share: its head
+     * (field 1, the resource or scope: where it is goes to {@link #headAt} and {@link #headEnd}, -1 when absent),
+     * its items (2, skipped here) and its schema URL (3, returned). A head twice is the reference's to merge.
+     */
+    private String envelope(int start, int end) {
+        headAt = -1;
+        headEnd = -1;
         String schemaUrl = "";
         pos = start;
         while (pos < end) {
             int tag = tag(end);
             switch (tag) {
                 case 1 << 3 | LEN -> {
-                    if (scopeAt >= 0) {
-                        throw new NotCommon();
+                    if (headAt >= 0) {
+                        throw new NotCommon(); // protobuf merges a repeated singular message
                     }
-                    scopeAt = length(end);
-                    scopeEnd = pos;
+                    headAt = length(end);
+                    headEnd = pos;
                 }
                 case 2 << 3 | LEN -> length(end);
                 case 3 << 3 | LEN -> schemaUrl = string(end);
                 default -> skip(tag, end, 3);
             }
         }
-        ScopeInfo scope = scope(scopeAt, scopeEnd, schemaUrl);
-        pos = start;
+        return schemaUrl;
+    }
+
+    /**
+     * In a group whose envelope was read, moves to the next item (field 2) before {@code end}: the parser on its
+     * first byte, the item's end returned; -1 when none is left.
+     */
+    private int nextItem(int end) {
         while (pos < end) {
             int tag = tag(end);
             if (tag == (2 << 3 | LEN)) {
-                int at = length(end);
-                int to = pos;
-                pos = at;
-                out.add(span(to, resource, scope));
-                pos = to;
-            } else {
-                skipKnown(tag, end);
+                return lengthEnd(end);
             }
+            skipKnown(tag, end);
         }
+        return -1;
     }
 
     /** The resource of the bytes at [start, end), or none when {@code start} is -1, as the mapper makes it. */
