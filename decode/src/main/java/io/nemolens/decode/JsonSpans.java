@@ -222,7 +222,7 @@ final class JsonSpans {
     private record ScopeGroup(ScopeInfo scope, List<SpanParts> spans) {}
 
     private void resourceSpans(int resourceIndex, List<Span> out) {
-        ResourceInfo resource = null;
+        ResourceInfo resource = ResourceInfo.EMPTY;
         boolean resourceSeen = false;
         String schemaUrl = "";
         List<ScopeGroup> groups = new ArrayList<>(1);
@@ -246,14 +246,9 @@ final class JsonSpans {
                 default -> schemaUrl = values.string();
             }
         }
-        ResourceInfo whole;
-        if (resource == null) {
-            whole = schemaUrl.isEmpty() ? ResourceInfo.EMPTY : new ResourceInfo(Attributes.empty(), 0, schemaUrl);
-        } else if (schemaUrl.isEmpty()) {
-            whole = resource;
-        } else {
-            whole = new ResourceInfo(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
-        }
+        // the schema URL comes last in the collector's JSON: the resource is whole only now
+        ResourceInfo whole =
+                ProtoRecordMapper.resource(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
         for (ScopeGroup group : groups) {
             for (SpanParts parts : group.spans()) {
                 out.add(parts.span(whole, group.scope()));
@@ -261,7 +256,7 @@ final class JsonSpans {
         }
     }
 
-    /** The resource's attributes and dropped count, or {@code ResourceInfo.EMPTY} when it has neither. */
+    /** The resource's attributes and dropped count, without the group's schema URL. */
     private ResourceInfo resource() {
         object();
         Attributes.Builder attributes = null;
@@ -279,10 +274,7 @@ final class JsonSpans {
                 default -> entityRefs();
             }
         }
-        if (attributes == null && dropped == 0) {
-            return ResourceInfo.EMPTY;
-        }
-        return new ResourceInfo(attributes == null ? Attributes.empty() : attributes.build(), dropped, "");
+        return ProtoRecordMapper.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, "");
     }
 
     /**
@@ -354,11 +346,7 @@ final class JsonSpans {
                 default -> schemaUrl = values.string();
             }
         }
-        ScopeInfo scope =
-                attributes.isEmpty() && dropped == 0 && schemaUrl.isEmpty() && name.isEmpty() && version.isEmpty()
-                        ? ScopeInfo.EMPTY
-                        : new ScopeInfo(name, version, attributes, dropped, schemaUrl);
-        return new ScopeGroup(scope, spans);
+        return new ScopeGroup(ProtoRecordMapper.scope(name, version, attributes, dropped, schemaUrl), spans);
     }
 
     // ---------------------------------------------------------------- spans

@@ -240,26 +240,37 @@ public final class ProtoRecordMapper {
     }
 
     static ResourceInfo resource(Resource r, String schemaUrl) {
-        if (r.getAttributesCount() == 0 && r.getDroppedAttributesCount() == 0 && schemaUrl.isEmpty()) {
-            return ResourceInfo.EMPTY;
-        }
-        return new ResourceInfo(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
+        return resource(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
     }
 
     static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
-        if (s.getAttributesCount() == 0
-                && s.getDroppedAttributesCount() == 0
-                && schemaUrl.isEmpty()
-                && s.getName().isEmpty()
-                && s.getVersion().isEmpty()) {
-            return ScopeInfo.EMPTY;
-        }
-        return new ScopeInfo(
+        return scope(
                 s.getName(),
                 s.getVersion(),
                 attributes(s.getAttributesList()),
                 s.getDroppedAttributesCount(),
                 schemaUrl);
+    }
+
+    /** The resource of a group, as every decoder makes it: {@link ResourceInfo#EMPTY} when it has nothing. */
+    static ResourceInfo resource(Attributes attributes, int droppedAttributesCount, String schemaUrl) {
+        if (attributes.isEmpty() && droppedAttributesCount == 0 && schemaUrl.isEmpty()) {
+            return ResourceInfo.EMPTY;
+        }
+        return new ResourceInfo(attributes, droppedAttributesCount, schemaUrl);
+    }
+
+    /** The instrumentation scope of a group, as every decoder makes it: {@link ScopeInfo#EMPTY} when it has nothing. */
+    static ScopeInfo scope(
+            String name, String version, Attributes attributes, int droppedAttributesCount, String schemaUrl) {
+        if (attributes.isEmpty()
+                && droppedAttributesCount == 0
+                && schemaUrl.isEmpty()
+                && name.isEmpty()
+                && version.isEmpty()) {
+            return ScopeInfo.EMPTY;
+        }
+        return new ScopeInfo(name, version, attributes, droppedAttributesCount, schemaUrl);
     }
 
     private static Span span(

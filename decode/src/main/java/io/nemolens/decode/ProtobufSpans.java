@@ -201,10 +201,8 @@ final class ProtobufSpans {
                 }
             }
         }
-        if (attributes == null && dropped == 0 && schemaUrl.isEmpty()) {
-            return ResourceInfo.EMPTY;
-        }
-        return new ResourceInfo(attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
+        return ProtoRecordMapper.resource(
+                attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
     }
 
     /**
@@ -246,10 +244,7 @@ final class ProtobufSpans {
                 }
             }
         }
-        if (attributes == null && dropped == 0 && schemaUrl.isEmpty() && name.isEmpty() && version.isEmpty()) {
-            return ScopeInfo.EMPTY;
-        }
-        return new ScopeInfo(
+        return ProtoRecordMapper.scope(
                 name, version, attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
     }
 
