@@ -626,8 +626,7 @@ final class JsonSpans {
 
     /** An id as it was written and its hex: the same characters again give the same string. */
     private static final class Id {
-        private char @Nullable [] chars;
-        private int length;
+        private final Seen chars = new Seen();
         private String hex = "";
 
         /** The hex of the id string the parser is on ({@code chars} digits). */
@@ -650,28 +649,42 @@ final class JsonSpans {
         /** The hex of these characters when they are the id remembered, else {@code null}. */
         @Nullable
         String same(char[] c, int off, int len) {
-            char[] mine = chars;
-            return mine != null && len == length && len > 0 && Arrays.equals(c, off, off + len, mine, 0, len)
-                    ? hex
-                    : null;
+            return chars.same(c, off, len) ? hex : null;
         }
 
         /** Remembers these characters as an id whose hex is {@code hex}. */
         void set(char[] c, int off, int len, String hex) {
-            char[] mine = chars;
-            if (mine == null || mine.length < len) {
-                mine = new char[Math.max(len, 32)];
-                chars = mine;
-            }
-            System.arraycopy(c, off, mine, 0, len);
-            length = len;
+            chars.set(c, off, len);
             this.hex = hex;
         }
 
         /** Remembers no id. */
         void clear() {
-            length = 0;
+            chars.clear();
             hex = "";
+        }
+    }
+
+    /** Characters copied from the parser's buffer: the same characters again are known without making a string. */
+    private static final class Seen {
+        private char[] chars = new char[32];
+        /** How many of {@link #chars} hold the characters; -1 when none are remembered. */
+        private int length = -1;
+
+        boolean same(char[] c, int off, int len) {
+            return len == length && Arrays.equals(c, off, off + len, chars, 0, len);
+        }
+
+        void set(char[] c, int off, int len) {
+            if (chars.length < len) {
+                chars = new char[len];
+            }
+            System.arraycopy(c, off, chars, 0, len);
+            length = len;
+        }
+
+        void clear() {
+            length = -1;
         }
     }
 
@@ -770,8 +783,7 @@ final class JsonSpans {
         private static final int PLACES = 64;
         private static final int RECENT = 8;
 
-        private final char[][] chars = new char[PLACES][];
-        private final int[] lengths = new int[PLACES];
+        private final Seen[] seen = new Seen[PLACES];
         private final String[] strings = new String[PLACES];
         private final AnyValue[] values = new AnyValue[PLACES];
         /** How many attributes the last list had: the next builder's size. */
@@ -847,18 +859,17 @@ final class JsonSpans {
         }
 
         private boolean same(int place, char[] c, int off, int len) {
-            char[] mine = chars[place];
-            return mine != null && lengths[place] == len && Arrays.equals(c, off, off + len, mine, 0, len);
+            Seen mine = seen[place];
+            return mine != null && mine.same(c, off, len);
         }
 
         private void remember(int place, char[] c, int off, int len) {
-            char[] mine = chars[place];
-            if (mine == null || mine.length < len) {
-                mine = new char[Math.max(len, 32)];
-                chars[place] = mine;
+            Seen mine = seen[place];
+            if (mine == null) {
+                mine = new Seen();
+                seen[place] = mine;
             }
-            System.arraycopy(c, off, mine, 0, len);
-            lengths[place] = len;
+            mine.set(c, off, len);
         }
     }
 
