@@ -106,15 +106,6 @@ final class JsonSpans {
     private static final int TRACE_ID_CHARS = 32;
     private static final int SPAN_ID_CHARS = 16;
 
-    /** Thrown where the body leaves the common case: caught once, at the top; no stack trace, so cheap. */
-    private static final class NotCommon extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        NotCommon() {
-            super(null, null, false, false);
-        }
-    }
-
     private final JsonParser p;
     private final JsonCursor values;
     private final RawOtlp<com.google.protobuf.Message> request;

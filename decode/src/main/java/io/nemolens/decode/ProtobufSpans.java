@@ -47,15 +47,6 @@ final class ProtobufSpans {
     private static final int SPAN_ID_BYTES = 8;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-    /** Thrown where the body leaves the common case: caught once, at the top; no stack trace, so cheap. */
-    private static final class NotCommon extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        NotCommon() {
-            super(null, null, false, false);
-        }
-    }
-
     private final byte[] b;
     private int pos;
     /** Where the head of the group {@link #envelope} read last starts and ends; -1 when it has none. */
