@@ -6,7 +6,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.nemolens.archive.ArchiveStatus;
+import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.ParquetArchive;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -23,7 +27,11 @@ import org.jspecify.annotations.Nullable;
  * ({@code lens.archive.accepting}); and of its store: files and bytes handed to it
  * ({@code lens.archive.store.files}, {@code .bytes}), failed attempts ({@code lens.archive.store.failures}),
  * what waits for it ({@code lens.archive.store.waiting.files}, {@code .waiting.bytes}) and for how long
- * ({@code lens.archive.store.lag}, seconds).
+ * ({@code lens.archive.store.lag}, seconds), and how long every attempt has failed ({@code lens.archive.store.failing},
+ * seconds, 0 when the last succeeded). With a claim registry: {@code lens.archive.claims.claimed}, {@code .lost},
+ * {@code .failures}, {@code .waiting} and {@code .failing} (seconds). And the thresholds an alert compares with, as
+ * each instance is configured: {@code lens.archive.spool.max}, {@code lens.archive.spool.commit.threshold} (bytes)
+ * and {@code lens.archive.health.max.lag} (seconds).
  */
 public final class ArchiveMetrics implements MeterBinder {
 
@@ -138,27 +146,57 @@ public final class ArchiveMetrics implements MeterBinder {
                     false,
                     s -> s.store().uploadLag().toMillis() / 1000.0));
 
-    private final ParquetArchive archive;
+    /** The claim registry's meters, bound only when the archive has one. */
+    private static final List<Meter> CLAIMS_METERS = List.of(
+            new Meter(
+                    "lens.archive.claims.claimed",
+                    "message ids this instance claimed in the claim registry",
+                    null,
+                    true,
+                    s -> claims(s).claimed()),
+            new Meter(
+                    "lens.archive.claims.lost",
+                    "messages another instance had claimed first, dropped here",
+                    null,
+                    true,
+                    s -> claims(s).lost()),
+            new Meter(
+                    "lens.archive.claims.failures",
+                    "claims that failed (each is tried again)",
+                    null,
+                    true,
+                    s -> claims(s).failures()),
+            new Meter(
+                    "lens.archive.claims.waiting",
+                    "messages durable in the spool whose claim is not decided yet",
+                    null,
+                    false,
+                    s -> claims(s).waiting()));
 
-    public ArchiveMetrics(ParquetArchive archive) {
+    private final ParquetArchive archive;
+    private final Duration maxLag;
+    private final double commitThreshold;
+    private final Clock clock;
+
+    /**
+     * @param archive the archive
+     * @param maxLag {@code lens.archive.health.max-lag}, published as {@code lens.archive.health.max.lag} so an
+     *     alert compares the lag with each instance's own threshold
+     * @param commitThreshold {@code lens.archive.spool.commit-threshold}, the share of the spool's maximum above
+     *     which files are committed early, published in bytes as {@code lens.archive.spool.commit.threshold}
+     * @param clock the time the {@code failing} gauges are measured against
+     */
+    public ArchiveMetrics(ParquetArchive archive, Duration maxLag, double commitThreshold, Clock clock) {
         this.archive = archive;
+        this.maxLag = maxLag;
+        this.commitThreshold = commitThreshold;
+        this.clock = clock;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
         for (Meter m : METERS) {
-            ToDoubleFunction<ParquetArchive> value = a -> m.value().applyAsDouble(a.status());
-            if (m.counter()) {
-                FunctionCounter.builder(m.name(), archive, value)
-                        .description(m.description())
-                        .baseUnit(m.unit())
-                        .register(registry);
-            } else {
-                Gauge.builder(m.name(), archive, value)
-                        .description(m.description())
-                        .baseUnit(m.unit())
-                        .register(registry);
-            }
+            register(m, registry);
         }
         FunctionTimer.builder(
                         "lens.archive.commit",
@@ -168,5 +206,71 @@ public final class ArchiveMetrics implements MeterBinder {
                         TimeUnit.NANOSECONDS)
                 .description("time to finish, force, record and rename a file")
                 .register(registry);
+        Gauge.builder("lens.archive.spool.max", archive, a -> a.status().spoolMaxBytes())
+                .description(
+                        "the spool's maximum size (lens.archive.spool.max-size): beyond it the archive takes no messages")
+                .baseUnit("bytes")
+                .register(registry);
+        Gauge.builder(
+                        "lens.archive.spool.commit.threshold",
+                        archive,
+                        a -> a.status().spoolMaxBytes() * commitThreshold)
+                .description("above this many bytes in the spool, files holding the oldest entries are committed early")
+                .baseUnit("bytes")
+                .register(registry);
+        Gauge.builder("lens.archive.health.max.lag", this, m -> m.maxLag.toMillis() / 1000.0)
+                .description("lens.archive.health.max-lag: the archive indicator is DOWN when the lag passes it")
+                .baseUnit("seconds")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(
+                        "lens.archive.store.failing",
+                        archive,
+                        a -> failingFor(a.status().store().failingSince()))
+                .description(
+                        "how long every attempt to hand files to the archive's store has failed; 0 when the last succeeded")
+                .baseUnit("seconds")
+                .register(registry);
+        if (archive.status().claims() != null) {
+            for (Meter m : CLAIMS_METERS) {
+                register(m, registry);
+            }
+            Gauge.builder(
+                            "lens.archive.claims.failing",
+                            archive,
+                            a -> failingFor(claims(a.status()).failingSince()))
+                    .description("how long every claim in the claim registry has failed; 0 when the last succeeded")
+                    .baseUnit("seconds")
+                    .register(registry);
+        }
     }
+
+    private void register(Meter m, MeterRegistry registry) {
+        ToDoubleFunction<ParquetArchive> value = a -> m.value().applyAsDouble(a.status());
+        if (m.counter()) {
+            FunctionCounter.builder(m.name(), archive, value)
+                    .description(m.description())
+                    .baseUnit(m.unit())
+                    .register(registry);
+        } else {
+            Gauge.builder(m.name(), archive, value)
+                    .description(m.description())
+                    .baseUnit(m.unit())
+                    .register(registry);
+        }
+    }
+
+    private double failingFor(@Nullable Instant since) {
+        return since == null
+                ? 0
+                : Math.max(0, Duration.between(since, clock.instant()).toMillis() / 1000.0);
+    }
+
+    /** The claims status of an archive that has a registry (the claims meters are bound only then). */
+    private static ClaimsStatus claims(ArchiveStatus status) {
+        ClaimsStatus claims = status.claims();
+        return claims != null ? claims : NO_CLAIMS;
+    }
+
+    private static final ClaimsStatus NO_CLAIMS = new ClaimsStatus("", 0, 0, 0, 0, null, null);
 }

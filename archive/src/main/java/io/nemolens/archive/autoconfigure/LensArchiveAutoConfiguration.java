@@ -60,7 +60,8 @@ public final class LensArchiveAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ArchiveMetrics archiveMetrics(ParquetArchive archive) {
-        return new ArchiveMetrics(archive);
+    ArchiveMetrics archiveMetrics(ParquetArchive archive, LensArchiveProperties properties) {
+        return new ArchiveMetrics(
+                archive, properties.health().maxLag(), properties.spool().commitThreshold(), Clock.systemUTC());
     }
 }

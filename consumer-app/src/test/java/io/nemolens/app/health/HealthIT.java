@@ -102,6 +102,11 @@ class HealthIT {
         assertThat(meters.get("lens.queue.depth").tag("queue", "poison").gauge().value())
                 .isEqualTo(3.0);
         assertThat(get("/actuator/prometheus").body()).contains("lens_queue_depth{queue=\"poison\"} 3");
+        // what the LensPoisonQueueGrowing and LensPoisonTooOld alerts compare: the age and this instance's thresholds
+        assertThat(get("/actuator/prometheus").body())
+                .contains("lens_poison_health_max_depth 2.0")
+                .contains("lens_poison_health_max_age_seconds ")
+                .containsPattern("(?m)^lens_poison_age_seconds (?!0\\.0$)\\S+$");
 
         lens.client().drain(lens.topology().poisonQueue());
         awaitStatus("/actuator/health", 200);
@@ -133,7 +138,16 @@ class HealthIT {
                 .contains("lens_message_bytes_total{signal=\"spans\"}")
                 .contains("lens_decode_duration_seconds_count{signal=\"spans\"}")
                 .contains("lens_handle_duration_seconds_count{signal=\"spans\"}")
-                .contains("lens_queue_depth{queue=\"processing\"}");
+                .contains("lens_queue_depth{queue=\"processing\"}")
+                // the service publishes ack latency as a histogram (its application.yml), for p99 across instances
+                .contains("lens_ack_latency_seconds_bucket{signal=\"spans\",le=\"2.0\"}")
+                .contains("lens_ack_latency_seconds_bucket{signal=\"spans\",le=\"+Inf\"} 1")
+                // what the shipped alerts compare with (observability/prometheus/lens-alerts.yml)
+                .containsPattern("(?m)^lens_listener_consumers [1-9]")
+                .contains("lens_archive_health_max_lag_seconds 900.0")
+                .contains("lens_archive_spool_max_bytes 4.294967296E9")
+                .contains("lens_archive_spool_commit_threshold_bytes 2.147483648E9")
+                .contains("lens_archive_store_failing_seconds 0.0");
         // no tag carries a run id, a message id or a queue name
         assertThat(prometheus.lines().filter(l -> l.startsWith("lens_")))
                 .allSatisfy(line -> assertThat(line)

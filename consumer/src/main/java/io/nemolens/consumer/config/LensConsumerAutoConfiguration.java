@@ -9,6 +9,7 @@ import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
+import io.nemolens.consumer.metrics.ListenerMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.consumer.poison.PoisonRecorder;
 import io.nemolens.decode.OtlpDecoder;
@@ -226,5 +227,13 @@ public final class LensConsumerAutoConfiguration {
     ListenerHealthIndicator lensListenerHealthIndicator(
             SimpleMessageListenerContainer lensListenerContainer, LensMessageListener listener, LensTopology topology) {
         return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName());
+    }
+
+    /** {@code lens.listener.consumers} of the same container the listener health reads. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
+    ListenerMetrics lensListenerMetrics(SimpleMessageListenerContainer lensListenerContainer) {
+        return new ListenerMetrics(lensListenerContainer);
     }
 }

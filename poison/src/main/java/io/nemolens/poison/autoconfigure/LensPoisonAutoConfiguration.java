@@ -140,14 +140,26 @@ public final class LensPoisonAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(QueueDepthMonitor.class)
+    PoisonQueueAge lensPoisonQueueAge(QueueDepthMonitor monitor, Clock clock, ObjectProvider<PoisonIndex> index) {
+        return new PoisonQueueAge(monitor, clock, index.getIfAvailable());
+    }
+
+    @Bean
     @ConditionalOnMissingBean(name = "lensPoisonHealthIndicator")
-    @ConditionalOnProperty(prefix = "lens.consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+    @ConditionalOnBean(PoisonQueueAge.class)
     PoisonQueueHealthIndicator lensPoisonHealthIndicator(
-            QueueDepthMonitor monitor,
-            LensPoisonProperties properties,
-            Clock clock,
-            ObjectProvider<PoisonIndex> index) {
+            QueueDepthMonitor monitor, PoisonQueueAge age, LensPoisonProperties properties) {
         return new PoisonQueueHealthIndicator(
-                monitor, properties.health().maxDepth(), properties.health().maxAge(), clock, index.getIfAvailable());
+                monitor, properties.health().maxDepth(), properties.health().maxAge(), age);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(PoisonQueueAge.class)
+    PoisonQueueMetrics lensPoisonQueueMetrics(PoisonQueueAge age, LensPoisonProperties properties) {
+        return new PoisonQueueMetrics(
+                age, properties.health().maxDepth(), properties.health().maxAge());
     }
 }
