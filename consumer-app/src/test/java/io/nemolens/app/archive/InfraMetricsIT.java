@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * dcgm-exporter and node-exporter batches, shaped as the collector's {@code prometheus} receiver makes
  * them, in protobuf and collector JSON through a real broker: typed GPU and node samples reach their
  * handlers (staleness markers skipped, absent labels null), the scrape gauges reach the metric point
- * handlers, and the {@code gpu_metrics} / {@code node_metrics} rows read back with DuckDB; the README's
- * example query runs against the same archive.
+ * handlers, and the {@code gpu_metrics} / {@code node_metrics} rows read back with DuckDB; the example query
+ * of docs/archive.md runs against the same archive.
  */
 class InfraMetricsIT {
 
@@ -178,7 +178,7 @@ class InfraMetricsIT {
                     .containsEntry("is_counter", false)
                     .containsEntry("value", 48213.0);
 
-            // the README's example query, word for word, against this archive
+            // docs/archive.md's example query, word for word, against this archive
             List<Map<String, Object>> joined =
                     reader.query(readmeQuery().replace("'lens-archive/", "'" + archive.toAbsolutePath() + "/"));
             assertThat(joined).singleElement().satisfies(row -> {
@@ -191,12 +191,12 @@ class InfraMetricsIT {
         }
     }
 
-    /** The SQL block after the {@code <!-- query: step-minutes-with-gpu-utilization -->} marker in README.md. */
+    /** The SQL block after the {@code <!-- query: step-minutes-with-gpu-utilization -->} marker in docs/archive.md. */
     static String readmeQuery() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "archive.md"));
         String start = "<!-- query: step-minutes-with-gpu-utilization -->\n```sql\n";
         int from = readme.indexOf(start);
-        assertThat(from).as("README marks the example query").isNotNegative();
+        assertThat(from).as("docs/archive.md marks the example query").isNotNegative();
         int codeStart = from + start.length();
         return readme.substring(codeStart, readme.indexOf("```", codeStart));
     }
