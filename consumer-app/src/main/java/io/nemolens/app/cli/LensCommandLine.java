@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -63,12 +64,26 @@ public final class LensCommandLine {
         return arg.startsWith("--") && eq > 2 && arg.lastIndexOf('.', eq) > 2;
     }
 
-    /** Starts a context without web server and listener, runs the command, returns its exit code. */
+    /**
+     * Runs the command the arguments name and returns its exit code. A word that is no command, and
+     * {@code help}, {@code --help} or {@code -h}, get the usage at once (exit 2, or 0 for help), before any
+     * context starts: no broker is needed to be told how to call the jar. A command runs in a context without
+     * web server and listener.
+     */
     public static int run(Class<?> application, String[] args, PrintStream out) {
         List<String> springArgs = new ArrayList<>();
         List<String> commandArgs = new ArrayList<>();
         for (String arg : args) {
             (isSpringProperty(arg) ? springArgs : commandArgs).add(arg);
+        }
+        String name = commandArgs.get(0);
+        if (!LensCommands.DESCRIPTIONS.containsKey(name)) {
+            boolean help = name.equals("help") || name.equals("--help") || name.equals("-h");
+            if (!help) {
+                out.println("unknown command: " + name);
+            }
+            usage(out);
+            return help ? 0 : 2;
         }
         SpringApplication app = new SpringApplication(application);
         app.setWebApplicationType(WebApplicationType.NONE);
@@ -80,20 +95,10 @@ public final class LensCommandLine {
                 .getPropertySources()
                 .addFirst(new MapPropertySource("lensCommand", COMMAND_PROPERTIES)));
         try (ConfigurableApplicationContext context = app.run(springArgs.toArray(String[]::new))) {
-            Map<String, LensCommand> commands = context.getBeansOfType(LensCommand.class);
-            String name = commandArgs.get(0);
-            LensCommand command = commands.values().stream()
+            LensCommand command = context.getBeansOfType(LensCommand.class).values().stream()
                     .filter(c -> c.name().equals(name))
                     .findFirst()
-                    .orElse(null);
-            if (command == null) {
-                boolean help = name.equals("help") || name.equals("--help") || name.equals("-h");
-                if (!help) {
-                    out.println("unknown command: " + name);
-                }
-                usage(commands.values().stream().toList(), out);
-                return help ? 0 : 2;
-            }
+                    .orElseThrow(() -> new IllegalStateException("no bean for the command " + name));
             try {
                 return command.run(commandArgs.subList(1, commandArgs.size()), out);
             } catch (Exception e) {
@@ -103,13 +108,12 @@ public final class LensCommandLine {
         }
     }
 
-    private static void usage(List<LensCommand> commands, PrintStream out) {
+    private static void usage(PrintStream out) {
         out.println(
                 "usage: java -jar lens-consumer-app-exec.jar [--spring.or.lens.property=VALUE ...] [COMMAND [ARGS]]");
         out.println("without a command the consumer runs. Commands:");
-        commands.stream()
-                .sorted((a, b) -> a.name().compareTo(b.name()))
-                .forEach(c -> out.printf("  %-10s %s%n", c.name(), c.description()));
+        new TreeMap<>(LensCommands.DESCRIPTIONS)
+                .forEach((name, description) -> out.printf("  %-10s %s%n", name, description));
         out.println("Spring properties (--name=value, a dot in the name) work with every command, as for the service.");
     }
 }

@@ -32,14 +32,17 @@ public record PoisonCommand(PoisonInspector inspector, PoisonReplayer replayer) 
                      parking lot after lens.poison.max-replays replays; decode, unknown-signal and oversized
                      failures only with --include-input-failures or --category naming them""";
 
+    static final String NAME = "poison";
+    static final String DESCRIPTION = "list | replay the poison queue ('poison help' for options)";
+
     @Override
     public String name() {
-        return "poison";
+        return NAME;
     }
 
     @Override
     public String description() {
-        return "list | replay the poison queue ('poison help' for options)";
+        return DESCRIPTION;
     }
 
     @Override

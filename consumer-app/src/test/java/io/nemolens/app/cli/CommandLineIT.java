@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.JarRun;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +46,29 @@ class CommandLineIT {
             assertThat(written)
                     .as("no consumer ran: no archive or spool folder")
                     .isEmpty();
+        }
+    }
+
+    /**
+     * The usage needs no broker: asked with none reachable (a port nothing listens on), {@code --help} and a
+     * mistyped command are answered by the jar before any context starts, well within the 5 s a person waits.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "genrate"})
+    void theUsageNeedsNoBroker(String word) throws Exception {
+        List<String> args = List.of(word, "--spring.rabbitmq.host=127.0.0.1", "--spring.rabbitmq.port=" + closedPort());
+        JarRun.Outcome run = JarRun.run(ConsumerProcess.serviceJar(), args, workingDir, Duration.ofSeconds(5));
+        assertThat(run.exited()).as("answered within 5 s: %s", run.output()).isTrue();
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(word.equals("--help") ? 0 : 2);
+        assertThat(run.output())
+                .contains("usage: java -jar lens-consumer-app-exec.jar")
+                .contains("poison")
+                .doesNotContain("Exception");
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 
