@@ -3,6 +3,7 @@ package io.nemolens.app.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.app.testing.ClaimsRegistry;
 import io.nemolens.app.testing.Service;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
