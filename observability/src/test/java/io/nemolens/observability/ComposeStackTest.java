@@ -220,7 +220,7 @@ class ComposeStackTest {
                 .as("%s: rabbitmq mounts", file)
                 .containsEntry("/etc/rabbitmq/rabbitmq.conf", "./observability/rabbitmq/rabbitmq.conf")
                 .containsEntry("/etc/rabbitmq/enabled_plugins", "./observability/rabbitmq/enabled_plugins");
-        String definitionsPath = rabbitmqConf().get("definitions.local.path");
+        String definitionsPath = StackFiles.rabbitmqConf().get("definitions.local.path");
         assertThat(mounted)
                 .as(
                         "%s: rabbitmq.conf loads definitions from %s; the compose file must mount definitions.json there",
@@ -229,24 +229,11 @@ class ComposeStackTest {
         assertThat(containerPorts(rabbitmq, "rabbitmq"))
                 .as("%s: rabbitmq ports", file)
                 .contains(
-                        Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")),
-                        Integer.parseInt(rabbitmqConf().get("management.tcp.port")));
+                        Integer.parseInt(StackFiles.rabbitmqConf().get("listeners.tcp.default")),
+                        Integer.parseInt(StackFiles.rabbitmqConf().get("management.tcp.port")));
         assertThat(String.valueOf(rabbitmq.get("image")))
                 .as("%s: the broker image should have the management UI", file)
                 .contains("management");
-    }
-
-    private static Map<String, String> rabbitmqConf() throws IOException {
-        Map<String, String> conf = new java.util.LinkedHashMap<>();
-        for (String line : Files.readAllLines(StackFiles.OBSERVABILITY.resolve("rabbitmq/rabbitmq.conf"))) {
-            String l = line.strip();
-            if (!l.isEmpty() && !l.startsWith("#") && l.contains("=")) {
-                conf.put(
-                        l.substring(0, l.indexOf('=')).strip(),
-                        l.substring(l.indexOf('=') + 1).strip());
-            }
-        }
-        return conf;
     }
 
     @ParameterizedTest
@@ -265,7 +252,7 @@ class ComposeStackTest {
                 .containsKey(endpoint.getHost());
         assertThat(endpoint.getPort())
                 .as("%s: exporter port vs rabbitmq.conf listeners.tcp.default", configName)
-                .isEqualTo(Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")));
+                .isEqualTo(Integer.parseInt(StackFiles.rabbitmqConf().get("listeners.tcp.default")));
         assertThat(containerPorts(service(compose, file, endpoint.getHost()), endpoint.getHost()))
                 .as("%s: service %s should publish or expose the port the exporter uses", file, endpoint.getHost())
                 .contains(endpoint.getPort());
@@ -345,7 +332,7 @@ class ComposeStackTest {
                 .containsKey(host);
         assertThat(Integer.parseInt(env.get("SPRING_RABBITMQ_PORT")))
                 .as("%s: SPRING_RABBITMQ_PORT vs rabbitmq.conf", file)
-                .isEqualTo(Integer.parseInt(rabbitmqConf().get("listeners.tcp.default")));
+                .isEqualTo(Integer.parseInt(StackFiles.rabbitmqConf().get("listeners.tcp.default")));
         assertThat(env.get("LENS_TOPOLOGY_EXCHANGE"))
                 .as("%s: LENS_TOPOLOGY_EXCHANGE", file)
                 .isEqualTo(LensTopology.DEFAULT_EXCHANGE);

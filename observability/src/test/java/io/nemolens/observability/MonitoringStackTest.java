@@ -321,8 +321,8 @@ class MonitoringStackTest {
         Map<String, Object> compose = StackFiles.compose(file);
         String plugins = Files.readString(OBSERVABILITY.resolve("rabbitmq/enabled_plugins"));
         assertThat(plugins).as("enabled_plugins").contains("rabbitmq_prometheus");
-        int port = Integer.parseInt(
-                rabbitmqConf().getOrDefault("prometheus.tcp.port", String.valueOf(RABBITMQ_PROMETHEUS_DEFAULT_PORT)));
+        int port = Integer.parseInt(StackFiles.rabbitmqConf()
+                .getOrDefault("prometheus.tcp.port", String.valueOf(RABBITMQ_PROMETHEUS_DEFAULT_PORT)));
 
         Map<String, Object> job = scrapeJob(BROKER);
         assertThat(targets(job))
@@ -759,19 +759,6 @@ class MonitoringStackTest {
         return dependsOn instanceof List<?> l
                 ? new LinkedHashSet<>(l.stream().map(String::valueOf).toList())
                 : map(dependsOn, where + ".depends_on").keySet();
-    }
-
-    private static Map<String, String> rabbitmqConf() throws IOException {
-        Map<String, String> conf = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(OBSERVABILITY.resolve("rabbitmq/rabbitmq.conf"))) {
-            String l = line.strip();
-            if (!l.isEmpty() && !l.startsWith("#") && l.contains("=")) {
-                conf.put(
-                        l.substring(0, l.indexOf('=')).strip(),
-                        l.substring(l.indexOf('=') + 1).strip());
-            }
-        }
-        return conf;
     }
 
     private static String firstOf(String... values) {

@@ -210,4 +210,18 @@ final class StackFiles {
         }
         return ports;
     }
+
+    /** {@code observability/rabbitmq/rabbitmq.conf} as its keys and values (comments and blank lines left out). */
+    static Map<String, String> rabbitmqConf() throws IOException {
+        Map<String, String> conf = new java.util.LinkedHashMap<>();
+        for (String line : Files.readAllLines(OBSERVABILITY.resolve("rabbitmq/rabbitmq.conf"))) {
+            String l = line.strip();
+            if (!l.isEmpty() && !l.startsWith("#") && l.contains("=")) {
+                conf.put(
+                        l.substring(0, l.indexOf('=')).strip(),
+                        l.substring(l.indexOf('=') + 1).strip());
+            }
+        }
+        return conf;
+    }
 }

@@ -12,10 +12,7 @@ import io.nemolens.testing.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,10 +66,7 @@ class ScaleOutIT {
         if (stream != null) {
             stream.close();
         }
-        try (Connection c = DriverManager.getConnection(ClaimsRegistry.URL, ClaimsRegistry.USER, null);
-                Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + claimsTable);
-        }
+        ClaimsRegistry.dropTable(claimsTable);
     }
 
     @Test

@@ -16,9 +16,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -122,10 +119,7 @@ class PrometheusAlertsIT {
             if (s3 != null) {
                 s3.close();
             }
-            try (Connection c = DriverManager.getConnection(ClaimsRegistry.URL, ClaimsRegistry.USER, null);
-                    Statement s = c.createStatement()) {
-                s.execute("DROP TABLE IF EXISTS " + claimsTable);
-            }
+            ClaimsRegistry.dropTable(claimsTable);
         }
     }
 
