@@ -59,6 +59,7 @@ record ArchiveParts(
      * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
      * spool holds but no committed file has.
      *
+     * @param listener told of the commit path's moments (the publisher's and the claims' among them)
      * @throws UncheckedIOException when a folder cannot be created or the spool is in use
      */
     static ArchiveParts open(
@@ -67,7 +68,8 @@ record ArchiveParts(
             Clock clock,
             OutputFiles outputs,
             ArchiveStore store,
-            @Nullable MessageClaims registry) {
+            @Nullable MessageClaims registry,
+            CommitListener listener) {
         Path root = options.path();
         Instances instances;
         Spool spool;
@@ -90,7 +92,7 @@ record ArchiveParts(
         Repairer repairer = new Repairer(
                 spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
         FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
-        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds::messageId, clock);
+        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds::messageId, listener, clock);
         AtomicReference<@Nullable OpenFiles> opened = new AtomicReference<>();
         ClaimKeeper claims = registry == null
                 ? null
@@ -106,6 +108,7 @@ record ArchiveParts(
                                 open.loseFilesHolding(seq, new IOException("another instance archives this message"));
                             }
                         },
+                        listener,
                         clock,
                         options.dedupWindow());
         Committer committer = new Committer(

@@ -56,6 +56,7 @@ final class ClaimKeeper implements AutoCloseable {
     private final LongSupplier durableSeq;
     private final LongPredicate appendFailed;
     private final LongConsumer drop;
+    private final CommitListener listener;
     private final Clock clock;
     private final Duration keep;
     private final ConcurrentNavigableMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
@@ -78,6 +79,7 @@ final class ClaimKeeper implements AutoCloseable {
      * @param durableSeq the highest seq the spool has made durable
      * @param appendFailed whether an entry's append failed (it is never claimed)
      * @param drop drops an entry another instance claimed first
+     * @param listener told of each batch before it goes to the registry
      * @param keep how long claims are kept (the de-duplication window)
      */
     ClaimKeeper(
@@ -86,6 +88,7 @@ final class ClaimKeeper implements AutoCloseable {
             LongSupplier durableSeq,
             LongPredicate appendFailed,
             LongConsumer drop,
+            CommitListener listener,
             Clock clock,
             Duration keep) {
         this.claims = claims;
@@ -93,6 +96,7 @@ final class ClaimKeeper implements AutoCloseable {
         this.durableSeq = durableSeq;
         this.appendFailed = appendFailed;
         this.drop = drop;
+        this.listener = listener;
         this.clock = clock;
         this.keep = keep;
         this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
@@ -189,7 +193,7 @@ final class ClaimKeeper implements AutoCloseable {
                 ids.add(e.getValue().messageId());
             }
             Set<String> takenByOthers;
-            CrashPoint.BEFORE_CLAIM.pass();
+            listener.claiming(ids);
             try {
                 takenByOthers = claims.claim(instanceId, ids);
             } catch (IOException | RuntimeException e) {

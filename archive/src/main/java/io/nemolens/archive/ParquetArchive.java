@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -85,6 +86,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private final ArchiveOptions options;
     private final Clock clock;
     private final ArchiveParts parts;
+    private final CommitListener listener;
     private final ScheduledExecutorService timer;
     private final ExecutorService acknowledger;
     private final AtomicLong duplicates = new AtomicLong();
@@ -125,11 +127,27 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             Clock clock,
             ArchiveStore store,
             @Nullable MessageClaims claims) {
-        this(options, decoder, clock, OutputFiles.LOCAL, store, claims);
+        this(options, decoder, clock, store, claims, List.of());
+    }
+
+    /**
+     * Opens the archive as {@link #ParquetArchive(ArchiveOptions, OtlpDecoder, Clock, ArchiveStore, MessageClaims)}
+     * does, with listeners told of its commit path's moments.
+     *
+     * @param listeners told in this order (see {@link CommitListener})
+     */
+    public ParquetArchive(
+            ArchiveOptions options,
+            OtlpDecoder decoder,
+            Clock clock,
+            ArchiveStore store,
+            @Nullable MessageClaims claims,
+            List<? extends CommitListener> listeners) {
+        this(options, decoder, clock, OutputFiles.LOCAL, store, claims, CommitListeners.of(listeners));
     }
 
     ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
-        this(options, decoder, clock, outputs, new LocalFolder(options.path()), null);
+        this(options, decoder, clock, outputs, new LocalFolder(options.path()), null, CommitListeners.of(List.of()));
     }
 
     ParquetArchive(
@@ -138,10 +156,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             Clock clock,
             OutputFiles outputs,
             ArchiveStore store,
-            @Nullable MessageClaims claims) {
+            @Nullable MessageClaims claims,
+            CommitListener listener) {
         this.options = options;
         this.clock = clock;
-        this.parts = ArchiveParts.open(options, decoder, clock, outputs, store, claims);
+        this.listener = listener;
+        this.parts = ArchiveParts.open(options, decoder, clock, outputs, store, claims, listener);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lens-archive-timer"));
         // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
@@ -238,8 +258,13 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             // is committed (the acknowledgement does not wait for the claim)
             claims.register(seq, id);
         }
-        CompletionStage<?> acknowledgement =
-                ready.whenCompleteAsync((ok, failure) -> CrashPoint.BEFORE_ACK.pass(), acknowledger);
+        CompletionStage<?> acknowledgement = ready.whenCompleteAsync(
+                (ok, failure) -> {
+                    if (failure == null) {
+                        listener.durable(id);
+                    }
+                },
+                acknowledger);
         notYetDurable.put(id, acknowledgement);
         // forgotten once the acknowledgement itself is complete (not merely the append): until then a
         // redelivery shares it, so it is never acknowledged before the first delivery

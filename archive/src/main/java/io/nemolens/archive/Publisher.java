@@ -44,6 +44,7 @@ final class Publisher {
     private final ArchiveStore store;
     private final Manifest manifest;
     private final LongFunction<@Nullable String> messageIdOf;
+    private final CommitListener listener;
     private final Clock clock;
     private final AtomicLong publishedFiles = new AtomicLong();
     private final AtomicLong publishedBytes = new AtomicLong();
@@ -59,6 +60,7 @@ final class Publisher {
     /**
      * @param root the archive's local folder (the files' local names are relative to it)
      * @param messageIdOf the message id of a spool entry the file has rows of
+     * @param listener told when the store took a file
      */
     Publisher(
             Path root,
@@ -66,12 +68,14 @@ final class Publisher {
             ArchiveStore store,
             Manifest manifest,
             LongFunction<@Nullable String> messageIdOf,
+            CommitListener listener,
             Clock clock) {
         this.root = root;
         this.instanceId = instanceId;
         this.store = store;
         this.manifest = manifest;
         this.messageIdOf = messageIdOf;
+        this.listener = listener;
         this.clock = clock;
     }
 
@@ -95,7 +99,7 @@ final class Publisher {
             long start = System.nanoTime();
             try {
                 store.publish(new StagedFile(local, name, contentId, bytes, file.rows()));
-                CrashPoint.AFTER_PUBLISH.pass();
+                listener.published(name);
                 publishNanos.addAndGet(System.nanoTime() - start);
                 publishedFiles.incrementAndGet();
                 publishedBytes.addAndGet(bytes);

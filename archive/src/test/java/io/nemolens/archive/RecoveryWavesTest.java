@@ -83,7 +83,8 @@ class RecoveryWavesTest {
                 Clock.systemUTC(),
                 OutputFiles.LOCAL,
                 new io.nemolens.archive.store.LocalFolder(options.path()),
-                null)) {
+                null,
+                CommitListeners.of(java.util.List.of()))) {
             await().atMost(Duration.ofMinutes(1)).until(() -> parts.repairer().idle());
             usage = parts.files().usage();
         }

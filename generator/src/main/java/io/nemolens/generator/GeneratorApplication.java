@@ -27,6 +27,18 @@ import org.springframework.context.annotation.Configuration;
 @EnableAutoConfiguration
 public class GeneratorApplication {
 
+    /**
+     * The generator's defaults, below every setting a user gives (command line, environment, {@code -D}): in code,
+     * not in an {@code application.yml}, which its jar would put on the class path of every module whose tests use
+     * the generator. The broker is Spring's default one, {@code localhost:5672} as {@code guest}.
+     */
+    static final Map<String, Object> DEFAULTS = Map.of(
+            "spring.application.name", "nemo-lens-generator",
+            "spring.main.banner-mode", "off",
+            "logging.level.root", "WARN",
+            // a broker that does not answer is reported within 10 s, not the client's 60
+            "spring.rabbitmq.connection-timeout", "10s");
+
     /** The client-provided name of the generator's broker connection. */
     static final String CONNECTION_NAME_PREFIX = "lens-generator ";
 
@@ -47,7 +59,7 @@ public class GeneratorApplication {
         String connectionName = CONNECTION_NAME_PREFIX + runId;
         SpringApplication app = new SpringApplication(GeneratorApplication.class);
         app.setWebApplicationType(WebApplicationType.NONE);
-        app.setDefaultProperties(Map.of("spring.main.banner-mode", "off", "logging.level.root", "WARN"));
+        app.setDefaultProperties(DEFAULTS);
         app.addInitializers(context -> context.getBeanFactory()
                 .registerSingleton("lensGeneratorConnectionName", (ConnectionNameStrategy) cf -> connectionName));
         try (ConfigurableApplicationContext context = app.run(args)) {

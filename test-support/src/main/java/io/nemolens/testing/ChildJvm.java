@@ -1,5 +1,6 @@
 package io.nemolens.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one way tests start a child JVM: the {@code java} of the JVM running the tests, its options, a jar
- * ({@code -jar}) or a main class on the tests' class path, the program's arguments; optionally under a
+ * ({@code -jar}) or a main class on the tests' class path or a given one, the program's arguments; optionally under a
  * launcher that execs it (such as {@code unshare ... sh -c 'exec "$@"'}), in a working folder of the test's
  * choosing, with environment variables added, and its output (standard output and error together) in a
  * file. Standard input is closed at once. {@link JarRun} and {@link ConsumerProcess} start theirs with it.
@@ -42,6 +43,15 @@ public final class ChildJvm {
     /** {@code java -cp CLASSPATH MAIN}, with the class path of the JVM running the tests. */
     public static ChildJvm mainClass(Class<?> main) {
         return new ChildJvm(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    }
+
+    /** {@code java -cp CLASSPATH MAIN}, with these jars and folders as the class path. */
+    public static ChildJvm mainClass(String main, List<Path> classPath) {
+        List<String> entries = new ArrayList<>();
+        for (Path entry : classPath) {
+            entries.add(entry.toString());
+        }
+        return new ChildJvm(List.of("-cp", String.join(File.pathSeparator, entries), main));
     }
 
     /** The {@code java} of the JVM running the tests. */

@@ -51,6 +51,7 @@ public final class ConsumerExtension
     private final Class<?> application;
     private final List<Class<?>> configuration = new ArrayList<>();
     private final Map<String, Object> properties = new LinkedHashMap<>();
+    private final List<Path> processClassPath = new ArrayList<>();
     private boolean startEach = true;
     private boolean perClass;
 
@@ -83,6 +84,15 @@ public final class ConsumerExtension
     /** Properties of every start. */
     public ConsumerExtension properties(Map<String, ?> values) {
         properties.putAll(values);
+        return this;
+    }
+
+    /**
+     * Jars or folders on the class path of every child JVM {@link #startProcess} starts, after the service's own:
+     * what a test adds from test scope (a fault that halts the process at a crash point), never in the shipped jar.
+     */
+    public ConsumerExtension processClassPath(Path... entries) {
+        processClassPath.addAll(List.of(entries));
         return this;
     }
 
@@ -183,7 +193,7 @@ public final class ConsumerExtension
         props.put("lens.archive.path", archive());
         props.putAll(properties);
         props.putAll(extra);
-        ConsumerProcess process = ConsumerProcess.start(topology(), log, launcher, jvmOptions, props);
+        ConsumerProcess process = ConsumerProcess.start(topology(), log, launcher, jvmOptions, processClassPath, props);
         processes.add(process);
         return process;
     }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,14 +70,32 @@ public final class ConsumerProcess implements AutoCloseable {
     public static ConsumerProcess start(
             TestTopology topology, Path log, List<String> launcher, List<String> jvmOptions, Map<String, ?> properties)
             throws IOException {
+        return start(topology, log, launcher, jvmOptions, List.of(), properties);
+    }
+
+    /**
+     * Starts the jar as {@link #start(TestTopology, Path, List, List, Map)} does, with these jars and folders on its
+     * class path after the jar's own (a test's faults, from test scope: the shipped jar holds none).
+     */
+    public static ConsumerProcess start(
+            TestTopology topology,
+            Path log,
+            List<String> launcher,
+            List<String> jvmOptions,
+            List<Path> classPath,
+            Map<String, ?> properties)
+            throws IOException {
         int port = freePort();
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("management.endpoint.health.show-details", "always");
         props.putAll(properties);
         props.put("server.port", port);
         ServiceLaunch launch = ServiceLaunch.of(serviceJar());
-        Process process = ChildJvm.jar(launch.jar())
-                .launcher(launcher)
+        List<Path> entries = new ArrayList<>(List.of(launch.jar()));
+        entries.addAll(classPath);
+        ChildJvm jvm =
+                classPath.isEmpty() ? ChildJvm.jar(launch.jar()) : ChildJvm.mainClass(launch.mainClass(), entries);
+        Process process = jvm.launcher(launcher)
                 .options(launch.options())
                 .options(jvmOptions)
                 .args(List.of(topology.applicationArguments(props)))

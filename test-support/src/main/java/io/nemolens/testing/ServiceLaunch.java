@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * How {@link ConsumerProcess} starts the service's exec jar quickly: the jar extracted as Spring Boot's own
@@ -30,10 +33,12 @@ final class ServiceLaunch {
     private static final Map<Path, ServiceLaunch> PREPARED = new HashMap<>();
 
     private final Path jar;
+    private final String mainClass;
     private final List<String> options;
 
-    private ServiceLaunch(Path jar, List<String> options) {
+    private ServiceLaunch(Path jar, String mainClass, List<String> options) {
         this.jar = jar;
+        this.mainClass = mainClass;
         this.options = List.copyOf(options);
     }
 
@@ -55,6 +60,14 @@ final class ServiceLaunch {
     /** The extracted jar to run with {@code -jar}. */
     Path jar() {
         return jar;
+    }
+
+    /**
+     * The main class of the extracted jar, for a start with more on the class path than the jar (its manifest's
+     * {@code Class-Path} still brings its libraries): {@code java -cp JAR:MORE MAIN}.
+     */
+    String mainClass() {
+        return mainClass;
     }
 
     /** The JVM options that go before {@code -jar}. */
@@ -95,7 +108,18 @@ final class ServiceLaunch {
         if (Files.isRegularFile(archive)) {
             options.add("-XX:SharedArchiveFile=" + archive);
         }
-        return new ServiceLaunch(jar, options);
+        return new ServiceLaunch(jar, mainClass(jar), options);
+    }
+
+    private static String mainClass(Path jar) throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            String main = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+            if (main == null) {
+                throw new IllegalStateException("the extracted jar " + jar + " names no Main-Class");
+            }
+            return main;
+        }
     }
 
     /** One start of the service that stops once its context is refreshed, writing the classes it loaded. */

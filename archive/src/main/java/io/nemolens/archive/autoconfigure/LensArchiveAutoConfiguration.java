@@ -1,6 +1,7 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.CommitListener;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.store.ArchiveStore;
@@ -24,7 +25,8 @@ import org.springframework.core.annotation.Order;
  * application's {@link Clock} (the system's UTC clock without one) times the spool, the files and the
  * de-duplication index. Committed files go to the application's {@link ArchiveStore} (an object store's, from
  * {@code lens.archive.store.uri}), or stay in the local folder; with a {@link MessageClaims} registry (from
- * {@code lens.archive.claims.*}), message ids are claimed before their rows are committed.
+ * {@code lens.archive.claims.*}), message ids are claimed before their rows are committed. The application's
+ * {@link CommitListener} beans are told of the commit path's moments.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LensArchiveProperties.class)
@@ -39,14 +41,16 @@ public final class LensArchiveAutoConfiguration {
             ObjectProvider<OtlpDecoder> decoder,
             ObjectProvider<Clock> clock,
             ObjectProvider<ArchiveStore> store,
-            ObjectProvider<MessageClaims> claims) {
+            ObjectProvider<MessageClaims> claims,
+            ObjectProvider<CommitListener> listeners) {
         ArchiveOptions options = archive.toOptions();
         return new ParquetArchive(
                 options,
                 decoder.getIfAvailable(OtlpDecoder::new),
                 clock.getIfAvailable(Clock::systemUTC),
                 store.getIfAvailable(() -> new LocalFolder(options.path())),
-                claims.getIfAvailable());
+                claims.getIfAvailable(),
+                listeners.orderedStream().toList());
     }
 
     @Bean

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.ClaimsRegistry;
 import io.nemolens.app.testing.Service;
+import io.nemolens.archive.testing.HaltAt;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
@@ -32,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three consumer instances (the service's jar in child JVMs) on one queue, with the PostgreSQL claim registry,
  * archive a stream of thousands of messages of 16 runs into one archive while they are killed: by SIGKILL at
- * random moments, and by crash points the archive offers its tests ({@code lens.archive.test.crash-at}) right
- * after the store took a file (before its spool entries are released), after a spool fsync before the claim,
+ * random moments, and at crash points a fault from the archive's test-jar halts them at ({@link HaltAt}, on
+ * their class path from test scope): right after the store took a file (before its spool entries are released), after a spool fsync before the claim,
  * and after a spool fsync before the acknowledgement reaches the broker. A killed instance comes back with its
  * own spool and id. The archive then holds every published record exactly once, counted without
  * {@code DISTINCT}, and nothing half-written.
@@ -55,7 +56,7 @@ class ScaleOutIT {
     Path dir;
 
     @RegisterExtension
-    final ConsumerExtension lens = Service.extension().manualStart();
+    final ConsumerExtension lens = Service.extension().manualStart().processClassPath(HaltAt.classPath());
 
     private final String claimsTable =
             "lens_claims_it_" + UUID.randomUUID().toString().substring(0, 8);
@@ -254,12 +255,12 @@ class ScaleOutIT {
 
         private void start(int i, @Nullable String arming) throws IOException {
             armed[i] = arming;
-            List<String> jvm = new ArrayList<>(List.of("-Xmx256m"));
+            List<String> jvm = List.of("-Xmx256m");
+            Map<String, Object> props = new HashMap<>(target.of(i));
             if (arming != null) {
-                jvm.add("-Dlens.archive.test.crash-at=" + arming);
+                props.putAll(HaltAt.armedAt(arming));
                 events.add("instance " + i + " armed " + arming);
             }
-            Map<String, Object> props = new HashMap<>(target.of(i));
             props.put("lens.archive.spool.path", dir.resolve("spool-" + i).toString());
             props.put("lens.archive.instance-id", "lens-" + i);
             props.put("lens.archive.max-age", "700ms");
