@@ -35,9 +35,8 @@ class ClaimsTest extends ArchiveTestCase {
 
     /** @param maxRows rows after which a file is full and committed */
     private ParquetArchive open(long maxRows) {
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions options = ParquetArchiveTest.options(dir, maxRows, d.maxAge(), d.maxBufferBytes(), d.zstdLevel())
-                .withInstanceId("a");
+        ArchiveOptions options =
+                ArchiveOptions.builder(dir).maxRows(maxRows).instanceId("a").build();
         return new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), claims);
     }
 

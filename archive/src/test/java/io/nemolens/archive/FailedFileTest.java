@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.nemolens.archive.parquet.OutputFiles;
-import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
@@ -181,25 +180,10 @@ class FailedFileTest extends ArchiveTestCase {
 
     private void open(Map<Integer, Failure> failing, long rowGroupBytes) {
         outputs = new FailingOutputs(failing);
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions options = new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                d.maxRows(),
-                d.maxFileSizeBytes(),
-                Duration.ofMinutes(10), // files are committed when the test says so
-                d.maxBufferBytes(),
-                WriterBudget.defaultMaxOpenFiles( // files are committed when the test says so
-                        d.maxBufferBytes()),
-                2,
-                rowGroupBytes,
-                ArchiveOptions.Compression.ZSTD,
-                1,
-                d.dedupWindow(),
-                null);
+        ArchiveOptions options = ArchiveOptions.builder(dir)
+                .maxAge(Duration.ofMinutes(10)) // files are committed when the test says so
+                .rowGroupSizeBytes(rowGroupBytes)
+                .build();
         archive = new ParquetArchive(options, decoder, Clock.systemUTC(), outputs);
     }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
-import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
@@ -350,7 +349,10 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
     @Test
     void filesAreHivePartitionedByDateAndRunAndRollByRows() throws Exception {
-        open(options(dir, 1500, Duration.ofMinutes(10), 96L << 20, 1));
+        open(ArchiveOptions.builder(dir)
+                .maxRows(1500)
+                .maxAge(Duration.ofMinutes(10))
+                .build());
         for (int i = 0; i < 2; i++) {
             take(received(Signal.SPANS, NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i)));
         }
@@ -423,7 +425,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
         int[] levels = {1, 19};
         for (int i = 0; i < levels.length; i++) {
             Path levelDir = dir.resolve("level-" + levels[i]);
-            open(options(levelDir, 10_000_000, Duration.ofMinutes(5), 96L << 20, levels[i]));
+            open(ArchiveOptions.builder(levelDir).zstdLevel(levels[i]).build());
             take(received(Signal.SPANS, decoded.request()));
             archive.commitNow();
             archive.close();
@@ -438,7 +440,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
             }
         }
         assertThat(sizes[1]).as("level 19 compresses harder than level 1").isLessThan(sizes[0]);
-        assertThatThrownBy(() -> options(dir, 1, Duration.ofSeconds(1), 1, 23))
+        assertThatThrownBy(() -> ArchiveOptions.builder(dir).zstdLevel(23).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zstdLevel");
     }
@@ -447,7 +449,8 @@ class ParquetArchiveTest extends ArchiveTestCase {
     void theClockItIsGivenTimesTheSpoolTheFilesAndTheDedupIndex() throws Exception {
         MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
         // files a second old are committed, by the clock: the housekeeping looks every 100 ms
-        archive = new ParquetArchive(options(dir, 10_000_000, Duration.ofSeconds(1), 96L << 20, 1), decoder, clock);
+        archive = new ParquetArchive(
+                ArchiveOptions.builder(dir).maxAge(Duration.ofSeconds(1)).build(), decoder, clock);
         ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(10, "run-a", 0, 1));
         take(message);
 
@@ -482,7 +485,11 @@ class ParquetArchiveTest extends ArchiveTestCase {
     @Test
     void temporaryFilesOfStoppedInstancesAreRemovedAtStartAndThoseOfLiveOnesKept() throws Exception {
         ParquetArchive live = new ParquetArchive(
-                ArchiveOptions.defaults(dir).withSpoolPath(dir.resolve(".spool-live")), decoder, Clock.systemUTC());
+                ArchiveOptions.builder(dir)
+                        .spoolPath(dir.resolve(".spool-live"))
+                        .build(),
+                decoder,
+                Clock.systemUTC());
         try {
             Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
             Files.createDirectories(dir.resolve(".instances"));
@@ -502,27 +509,6 @@ class ParquetArchiveTest extends ArchiveTestCase {
     }
 
     /** The defaults with these limits. */
-    static ArchiveOptions options(Path dir, long maxRows, Duration maxAge, long maxBufferBytes, int zstdLevel) {
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        return new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                maxRows,
-                d.maxFileSizeBytes(),
-                maxAge,
-                maxBufferBytes,
-                WriterBudget.defaultMaxOpenFiles(maxBufferBytes),
-                2,
-                d.rowGroupSizeBytes(),
-                ArchiveOptions.Compression.ZSTD,
-                zstdLevel,
-                d.dedupWindow(),
-                null);
-    }
-
     private List<Path> parquetFiles() throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".parquet"))

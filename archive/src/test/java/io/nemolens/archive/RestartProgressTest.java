@@ -51,7 +51,7 @@ class RestartProgressTest extends ArchiveTestCase {
 
     @Test
     void whatACrashLeftIsCommittedRightAfterTheRecoveryNotAMaxAgeLater() throws Exception {
-        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        ArchiveOptions options = ArchiveOptions.defaults(dir);
         spoolAsAKilledConsumerLeavesIt(options);
         clock.advance(Duration.ofSeconds(30)); // restarted half a minute later, well within max-age
         try (ParquetArchive archive = new ParquetArchive(options, decoder, clock)) {
@@ -67,7 +67,7 @@ class RestartProgressTest extends ArchiveTestCase {
 
     @Test
     void rowsWrittenAgainKeepTheAgeOfTheirFirstAppend() throws Exception {
-        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        ArchiveOptions options = ArchiveOptions.defaults(dir);
         AtomicInteger created = new AtomicInteger();
         // the first file fails when it is committed (its stream refuses its rows): its rows are written again
         OutputFiles firstFails =
