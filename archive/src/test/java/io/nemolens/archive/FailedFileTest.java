@@ -55,7 +55,7 @@ class FailedFileTest extends ArchiveTestCase {
             take(m);
         }
         assertThat(outputs.failed()).as("the first file failed part way").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         archive.commitNow();
@@ -78,7 +78,7 @@ class FailedFileTest extends ArchiveTestCase {
         archive.commitNow();
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
         assertThat(parquetFiles()).as("a file that failed has no final name").isEmpty();
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         ReceivedMessage second = spans(300, "run-a", 1, 2);
@@ -108,7 +108,7 @@ class FailedFileTest extends ArchiveTestCase {
 
         archive.commitNow();
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
         assertThat(parquetFiles()).as("the other seven files committed").hasSize(7);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
@@ -116,7 +116,7 @@ class FailedFileTest extends ArchiveTestCase {
 
         assertEveryCommittedFileReadsBack();
         assertEachRowOnce(sent);
-        assertThat(archive.status().committedFiles()).isEqualTo(8);
+        assertThat(archive.status().commits().files()).isEqualTo(8);
         archive.close();
         assertThat(outputs.openStreams())
                 .as("streams of files still open after close")
@@ -139,7 +139,7 @@ class FailedFileTest extends ArchiveTestCase {
         // usual, and the failed file's rows come back from the spool
         take(message);
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         archive.commitNow();

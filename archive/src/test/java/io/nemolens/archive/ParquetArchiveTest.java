@@ -77,11 +77,12 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
         assertThat(parquetFiles()).as("no file is visible before its commit").isEmpty();
         assertThat(temporaryFiles()).isNotEmpty();
-        assertThat(archive.status().spoolEntries()).isEqualTo(1);
+        assertThat(archive.status().spool().entries()).isEqualTo(1);
         archive.commitNow();
         assertThat(temporaryFiles()).isEmpty();
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(archive.status().spoolEntries()).isZero());
+                .untilAsserted(
+                        () -> assertThat(archive.status().spool().entries()).isZero());
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             List<Map<String, Object>> rows = reader.query("""
@@ -359,12 +360,12 @@ class ParquetArchiveTest extends ArchiveTestCase {
         // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(
-                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
+                        () -> assertThat(archive.status().commits().files()).isEqualTo(1));
         for (int i = 0; i < 4; i++) {
             take(received(Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i)));
         }
         take(received(Signal.LOGS, NemoLensTelemetry.logs()));
-        assertThat(archive.status().committedFiles())
+        assertThat(archive.status().commits().files())
                 .as("the other files wait for their age or size")
                 .isEqualTo(1);
         archive.commitNow();
@@ -455,22 +456,22 @@ class ParquetArchiveTest extends ArchiveTestCase {
         take(message);
 
         clock.advance(Duration.ofMillis(900));
-        assertThat(archive.status().lag())
+        assertThat(archive.status().commits().lag())
                 .as("the spool's append time is the clock's")
                 .isEqualTo(Duration.ofMillis(900));
         await().during(Duration.ofMillis(1500))
                 .atMost(Duration.ofSeconds(5))
-                .until(() -> archive.status().committedFiles() == 0);
+                .until(() -> archive.status().commits().files() == 0);
 
         clock.advance(Duration.ofMillis(100));
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(
-                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
+                        () -> assertThat(archive.status().commits().files()).isEqualTo(1));
         assertThat(parquetFiles())
                 .singleElement()
                 .extracting(f -> f.getFileName().toString(), as(InstanceOfAssertFactories.STRING))
                 .startsWith("part-20261129T191735-" + archive.instanceId() + "-");
-        assertThat(archive.status().lastCommitAt()).isEqualTo(clock.instant());
+        assertThat(archive.status().commits().lastAt()).isEqualTo(clock.instant());
 
         // the entry is released; its spool segment is sealed once quiet for 5 s by the clock, and deleted,
         // and its message id is recorded in the de-duplication index's file of the clock's hour
@@ -479,7 +480,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 .untilAsserted(() -> assertThat(archive.spoolPath().resolve("dedup/20261129T19.log"))
                         .isNotEmptyFile());
         take(message);
-        assertThat(archive.status().duplicates()).isEqualTo(1);
+        assertThat(archive.status().spool().duplicates()).isEqualTo(1);
     }
 
     @Test

@@ -118,7 +118,7 @@ class PartitionValuesTest extends ArchiveTestCase {
         }
         take(after);
         assertThat(archive.status().accepting()).isTrue();
-        assertThat(archive.status().spoolEntries()).isEqualTo(2);
+        assertThat(archive.status().spool().entries()).isEqualTo(2);
         archive.commitNow();
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {

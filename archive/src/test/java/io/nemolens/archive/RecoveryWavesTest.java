@@ -52,7 +52,7 @@ class RecoveryWavesTest {
                         .toCompletableFuture()
                         .get(10, TimeUnit.SECONDS);
             }
-            assertThat(archive.status().openFiles()).isEqualTo(RUNS);
+            assertThat(archive.status().writing().openFiles()).isEqualTo(RUNS);
             copy(archive.spoolPath(), spoolCopy);
         }
 
