@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * committed file. After a crash, the spool's entries are written again for the partitions no committed file
  * has: every acknowledged record ends up in the archive exactly once. Damage to the spool's bytes loses the
  * messages it hit, and only those: they are logged at ERROR with their ids where readable, their bytes are
- * kept aside, and {@link ArchiveStatus#spoolDamagedEntries()} counts them until an operator deletes those
+ * kept aside, and {@link ArchiveStatus.Damage#entries()} counts them until an operator deletes those
  * files.
  *
  * <h2>Backpressure</h2>
@@ -386,25 +386,26 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                 problem == null,
                 problem,
                 parts.writability().lastErrorAt(),
-                parts.outcomes().lastCommitAt(),
-                lag,
-                s.bytes(),
-                parts.spool().maxBytes(),
-                s.entries(),
-                s.segments(),
-                usage.openFiles(),
-                usage.bufferedBytes(),
-                usage.earlyRowGroups(),
-                parts.repairer().waiting(),
-                parts.outcomes().committedFiles(),
-                parts.outcomes().committedRows(),
-                parts.outcomes().committedBytes(),
-                parts.outcomes().lostFiles(),
-                parts.outcomes().commitNanos(),
-                duplicates.get(),
-                damage.files(),
-                damage.entries(),
-                damage.bytes(),
+                new ArchiveStatus.Spool(
+                        s.bytes(),
+                        parts.spool().maxBytes(),
+                        s.entries(),
+                        s.segments(),
+                        duplicates.get(),
+                        new ArchiveStatus.Damage(damage.files(), damage.entries(), damage.bytes())),
+                new ArchiveStatus.Writing(
+                        usage.openFiles(),
+                        usage.bufferedBytes(),
+                        usage.earlyRowGroups(),
+                        parts.repairer().waiting()),
+                new ArchiveStatus.Commits(
+                        parts.outcomes().committedFiles(),
+                        parts.outcomes().committedRows(),
+                        parts.outcomes().committedBytes(),
+                        parts.outcomes().lostFiles(),
+                        parts.outcomes().commitNanos(),
+                        parts.outcomes().lastCommitAt(),
+                        lag),
                 store,
                 claims);
     }

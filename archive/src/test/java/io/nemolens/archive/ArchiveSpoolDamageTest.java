@@ -80,9 +80,9 @@ class ArchiveSpoolDamageTest extends ArchiveTestCase {
                 assertThat(archived).isEqualTo(expected);
             }
             ArchiveStatus status = archive.status();
-            assertThat(status.spoolDamagedEntries()).isEqualTo(2);
-            assertThat(status.spoolDamagedFiles()).isEqualTo(2);
-            assertThat(status.spoolDamagedBytes()).isEqualTo(lostBytes);
+            assertThat(status.spool().damage().entries()).isEqualTo(2);
+            assertThat(status.spool().damage().files()).isEqualTo(2);
+            assertThat(status.spool().damage().bytes()).isEqualTo(lostBytes);
             ArchiveHealthIndicator indicator = new ArchiveHealthIndicator(archive, 0, Duration.ofHours(1));
             Health health = indicator.health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);

@@ -35,9 +35,8 @@ class ClaimsTest extends ArchiveTestCase {
 
     /** @param maxRows rows after which a file is full and committed */
     private ParquetArchive open(long maxRows) {
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions options = ParquetArchiveTest.options(dir, maxRows, d.maxAge(), d.maxBufferBytes(), d.zstdLevel())
-                .withInstanceId("a");
+        ArchiveOptions options =
+                ArchiveOptions.builder(dir).maxRows(maxRows).instanceId("a").build();
         return new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), claims);
     }
 
@@ -87,7 +86,8 @@ class ClaimsTest extends ArchiveTestCase {
             }
         }
         assertThat(claims.owners()).hasSize(sent.size());
-        await().atMost(Duration.ofSeconds(30)).until(() -> archive.status().spoolEntries() == 0);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> archive.status().spool().entries() == 0);
     }
 
     @Test
@@ -163,7 +163,8 @@ class ClaimsTest extends ArchiveTestCase {
         for (ReceivedMessage m : sent) {
             var unused = archive.accept(m);
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> archive.status().spoolEntries() == sent.size());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> archive.status().spool().entries() == sent.size());
         archive.close(); // its files wait for claims: given up, the spool keeps the messages
         archive = null;
         // meanwhile the broker gave half of them to instance b, which claimed them
@@ -179,7 +180,7 @@ class ClaimsTest extends ArchiveTestCase {
         // done once every spool entry is released (committed, or dropped)
         await().atMost(Duration.ofSeconds(60)).until(() -> {
             archive.commitNow();
-            return archive.rewritten(Duration.ZERO) && archive.status().spoolEntries() == 0;
+            return archive.rewritten(Duration.ZERO) && archive.status().spool().entries() == 0;
         });
         List<ReceivedMessage> ours = new ArrayList<>(sent);
         ours.removeAll(theirs);
@@ -188,7 +189,7 @@ class ClaimsTest extends ArchiveTestCase {
             assertThat(reader.scalar("SELECT count(*) FROM (SELECT DISTINCT _message_id, _row FROM %s)", "spans"))
                     .isEqualTo(spans(ours));
         }
-        assertThat(archive.status().lostFiles())
+        assertThat(archive.status().commits().lostFiles())
                 .as("the claims were decided before the spool's rows were written again: no file given up")
                 .isZero();
         assertThat(archive.status().claims().lost()).isEqualTo(theirs.size());

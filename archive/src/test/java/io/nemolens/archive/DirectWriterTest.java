@@ -57,7 +57,10 @@ class DirectWriterTest {
     }
 
     private static ArchiveOptions options(Path root) {
-        return ParquetArchiveTest.options(root, 500, Duration.ofMinutes(10), 96L << 20, 1);
+        return ArchiveOptions.builder(root)
+                .maxRows(500)
+                .maxAge(Duration.ofMinutes(10))
+                .build();
     }
 
     /** The rows of each committed file, in the order the files were opened. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.nemolens.archive.parquet.OutputFiles;
-import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
@@ -56,7 +55,7 @@ class FailedFileTest extends ArchiveTestCase {
             take(m);
         }
         assertThat(outputs.failed()).as("the first file failed part way").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         archive.commitNow();
@@ -79,7 +78,7 @@ class FailedFileTest extends ArchiveTestCase {
         archive.commitNow();
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
         assertThat(parquetFiles()).as("a file that failed has no final name").isEmpty();
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         ReceivedMessage second = spans(300, "run-a", 1, 2);
@@ -109,7 +108,7 @@ class FailedFileTest extends ArchiveTestCase {
 
         archive.commitNow();
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
         assertThat(parquetFiles()).as("the other seven files committed").hasSize(7);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
@@ -117,7 +116,7 @@ class FailedFileTest extends ArchiveTestCase {
 
         assertEveryCommittedFileReadsBack();
         assertEachRowOnce(sent);
-        assertThat(archive.status().committedFiles()).isEqualTo(8);
+        assertThat(archive.status().commits().files()).isEqualTo(8);
         archive.close();
         assertThat(outputs.openStreams())
                 .as("streams of files still open after close")
@@ -140,7 +139,7 @@ class FailedFileTest extends ArchiveTestCase {
         // usual, and the failed file's rows come back from the spool
         take(message);
         assertThat(outputs.failed()).as("the error came from inside the writer").isEqualTo(1);
-        assertThat(archive.status().lostFiles()).isEqualTo(1);
+        assertThat(archive.status().commits().lostFiles()).isEqualTo(1);
 
         assertThat(archive.rewritten(Duration.ofSeconds(60))).isTrue();
         archive.commitNow();
@@ -181,25 +180,10 @@ class FailedFileTest extends ArchiveTestCase {
 
     private void open(Map<Integer, Failure> failing, long rowGroupBytes) {
         outputs = new FailingOutputs(failing);
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions options = new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                d.maxRows(),
-                d.maxFileSizeBytes(),
-                Duration.ofMinutes(10), // files are committed when the test says so
-                d.maxBufferBytes(),
-                WriterBudget.defaultMaxOpenFiles( // files are committed when the test says so
-                        d.maxBufferBytes()),
-                2,
-                rowGroupBytes,
-                ArchiveOptions.Compression.ZSTD,
-                1,
-                d.dedupWindow(),
-                null);
+        ArchiveOptions options = ArchiveOptions.builder(dir)
+                .maxAge(Duration.ofMinutes(10)) // files are committed when the test says so
+                .rowGroupSizeBytes(rowGroupBytes)
+                .build();
         archive = new ParquetArchive(options, decoder, Clock.systemUTC(), outputs);
     }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
-import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
@@ -78,11 +77,12 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
         assertThat(parquetFiles()).as("no file is visible before its commit").isEmpty();
         assertThat(temporaryFiles()).isNotEmpty();
-        assertThat(archive.status().spoolEntries()).isEqualTo(1);
+        assertThat(archive.status().spool().entries()).isEqualTo(1);
         archive.commitNow();
         assertThat(temporaryFiles()).isEmpty();
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(archive.status().spoolEntries()).isZero());
+                .untilAsserted(
+                        () -> assertThat(archive.status().spool().entries()).isZero());
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             List<Map<String, Object>> rows = reader.query("""
@@ -350,19 +350,22 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
     @Test
     void filesAreHivePartitionedByDateAndRunAndRollByRows() throws Exception {
-        open(options(dir, 1500, Duration.ofMinutes(10), 96L << 20, 1));
+        open(ArchiveOptions.builder(dir)
+                .maxRows(1500)
+                .maxAge(Duration.ofMinutes(10))
+                .build());
         for (int i = 0; i < 2; i++) {
             take(received(Signal.SPANS, NemoLensRequests.spans(1024, NemoLensTelemetry.RUN_ID, i, i)));
         }
         // 2048 rows for one partition: the file rolled at 1500 rows, after the second message
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(
-                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
+                        () -> assertThat(archive.status().commits().files()).isEqualTo(1));
         for (int i = 0; i < 4; i++) {
             take(received(Signal.SPANS, NemoLensRequests.spans(1, "r", i, 100 + i)));
         }
         take(received(Signal.LOGS, NemoLensTelemetry.logs()));
-        assertThat(archive.status().committedFiles())
+        assertThat(archive.status().commits().files())
                 .as("the other files wait for their age or size")
                 .isEqualTo(1);
         archive.commitNow();
@@ -423,7 +426,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
         int[] levels = {1, 19};
         for (int i = 0; i < levels.length; i++) {
             Path levelDir = dir.resolve("level-" + levels[i]);
-            open(options(levelDir, 10_000_000, Duration.ofMinutes(5), 96L << 20, levels[i]));
+            open(ArchiveOptions.builder(levelDir).zstdLevel(levels[i]).build());
             take(received(Signal.SPANS, decoded.request()));
             archive.commitNow();
             archive.close();
@@ -438,7 +441,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
             }
         }
         assertThat(sizes[1]).as("level 19 compresses harder than level 1").isLessThan(sizes[0]);
-        assertThatThrownBy(() -> options(dir, 1, Duration.ofSeconds(1), 1, 23))
+        assertThatThrownBy(() -> ArchiveOptions.builder(dir).zstdLevel(23).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zstdLevel");
     }
@@ -447,27 +450,28 @@ class ParquetArchiveTest extends ArchiveTestCase {
     void theClockItIsGivenTimesTheSpoolTheFilesAndTheDedupIndex() throws Exception {
         MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
         // files a second old are committed, by the clock: the housekeeping looks every 100 ms
-        archive = new ParquetArchive(options(dir, 10_000_000, Duration.ofSeconds(1), 96L << 20, 1), decoder, clock);
+        archive = new ParquetArchive(
+                ArchiveOptions.builder(dir).maxAge(Duration.ofSeconds(1)).build(), decoder, clock);
         ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(10, "run-a", 0, 1));
         take(message);
 
         clock.advance(Duration.ofMillis(900));
-        assertThat(archive.status().lag())
+        assertThat(archive.status().commits().lag())
                 .as("the spool's append time is the clock's")
                 .isEqualTo(Duration.ofMillis(900));
         await().during(Duration.ofMillis(1500))
                 .atMost(Duration.ofSeconds(5))
-                .until(() -> archive.status().committedFiles() == 0);
+                .until(() -> archive.status().commits().files() == 0);
 
         clock.advance(Duration.ofMillis(100));
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(
-                        () -> assertThat(archive.status().committedFiles()).isEqualTo(1));
+                        () -> assertThat(archive.status().commits().files()).isEqualTo(1));
         assertThat(parquetFiles())
                 .singleElement()
                 .extracting(f -> f.getFileName().toString(), as(InstanceOfAssertFactories.STRING))
                 .startsWith("part-20261129T191735-" + archive.instanceId() + "-");
-        assertThat(archive.status().lastCommitAt()).isEqualTo(clock.instant());
+        assertThat(archive.status().commits().lastAt()).isEqualTo(clock.instant());
 
         // the entry is released; its spool segment is sealed once quiet for 5 s by the clock, and deleted,
         // and its message id is recorded in the de-duplication index's file of the clock's hour
@@ -476,13 +480,17 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 .untilAsserted(() -> assertThat(archive.spoolPath().resolve("dedup/20261129T19.log"))
                         .isNotEmptyFile());
         take(message);
-        assertThat(archive.status().duplicates()).isEqualTo(1);
+        assertThat(archive.status().spool().duplicates()).isEqualTo(1);
     }
 
     @Test
     void temporaryFilesOfStoppedInstancesAreRemovedAtStartAndThoseOfLiveOnesKept() throws Exception {
         ParquetArchive live = new ParquetArchive(
-                ArchiveOptions.defaults(dir).withSpoolPath(dir.resolve(".spool-live")), decoder, Clock.systemUTC());
+                ArchiveOptions.builder(dir)
+                        .spoolPath(dir.resolve(".spool-live"))
+                        .build(),
+                decoder,
+                Clock.systemUTC());
         try {
             Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
             Files.createDirectories(dir.resolve(".instances"));
@@ -502,27 +510,6 @@ class ParquetArchiveTest extends ArchiveTestCase {
     }
 
     /** The defaults with these limits. */
-    static ArchiveOptions options(Path dir, long maxRows, Duration maxAge, long maxBufferBytes, int zstdLevel) {
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        return new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                maxRows,
-                d.maxFileSizeBytes(),
-                maxAge,
-                maxBufferBytes,
-                WriterBudget.defaultMaxOpenFiles(maxBufferBytes),
-                2,
-                d.rowGroupSizeBytes(),
-                ArchiveOptions.Compression.ZSTD,
-                zstdLevel,
-                d.dedupWindow(),
-                null);
-    }
-
     private List<Path> parquetFiles() throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".parquet"))

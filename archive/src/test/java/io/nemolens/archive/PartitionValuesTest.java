@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.archive.parquet.OutputFiles;
-import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RejectBatchException;
@@ -119,7 +118,7 @@ class PartitionValuesTest extends ArchiveTestCase {
         }
         take(after);
         assertThat(archive.status().accepting()).isTrue();
-        assertThat(archive.status().spoolEntries()).isEqualTo(2);
+        assertThat(archive.status().spool().entries()).isEqualTo(2);
         archive.commitNow();
 
         try (ArchiveReader reader = new ArchiveReader(dir)) {
@@ -157,24 +156,10 @@ class PartitionValuesTest extends ArchiveTestCase {
 
     @Test
     void aMessageLargerThanTheWholeSpoolIsRejectedEveryTimeItComes() throws Exception {
-        ArchiveOptions d = ArchiveOptions.defaults(dir);
-        ArchiveOptions small = new ArchiveOptions(
-                dir,
-                d.spoolPath(),
-                16 << 10,
-                16 << 10,
-                d.spoolCommitThreshold(),
-                d.maxRows(),
-                d.maxFileSizeBytes(),
-                d.maxAge(),
-                d.maxBufferBytes(),
-                WriterBudget.defaultMaxOpenFiles(d.maxBufferBytes()),
-                d.writersPerPartition(),
-                d.rowGroupSizeBytes(),
-                d.compression(),
-                d.zstdLevel(),
-                d.dedupWindow(),
-                null);
+        ArchiveOptions small = ArchiveOptions.builder(dir)
+                .spoolMaxBytes(16 << 10)
+                .spoolSegmentBytes(16 << 10)
+                .build();
         archive = new ParquetArchive(small, decoder, Clock.systemUTC());
         ReceivedMessage large = spans(NemoLensRequests.spans(200, "run-a", 0, 1));
         assertThat(large.body().length).isGreaterThan(16 << 10);

@@ -52,30 +52,16 @@ class RecoveryWavesTest {
                         .toCompletableFuture()
                         .get(10, TimeUnit.SECONDS);
             }
-            assertThat(archive.status().openFiles()).isEqualTo(RUNS);
+            assertThat(archive.status().writing().openFiles()).isEqualTo(RUNS);
             copy(archive.spoolPath(), spoolCopy);
         }
 
         // started on that spool with room for 8 open files: waves of 4 partitions
         Path second = dir.resolve("second");
-        ArchiveOptions d = ArchiveOptions.defaults(second);
-        ArchiveOptions options = new ArchiveOptions(
-                second,
-                spoolCopy,
-                d.spoolMaxBytes(),
-                d.spoolSegmentBytes(),
-                d.spoolCommitThreshold(),
-                d.maxRows(),
-                d.maxFileSizeBytes(),
-                d.maxAge(),
-                d.maxBufferBytes(),
-                MAX_OPEN_FILES,
-                d.writersPerPartition(),
-                d.rowGroupSizeBytes(),
-                d.compression(),
-                d.zstdLevel(),
-                d.dedupWindow(),
-                null);
+        ArchiveOptions options = ArchiveOptions.builder(second)
+                .spoolPath(spoolCopy)
+                .maxOpenFiles(MAX_OPEN_FILES)
+                .build();
         OpenFiles.Usage usage;
         try (ArchiveParts parts = ArchiveParts.open(
                 options,

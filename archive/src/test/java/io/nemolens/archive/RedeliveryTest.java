@@ -39,7 +39,7 @@ class RedeliveryTest extends ArchiveTestCase {
             first.get(30, TimeUnit.SECONDS);
             redelivery.get(30, TimeUnit.SECONDS);
         }
-        assertThat(archive.status().duplicates()).isEqualTo(sent.size());
+        assertThat(archive.status().spool().duplicates()).isEqualTo(sent.size());
 
         archive.commitNow();
         long expected = sent.stream().mapToLong(m -> m.records().spans().size()).sum();

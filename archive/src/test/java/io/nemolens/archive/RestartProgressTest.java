@@ -51,14 +51,17 @@ class RestartProgressTest extends ArchiveTestCase {
 
     @Test
     void whatACrashLeftIsCommittedRightAfterTheRecoveryNotAMaxAgeLater() throws Exception {
-        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        ArchiveOptions options = ArchiveOptions.defaults(dir);
         spoolAsAKilledConsumerLeavesIt(options);
         clock.advance(Duration.ofSeconds(30)); // restarted half a minute later, well within max-age
         try (ParquetArchive archive = new ParquetArchive(options, decoder, clock)) {
             assertThat(archive.rewritten(Duration.ofSeconds(30))).isTrue();
             // the clock stands still: only the recovery's own commit can have committed them
-            await().atMost(Duration.ofSeconds(20)).until(() -> archive.status().spoolEntries() == 0);
-            assertThat(archive.status().committedFiles()).as("one file per run").isEqualTo(2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> archive.status().spool().entries() == 0);
+            assertThat(archive.status().commits().files())
+                    .as("one file per run")
+                    .isEqualTo(2);
             try (ArchiveReader reader = new ArchiveReader(dir)) {
                 assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) MESSAGES * SPANS);
             }
@@ -67,7 +70,7 @@ class RestartProgressTest extends ArchiveTestCase {
 
     @Test
     void rowsWrittenAgainKeepTheAgeOfTheirFirstAppend() throws Exception {
-        ArchiveOptions options = ParquetArchiveTest.options(dir, 10_000_000, Duration.ofMinutes(5), 96L << 20, 1);
+        ArchiveOptions options = ArchiveOptions.defaults(dir);
         AtomicInteger created = new AtomicInteger();
         // the first file fails when it is committed (its stream refuses its rows): its rows are written again
         OutputFiles firstFails =
@@ -81,9 +84,10 @@ class RestartProgressTest extends ArchiveTestCase {
             }
             clock.advance(Duration.ofMinutes(5).plusSeconds(1));
             // the first file is due and fails; its rows go to a new file, which is as old as they are: due too
-            await().atMost(Duration.ofSeconds(30)).until(() -> archive.status().committedFiles() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> archive.status().commits().files() == 1);
             assertThat(created.get()).isEqualTo(2);
-            assertThat(archive.status().spoolEntries()).isZero();
+            assertThat(archive.status().spool().entries()).isZero();
             try (ArchiveReader reader = new ArchiveReader(dir)) {
                 assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) MESSAGES * SPANS);
             }

@@ -457,14 +457,14 @@ public final class EndToEndBenchmark {
                     (double) written.bytes() / m.spans(),
                     archiveProperties.zstdLevel(),
                     written.medianBytes() / 1e6,
-                    status1.committedRows() - status0.committedRows(),
+                    status1.commits().rows() - status0.commits().rows(),
                     m.spans(),
-                    status1.lostFiles() - status0.lostFiles(),
-                    status1.earlyRowGroups() - status0.earlyRowGroups());
-            if (status1.committedRows() - status0.committedRows() != m.spans()) {
+                    status1.commits().lostFiles() - status0.commits().lostFiles(),
+                    status1.writing().earlyRowGroups() - status0.writing().earlyRowGroups());
+            if (status1.commits().rows() - status0.commits().rows() != m.spans()) {
                 // a rate is only a rate of rows written: duplicates or losses make it meaningless
                 throw new IllegalStateException("rows committed in the measured run: "
-                        + (status1.committedRows() - status0.committedRows()) + ", sent: " + m.spans());
+                        + (status1.commits().rows() - status0.commits().rows()) + ", sent: " + m.spans());
             }
             long publishedFiles = store1.publishedFiles() - store0.publishedFiles();
             long publishedBytes = store1.publishedBytes() - store0.publishedBytes();
@@ -620,7 +620,9 @@ public final class EndToEndBenchmark {
     private static void awaitCommitted(ParquetArchive archive, long since) throws InterruptedException {
         while (true) {
             ArchiveStatus s = archive.status();
-            if (s.spoolEntries() == 0 && s.openFiles() == 0 && s.rewriting() == 0) {
+            if (s.spool().entries() == 0
+                    && s.writing().openFiles() == 0
+                    && s.writing().rewriting() == 0) {
                 return;
             }
             failIfFailing(s);

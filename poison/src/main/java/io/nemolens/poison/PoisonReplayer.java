@@ -72,6 +72,7 @@ public final class PoisonReplayer {
             "x-last-death-reason");
 
     private final ConnectionFactory connectionFactory;
+    private final ReplaySettings settings;
     private final String deadLetterExchange;
     private final String poisonQueue;
     private final String parkingLotQueue;
@@ -84,37 +85,34 @@ public final class PoisonReplayer {
     private final @Nullable PoisonIndexWriter index;
 
     /**
-     * @param deadLetterExchange the exchange that routes to the parking lot by its name
-     * @param maxReplays a message replayed this many times already is parked instead
-     * @param inspectLimit examine at most this many messages of a deeper queue
-     * @param deliveryLimit the poison queue's {@code x-delivery-limit}
-     * @param confirmTimeout how long to wait for each publisher confirm
+     * @param settings the topology whose poison queue is read and the limits of a replay
+     * @param clock when messages are parked, for their {@code x-lens-parked-at}
      * @param metrics where replay results are counted, or {@code null}
      * @param index where every message moved, and every run, is recorded (the poison index), or {@code null}
      */
     public PoisonReplayer(
             ConnectionFactory connectionFactory,
-            String deadLetterExchange,
-            String poisonQueue,
-            String parkingLotQueue,
-            int maxReplays,
-            int inspectLimit,
-            int deliveryLimit,
-            Duration confirmTimeout,
+            ReplaySettings settings,
             Clock clock,
             @Nullable LensMetrics metrics,
             @Nullable PoisonIndexWriter index) {
         this.connectionFactory = connectionFactory;
-        this.deadLetterExchange = deadLetterExchange;
-        this.poisonQueue = poisonQueue;
-        this.parkingLotQueue = parkingLotQueue;
-        this.maxReplays = maxReplays;
-        this.inspectLimit = inspectLimit;
-        this.deliveryLimit = deliveryLimit;
-        this.confirmTimeout = confirmTimeout;
+        this.settings = settings;
+        this.deadLetterExchange = settings.topology().deadLetterExchangeName();
+        this.poisonQueue = settings.topology().poisonQueueName();
+        this.parkingLotQueue = settings.topology().parkingLotQueueName();
+        this.maxReplays = settings.maxReplays();
+        this.inspectLimit = settings.inspectLimit();
+        this.deliveryLimit = settings.topology().deliveryLimit();
+        this.confirmTimeout = settings.confirmTimeout();
         this.clock = clock;
         this.metrics = metrics;
         this.index = index;
+    }
+
+    /** Where and within which limits this replayer moves messages. */
+    public ReplaySettings settings() {
+        return settings;
     }
 
     /** Replays what the request selects; returns what happened to each examined message. */

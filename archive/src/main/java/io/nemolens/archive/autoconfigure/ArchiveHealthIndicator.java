@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -39,25 +40,28 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         long free = freeSpace(archive.path().toAbsolutePath());
         long spoolFree = freeSpace(archive.spoolPath().toAbsolutePath());
         boolean enoughSpace = (free < 0 || free >= minFreeBytes) && (spoolFree < 0 || spoolFree >= minFreeBytes);
-        boolean lagging = status.lag().compareTo(maxLag) > 0;
-        boolean damaged = status.spoolDamagedFiles() > 0;
+        ArchiveStatus.Spool spool = status.spool();
+        ArchiveStatus.Writing writing = status.writing();
+        ArchiveStatus.Commits commits = status.commits();
+        boolean lagging = commits.lag().compareTo(maxLag) > 0;
+        boolean damaged = spool.damage().files() > 0;
         if (status.accepting() && enoughSpace && !lagging && !damaged) {
             builder.up();
         } else {
             builder.down();
         }
-        builder.withDetail("lagSeconds", status.lag().toSeconds())
-                .withDetail("spoolBytes", status.spoolBytes())
-                .withDetail("spoolMaxBytes", status.spoolMaxBytes())
-                .withDetail("spoolEntries", status.spoolEntries())
-                .withDetail("openFiles", status.openFiles())
-                .withDetail("bufferedBytes", status.bufferedBytes())
-                .withDetail("rewriting", status.rewriting())
-                .withDetail("committedFiles", status.committedFiles())
+        builder.withDetail("lagSeconds", commits.lag().toSeconds())
+                .withDetail("spoolBytes", spool.bytes())
+                .withDetail("spoolMaxBytes", spool.maxBytes())
+                .withDetail("spoolEntries", spool.entries())
+                .withDetail("openFiles", writing.openFiles())
+                .withDetail("bufferedBytes", writing.bufferedBytes())
+                .withDetail("rewriting", writing.rewriting())
+                .withDetail("committedFiles", commits.files())
                 .withDetail("freeBytes", free)
                 .withDetail("spoolFreeBytes", spoolFree)
-                .withDetail("spoolDamagedEntries", status.spoolDamagedEntries())
-                .withDetail("spoolDamagedBytes", status.spoolDamagedBytes());
+                .withDetail("spoolDamagedEntries", spool.damage().entries())
+                .withDetail("spoolDamagedBytes", spool.damage().bytes());
         StoreStatus store = status.store();
         builder.withDetail("store", store.location())
                 .withDetail("uploadLagSeconds", store.uploadLag().toSeconds())
@@ -96,14 +100,15 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         if (damaged) {
             builder.withDetail(
                     "spoolDamage",
-                    status.spoolDamagedEntries() + " acknowledged messages lost to damage in the spool, their bytes"
-                            + " kept aside in " + status.spoolDamagedFiles() + " .corrupt files in "
+                    spool.damage().entries() + " acknowledged messages lost to damage in the spool, their bytes"
+                            + " kept aside in " + spool.damage().files() + " .corrupt files in "
                             + archive.spoolPath().toAbsolutePath()
                             + " (the error log names them and the message ids): review, then delete them to"
                             + " acknowledge the loss");
         }
-        if (status.lastCommitAt() != null) {
-            builder.withDetail("lastCommit", status.lastCommitAt().toString());
+        Instant lastCommit = commits.lastAt();
+        if (lastCommit != null) {
+            builder.withDetail("lastCommit", lastCommit.toString());
         }
     }
 

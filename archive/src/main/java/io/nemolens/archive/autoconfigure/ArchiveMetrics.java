@@ -44,65 +44,85 @@ public final class ArchiveMetrics implements MeterBinder {
             ToDoubleFunction<ArchiveStatus> value) {}
 
     private static final List<Meter> METERS = List.of(
-            new Meter("lens.archive.files", "Parquet files committed", null, true, ArchiveStatus::committedFiles),
-            new Meter("lens.archive.rows", "rows in committed Parquet files", null, true, ArchiveStatus::committedRows),
+            new Meter(
+                    "lens.archive.files",
+                    "Parquet files committed",
+                    null,
+                    true,
+                    s -> s.commits().files()),
+            new Meter(
+                    "lens.archive.rows",
+                    "rows in committed Parquet files",
+                    null,
+                    true,
+                    s -> s.commits().rows()),
             new Meter(
                     "lens.archive.bytes",
                     "bytes of committed Parquet files",
                     "bytes",
                     true,
-                    ArchiveStatus::committedBytes),
+                    s -> s.commits().bytes()),
             new Meter(
                     "lens.archive.lost.files",
                     "files given up after a failure (their rows were written again from the spool)",
                     null,
                     true,
-                    ArchiveStatus::lostFiles),
+                    s -> s.commits().lostFiles()),
             new Meter(
                     "lens.archive.duplicates",
                     "messages already taken, acknowledged without being taken again",
                     null,
                     true,
-                    ArchiveStatus::duplicates),
-            new Meter("lens.archive.spool.bytes", "bytes in the spool", "bytes", false, ArchiveStatus::spoolBytes),
+                    s -> s.spool().duplicates()),
+            new Meter(
+                    "lens.archive.spool.bytes",
+                    "bytes in the spool",
+                    "bytes",
+                    false,
+                    s -> s.spool().bytes()),
             new Meter(
                     "lens.archive.spool.entries",
                     "messages in the spool whose rows are not all committed",
                     null,
                     false,
-                    ArchiveStatus::spoolEntries),
+                    s -> s.spool().entries()),
             new Meter(
                     "lens.archive.spool.damaged.entries",
                     "acknowledged messages lost to damage in the spool, until an operator deletes their kept-aside"
                             + " bytes",
                     null,
                     false,
-                    ArchiveStatus::spoolDamagedEntries),
+                    s -> s.spool().damage().entries()),
             new Meter(
                     "lens.archive.spool.damaged.bytes",
                     "damaged spool bytes kept aside (.corrupt files in the spool's folder)",
                     "bytes",
                     false,
-                    ArchiveStatus::spoolDamagedBytes),
+                    s -> s.spool().damage().bytes()),
             new Meter(
                     "lens.archive.lag",
                     "age of the oldest record not yet in a committed file",
                     "seconds",
                     false,
-                    s -> s.lag().toMillis() / 1000.0),
-            new Meter("lens.archive.open.files", "Parquet files being written", null, false, ArchiveStatus::openFiles),
+                    s -> s.commits().lag().toMillis() / 1000.0),
+            new Meter(
+                    "lens.archive.open.files",
+                    "Parquet files being written",
+                    null,
+                    false,
+                    s -> s.writing().openFiles()),
             new Meter(
                     "lens.archive.buffered.bytes",
                     "bytes the open files buffer in memory",
                     "bytes",
                     false,
-                    ArchiveStatus::bufferedBytes),
+                    s -> s.writing().bufferedBytes()),
             new Meter(
                     "lens.archive.rewriting",
                     "spool entries waiting to be written again (after a crash or a failed file)",
                     null,
                     false,
-                    ArchiveStatus::rewriting),
+                    s -> s.writing().rewriting()),
             new Meter(
                     "lens.archive.accepting",
                     "1 while the archive takes messages",
@@ -201,12 +221,12 @@ public final class ArchiveMetrics implements MeterBinder {
         FunctionTimer.builder(
                         "lens.archive.commit",
                         archive,
-                        a -> a.status().committedFiles(),
-                        a -> a.status().commitNanos(),
+                        a -> a.status().commits().files(),
+                        a -> a.status().commits().nanos(),
                         TimeUnit.NANOSECONDS)
                 .description("time to finish, force, record and rename a file")
                 .register(registry);
-        Gauge.builder("lens.archive.spool.max", archive, a -> a.status().spoolMaxBytes())
+        Gauge.builder("lens.archive.spool.max", archive, a -> a.status().spool().maxBytes())
                 .description(
                         "the spool's maximum size (lens.archive.spool.max-size): beyond it the archive takes no messages")
                 .baseUnit("bytes")
@@ -214,7 +234,7 @@ public final class ArchiveMetrics implements MeterBinder {
         Gauge.builder(
                         "lens.archive.spool.commit.threshold",
                         archive,
-                        a -> a.status().spoolMaxBytes() * commitThreshold)
+                        a -> a.status().spool().maxBytes() * commitThreshold)
                 .description("above this many bytes in the spool, files holding the oldest entries are committed early")
                 .baseUnit("bytes")
                 .register(registry);

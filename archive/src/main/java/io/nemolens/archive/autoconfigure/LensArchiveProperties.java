@@ -1,7 +1,6 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
-import io.nemolens.archive.parquet.WriterBudget;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -95,22 +94,22 @@ public record LensArchiveProperties(
 
     /** The archive's options. */
     public ArchiveOptions toOptions() {
-        return new ArchiveOptions(
-                path,
-                spool.path() != null ? spool.path() : path.resolve(".spool"),
-                spool.maxSize().toBytes(),
-                spool.segmentSize().toBytes(),
-                spool.commitThreshold(),
-                maxRows,
-                maxFileSize.toBytes(),
-                maxAge,
-                maxBufferMemory.toBytes(),
-                maxOpenFiles != null ? maxOpenFiles : WriterBudget.defaultMaxOpenFiles(maxBufferMemory.toBytes()),
-                writersPerPartition,
-                rowGroupSize.toBytes(),
-                compression,
-                zstdLevel,
-                dedupWindow,
-                instanceId);
+        return ArchiveOptions.builder(path)
+                .spoolPath(spool.path())
+                .spoolMaxBytes(spool.maxSize().toBytes())
+                .spoolSegmentBytes(spool.segmentSize().toBytes())
+                .spoolCommitThreshold(spool.commitThreshold())
+                .maxRows(maxRows)
+                .maxFileSizeBytes(maxFileSize.toBytes())
+                .maxAge(maxAge)
+                .maxBufferBytes(maxBufferMemory.toBytes())
+                .maxOpenFiles(maxOpenFiles)
+                .writersPerPartition(writersPerPartition)
+                .rowGroupSizeBytes(rowGroupSize.toBytes())
+                .compression(compression)
+                .zstdLevel(zstdLevel)
+                .dedupWindow(dedupWindow)
+                .instanceId(instanceId)
+                .build();
     }
 }

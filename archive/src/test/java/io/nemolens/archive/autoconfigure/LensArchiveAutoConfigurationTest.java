@@ -52,24 +52,26 @@ class LensArchiveAutoConfigurationTest {
                     .doesNotHaveBean(SpanHandler.class)
                     .doesNotHaveBean(LogHandler.class);
             assertThat(context).getBean(MessageSink.class).isSameAs(context.getBean(ParquetArchive.class));
+            // lens.archive.*'s defaults are the options' own, and these
             assertThat(options(context))
-                    .isEqualTo(new ArchiveOptions(
-                            archive,
-                            archive.resolve(".spool"),
-                            4L << 30,
-                            64 * MB,
-                            0.5,
-                            10_000_000,
-                            256 * MB,
-                            Duration.ofMinutes(5),
-                            96 * MB,
-                            WriterBudget.defaultMaxOpenFiles(96 * MB),
-                            2,
-                            32 * MB,
-                            ArchiveOptions.Compression.ZSTD,
-                            1,
-                            Duration.ofHours(24),
-                            null));
+                    .isEqualTo(ArchiveOptions.defaults(archive))
+                    .isEqualTo(ArchiveOptions.builder(archive)
+                            .spoolPath(archive.resolve(".spool"))
+                            .spoolMaxBytes(4L << 30)
+                            .spoolSegmentBytes(64 * MB)
+                            .spoolCommitThreshold(0.5)
+                            .maxRows(10_000_000)
+                            .maxFileSizeBytes(256 * MB)
+                            .maxAge(Duration.ofMinutes(5))
+                            .maxBufferBytes(96 * MB)
+                            .maxOpenFiles(WriterBudget.defaultMaxOpenFiles(96 * MB))
+                            .writersPerPartition(2)
+                            .rowGroupSizeBytes(32 * MB)
+                            .compression(ArchiveOptions.Compression.ZSTD)
+                            .zstdLevel(1)
+                            .dedupWindow(Duration.ofHours(24))
+                            .instanceId(null)
+                            .build());
         });
     }
 
@@ -91,26 +93,27 @@ class LensArchiveAutoConfigurationTest {
                         "lens.archive.zstd-level=7",
                         "lens.archive.dedup-window=2h",
                         "lens.archive.min-free-space=3MB",
-                        "lens.archive.health.max-lag=20m")
+                        "lens.archive.health.max-lag=20m",
+                        "lens.archive.instance-id=pod-7")
                 .run(context -> {
                     assertThat(options(context))
-                            .isEqualTo(new ArchiveOptions(
-                                    archive,
-                                    spool,
-                                    300 * MB,
-                                    8 * MB,
-                                    0.8,
-                                    5,
-                                    2 * MB,
-                                    Duration.ofSeconds(90),
-                                    40 * MB,
-                                    20,
-                                    3,
-                                    MB,
-                                    ArchiveOptions.Compression.SNAPPY,
-                                    7,
-                                    Duration.ofHours(2),
-                                    null));
+                            .isEqualTo(ArchiveOptions.builder(archive)
+                                    .spoolPath(spool)
+                                    .spoolMaxBytes(300 * MB)
+                                    .spoolSegmentBytes(8 * MB)
+                                    .spoolCommitThreshold(0.8)
+                                    .maxRows(5)
+                                    .maxFileSizeBytes(2 * MB)
+                                    .maxAge(Duration.ofSeconds(90))
+                                    .maxBufferBytes(40 * MB)
+                                    .maxOpenFiles(20)
+                                    .writersPerPartition(3)
+                                    .rowGroupSizeBytes(MB)
+                                    .compression(ArchiveOptions.Compression.SNAPPY)
+                                    .zstdLevel(7)
+                                    .dedupWindow(Duration.ofHours(2))
+                                    .instanceId("pod-7")
+                                    .build());
                     ArchiveHealthIndicator health = context.getBean(ArchiveHealthIndicator.class);
                     assertThat(getField(health, "minFreeBytes")).isEqualTo(3 * MB);
                     assertThat(getField(health, "maxLag")).isEqualTo(Duration.ofMinutes(20));

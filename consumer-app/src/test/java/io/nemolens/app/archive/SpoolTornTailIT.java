@@ -118,7 +118,7 @@ class SpoolTornTailIT {
         consumer.awaitArchived(Duration.ofSeconds(60));
         assertThat(lens.queued()).isZero();
         assertThat(lens.poisoned()).isZero();
-        assertThat(consumer.bean(ParquetArchive.class).status().duplicates())
+        assertThat(consumer.bean(ParquetArchive.class).status().spool().duplicates())
                 .as("the last message came back as new: nothing of its torn entry counts for it")
                 .isEqualTo(redelivered - 1);
 

@@ -11,6 +11,7 @@ import io.nemolens.poison.PoisonInspector;
 import io.nemolens.poison.PoisonReindexer;
 import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.QueueDepthMonitor;
+import io.nemolens.poison.ReplaySettings;
 import io.nemolens.poison.actuate.PoisonEndpoint;
 import io.nemolens.poison.actuate.PoisonEndpointRequests;
 import io.nemolens.topology.LensTopology;
@@ -71,18 +72,12 @@ public final class LensPoisonAutoConfiguration {
             Clock clock,
             LensMetrics metrics,
             ObjectProvider<PoisonIndexWriter> index) {
-        return new PoisonReplayer(
-                connectionFactory,
-                topology.deadLetterExchangeName(),
-                topology.poisonQueueName(),
-                topology.parkingLotQueueName(),
-                properties.maxReplays(),
-                properties.inspectLimit(),
-                topology.deliveryLimit(),
-                properties.confirmTimeout(),
-                clock,
-                metrics,
-                index.getIfAvailable());
+        ReplaySettings settings = ReplaySettings.builder(topology)
+                .maxReplays(properties.maxReplays())
+                .inspectLimit(properties.inspectLimit())
+                .confirmTimeout(properties.confirmTimeout())
+                .build();
+        return new PoisonReplayer(connectionFactory, settings, clock, metrics, index.getIfAvailable());
     }
 
     @Bean

@@ -11,6 +11,7 @@ import io.nemolens.poison.PoisonInspector;
 import io.nemolens.poison.PoisonReindexer;
 import io.nemolens.poison.PoisonReplayer;
 import io.nemolens.poison.QueueDepthMonitor;
+import io.nemolens.poison.ReplaySettings;
 import io.nemolens.poison.actuate.PoisonEndpoint;
 import io.nemolens.testing.Wiring;
 import io.nemolens.testing.Wiring.Replaceable;
@@ -59,6 +60,9 @@ class LensPoisonAutoConfigurationTest implements WiringChecks {
             assertThat(getField(context.getBean(PoisonReplayer.class), "index"))
                     .isSameAs(context.getBean(PoisonIndexWriter.class));
             assertThat(context.getBean(LensPoisonProperties.class).maxReplays()).isEqualTo(5);
+            // lens.poison.*'s defaults are the replay settings' own
+            assertThat(context.getBean(PoisonReplayer.class).settings())
+                    .isEqualTo(ReplaySettings.builder(new LensTopology()).build());
         });
     }
 
@@ -109,13 +113,14 @@ class LensPoisonAutoConfigurationTest implements WiringChecks {
                     assertThat(inspector.queue()).isEqualTo("x-poison");
                     assertThat(getField(inspector, "inspectLimit")).isEqualTo(9);
                     assertThat(getField(inspector, "deliveryLimit")).isEqualTo(11);
-                    PoisonReplayer replayer = context.getBean(PoisonReplayer.class);
-                    assertThat(getField(replayer, "poisonQueue")).isEqualTo("x-poison");
-                    assertThat(getField(replayer, "parkingLotQueue")).isEqualTo("x-parked");
-                    assertThat(getField(replayer, "maxReplays")).isEqualTo(2);
-                    assertThat(getField(replayer, "inspectLimit")).isEqualTo(9);
-                    assertThat(getField(replayer, "deliveryLimit")).isEqualTo(11);
-                    assertThat(getField(replayer, "confirmTimeout")).isEqualTo(Duration.ofSeconds(3));
+                    ReplaySettings replay =
+                            context.getBean(PoisonReplayer.class).settings();
+                    assertThat(replay.topology().poisonQueueName()).isEqualTo("x-poison");
+                    assertThat(replay.topology().parkingLotQueueName()).isEqualTo("x-parked");
+                    assertThat(replay.topology().deliveryLimit()).isEqualTo(11);
+                    assertThat(replay.maxReplays()).isEqualTo(2);
+                    assertThat(replay.inspectLimit()).isEqualTo(9);
+                    assertThat(replay.confirmTimeout()).isEqualTo(Duration.ofSeconds(3));
                     QueueDepthMonitor monitor = context.getBean(QueueDepthMonitor.class);
                     assertThat(getField(monitor, "period")).isEqualTo(Duration.ofHours(1));
                     assertThat(monitor.depth("parking-lot").queue()).isEqualTo("x-parked");
@@ -134,8 +139,8 @@ class LensPoisonAutoConfigurationTest implements WiringChecks {
                 LensTopology.builder().queue("mine").poisonQueue("mine-poison").build();
         runner.withBean(LensTopology.class, () -> mine).run(context -> {
             assertThat(context.getBean(PoisonInspector.class).queue()).isEqualTo("mine-poison");
-            assertThat(getField(context.getBean(PoisonReplayer.class), "parkingLotQueue"))
-                    .isEqualTo(mine.parkingLotQueueName());
+            assertThat(context.getBean(PoisonReplayer.class).settings().topology())
+                    .isSameAs(mine);
             assertThat(context.getBean(QueueDepthMonitor.class)
                             .depth("processing")
                             .queue())
