@@ -102,11 +102,11 @@ class ParquetArchiveTest extends ArchiveTestCase {
                 assertThat(r.get("parent_span_id")).isEqualTo(s.parentSpanId().isEmpty() ? null : s.parentSpanId());
                 assertThat(r.get("trace_state")).isEqualTo(s.traceState().isEmpty() ? null : s.traceState());
                 assertThat(r.get("name")).isEqualTo(s.name());
-                assertThat(r.get("kind")).isEqualTo(s.kind());
+                assertThat(r.get("kind")).isEqualTo(s.kindValue());
                 assertThat(r.get("start_time_unix_nano")).isEqualTo(s.startTimeUnixNano());
                 assertThat(r.get("end_time_unix_nano")).isEqualTo(s.endTimeUnixNano());
                 assertThat(r.get("duration_nanos")).isEqualTo(s.durationNanos());
-                assertThat(r.get("status_code")).isEqualTo(s.statusCode());
+                assertThat(r.get("status_code")).isEqualTo(s.statusCodeValue());
                 assertThat(r.get("flags")).isEqualTo(Integer.toUnsignedLong(s.flags()));
                 assertThat(r.get("service_name")).isEqualTo(s.resource().serviceName());
                 assertThat(r.get("run_id")).isEqualTo(NemoLensTelemetry.RUN_ID);

@@ -10,6 +10,7 @@ import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.MetricType;
 import io.nemolens.handlers.record.NumberValue;
 import io.nemolens.handlers.record.PointValue;
+import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.Span;
@@ -327,7 +328,7 @@ public final class ProtoRecordMapper {
                 status.getMessage(),
                 resource,
                 scope,
-                s);
+                RawOtlp.of(s));
     }
 
     private static LogEntry log(LogRecord r, ResourceInfo resource, ScopeInfo scope) {

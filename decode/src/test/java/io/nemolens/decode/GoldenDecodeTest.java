@@ -13,6 +13,8 @@ import io.nemolens.handlers.record.MetricType;
 import io.nemolens.handlers.record.NumberValue;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.SpanKind;
+import io.nemolens.handlers.record.StatusCode;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -74,7 +76,7 @@ class GoldenDecodeTest {
         assertThat(step.parentSpanId()).isEqualTo(NemoLensTelemetry.PARENT_SPAN_ID_HEX);
         assertThat(step.traceState()).isEqualTo("nv=lens,congo=t61rcWkgMzE");
         assertThat(step.flags()).isEqualTo(0x301);
-        assertThat(step.kind()).isEqualTo(1);
+        assertThat(step.kind()).isEqualTo(SpanKind.INTERNAL);
         assertThat(step.durationNanos()).isEqualTo(1_850_000_000L);
         assertThat(step.attributes().getLong("megatron.iteration")).isEqualTo(1200L);
         assertThat(step.droppedAttributesCount()).isEqualTo(2);
@@ -98,7 +100,7 @@ class GoldenDecodeTest {
                         .getSpans(0));
 
         Span optimizer = decoded.records().spans().get(2);
-        assertThat(optimizer.statusCode()).isEqualTo(2);
+        assertThat(optimizer.statusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(optimizer.statusMessage()).isEqualTo("optimizer step skipped: inf/nan grads");
         // one ResourceInfo per resource block, one ScopeInfo per scope block
         assertThat(optimizer.resource()).isSameAs(step.resource());

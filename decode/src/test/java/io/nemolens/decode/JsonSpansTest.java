@@ -14,6 +14,7 @@ import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.StatusCode;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -170,7 +171,7 @@ class JsonSpansTest {
                 .spans()
                 .get(0);
         assertThat(span.statusMessage()).isEqualTo("m");
-        assertThat(span.statusCode()).isZero();
+        assertThat(span.statusCode()).isEqualTo(StatusCode.UNSET);
     }
 
     @Test

@@ -13,6 +13,8 @@ import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.NumberValue;
 import io.nemolens.handlers.record.PointValue;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.SpanKind;
+import io.nemolens.handlers.record.StatusCode;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -87,8 +89,8 @@ class OtlpJsonDecodeTest {
         Span byNumber = onlySpan("{\"kind\":2,\"status\":{\"code\":2,\"message\":\"boom\"}}");
         Span byNumberString = onlySpan("{\"kind\":\"2\",\"status\":{\"code\":\"2\",\"message\":\"boom\"}}");
 
-        assertThat(byName.kind()).isEqualTo(2);
-        assertThat(byName.statusCode()).isEqualTo(2);
+        assertThat(byName.kind()).isEqualTo(SpanKind.SERVER);
+        assertThat(byName.statusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(byName).isEqualTo(byNumber).isEqualTo(byNumberString);
 
         MetricPoint point = onlyPoint("{\"name\":\"c\",\"sum\":{"
@@ -256,7 +258,7 @@ class OtlpJsonDecodeTest {
         Span span = onlySpan("{\"name\":\"n\",\"status\":{}}");
         assertThat(span.resource().attributes().isEmpty()).isTrue();
         assertThat(span.scope().name()).isEmpty();
-        assertThat(span.statusCode()).isZero();
+        assertThat(span.statusCode()).isEqualTo(StatusCode.UNSET);
     }
 
     @Test

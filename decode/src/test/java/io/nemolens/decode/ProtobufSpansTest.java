@@ -14,6 +14,7 @@ import io.nemolens.generator.TelemetryGenerator.Settings;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.StatusCode;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -186,7 +187,7 @@ class ProtobufSpansTest {
                 .spans()
                 .get(0);
         assertThat(decoded.statusMessage()).isEqualTo("first");
-        assertThat(decoded.statusCode()).isEqualTo(2);
+        assertThat(decoded.statusCode()).isEqualTo(StatusCode.ERROR);
     }
 
     /**

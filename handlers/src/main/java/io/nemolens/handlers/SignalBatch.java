@@ -3,7 +3,7 @@ package io.nemolens.handlers;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The records of one kind decoded from one AMQP message. One message is one OTLP request is one
@@ -13,31 +13,23 @@ import java.util.function.Supplier;
  */
 public final class SignalBatch<T extends TelemetryRecord> {
 
-    private static final Completion ALREADY_DURABLE = new Completion() {
-        @Override
-        public void complete() {}
-
-        @Override
-        public void fail(Throwable cause) {}
-    };
-
     private final List<T> records;
     private final MessageInfo message;
-    private final Supplier<Completion> deferrer;
+    private final Acknowledgement acknowledgement;
 
     /**
-     * A batch whose {@link #defer()} hands out completions from {@code deferrer}; the consumer makes
-     * these, so that it acknowledges the message only once they have all completed.
+     * A batch whose {@link #acknowledgeAfter} hands stages to {@code acknowledgement}; the consumer makes these,
+     * so that it acknowledges the message only once they have all completed.
      */
-    public SignalBatch(List<T> records, MessageInfo message, Supplier<Completion> deferrer) {
+    public SignalBatch(List<T> records, MessageInfo message, Acknowledgement acknowledgement) {
         this.records = List.copyOf(records);
         this.message = Objects.requireNonNull(message, "message");
-        this.deferrer = Objects.requireNonNull(deferrer, "deferrer");
+        this.acknowledgement = Objects.requireNonNull(acknowledgement, "acknowledgement");
     }
 
-    /** A batch for tests and tools, whose acknowledgement nobody waits for. */
+    /** A batch for tests and tools, whose acknowledgement nobody waits for ({@link Acknowledgement#NONE}). */
     public SignalBatch(List<T> records, MessageInfo message) {
-        this(records, message, () -> ALREADY_DURABLE);
+        this(records, message, Acknowledgement.NONE);
     }
 
     /** The records, in the order of the OTLP request; never empty when a handler sees it. */
@@ -55,13 +47,19 @@ public final class SignalBatch<T extends TelemetryRecord> {
     }
 
     /**
-     * For handlers that buffer (write to a store in batches of their own): keeps the message unacknowledged after
-     * {@code handle} returns, until the returned completion completes. Call it at most once per
-     * {@code handle} call, before returning; a handler that finishes its work inside {@code handle}
-     * never needs it.
+     * For handlers that buffer (write to a store in batches of their own): keeps the message unacknowledged
+     * after {@code handle} returns, until {@code durable} completes, exactly as a {@link MessageSink}'s returned
+     * stage does. Call it inside {@code handle}, before returning; a handler that finishes its work inside
+     * {@code handle} never needs it. A stage handed over by a call that then throws is not waited for: the
+     * retried call hands over its own.
+     *
+     * <p>If {@code durable} fails, its exception decides, as a thrown one does: a {@link RejectBatchException}
+     * poisons the message, anything else returns it to the queue for redelivery (see {@link Acknowledgement}).
+     *
+     * @throws IllegalStateException when called after the consumer has called every handler of the message
      */
-    public Completion defer() {
-        return deferrer.get();
+    public void acknowledgeAfter(CompletionStage<?> durable) {
+        acknowledgement.after(Objects.requireNonNull(durable, "durable"));
     }
 
     @Override

@@ -11,7 +11,8 @@ import io.nemolens.handlers.record.TelemetryRecord;
  * <h2>What your outcome means</h2>
  * <ul>
  *   <li>Return normally: your work for this batch is done. The message is acknowledged once every
- *       handler for it has returned.</li>
+ *       handler for it has returned, and once every stage handed to {@link SignalBatch#acknowledgeAfter} (by
+ *       a handler that buffers) and returned by a {@link MessageSink} has completed.</li>
  *   <li>Throw any exception: the batch is retried (the same batch, on the same thread, with backoff)
  *       up to {@code lens.consumer.handler-retry.max-attempts} times, then the message goes to the
  *       poison queue with your exception's class and message in its headers. Replay it once fixed.</li>

@@ -68,11 +68,11 @@ final class SpanTable extends ArchiveTable<Span> {
         w.optionalUniqueString("parent_span_id", parentSpanId, s.parentSpanId());
         w.optionalString("trace_state", traceState, s.traceState());
         w.repeatedString("name", name, s.name());
-        w.int32("kind", kind, s.kind());
+        w.int32("kind", kind, s.kindValue());
         w.int64("start_time_unix_nano", start, s.startTimeUnixNano());
         w.int64("end_time_unix_nano", end, s.endTimeUnixNano());
         w.int64("duration_nanos", duration, s.durationNanos());
-        w.int32("status_code", statusCode, s.statusCode());
+        w.int32("status_code", statusCode, s.statusCodeValue());
         w.optionalString("status_message", statusMessage, s.statusMessage());
         w.int64("flags", flags, unsigned(s.flags()));
         w.optionalInt64("megatron_iteration", iteration, s.attributes().getLong("megatron.iteration"));

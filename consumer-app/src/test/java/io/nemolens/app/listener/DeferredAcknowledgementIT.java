@@ -7,13 +7,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.nemolens.app.testing.Service;
 import io.nemolens.app.testing.SmallRequests;
-import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.testing.ConsumerExtension;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -24,14 +25,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * A buffering handler's {@code defer()} on a real broker: the message is acknowledged only when the
- * handler completes, returned to the queue when it fails, and while it waits it holds no more than an
- * acknowledgement needs (not the decoded request and its records).
+ * A buffering handler's {@code acknowledgeAfter(stage)} on a real broker: the message is acknowledged only when
+ * the stage completes, returned to the queue when it fails, poisoned when it fails with a
+ * {@link RejectBatchException}, and while it waits it holds no more than an acknowledgement needs (not the
+ * decoded request and its records).
  */
 class DeferredAcknowledgementIT {
 
-    /** What the buffering handler saw: a weak reference to the first span, and the completion it holds. */
-    record Deferred(String name, WeakReference<Span> firstSpan, Completion completion) {}
+    /** What the buffering handler saw: a weak reference to the first span, and the stage it handed over. */
+    record Deferred(String name, WeakReference<Span> firstSpan, CompletableFuture<Void> durable) {}
 
     static final BlockingQueue<Deferred> deferred = new LinkedBlockingQueue<>();
 
@@ -39,11 +41,15 @@ class DeferredAcknowledgementIT {
     static class BufferingHandler {
         @Bean
         SpanHandler bufferingSpanHandler() {
-            // keeps nothing of the batch but the completion, as a handler that copied its rows out would
-            return batch -> deferred.add(new Deferred(
-                    batch.records().get(0).name(),
-                    new WeakReference<>(batch.records().get(0)),
-                    batch.defer()));
+            // keeps nothing of the batch but the stage, as a handler that copied its rows out would
+            return batch -> {
+                CompletableFuture<Void> durable = new CompletableFuture<>();
+                batch.acknowledgeAfter(durable);
+                deferred.add(new Deferred(
+                        batch.records().get(0).name(),
+                        new WeakReference<>(batch.records().get(0)),
+                        durable));
+            };
         }
     }
 
@@ -66,9 +72,9 @@ class DeferredAcknowledgementIT {
         assertThat(lens.queued()).isZero();
         assertThat(ackLatency()).as("nothing acknowledged, no latency recorded").isNull();
 
-        held.completion().complete();
+        held.durable().complete(null);
         await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
-        // the time from receipt to the acknowledgement includes the wait for the handler's completion
+        // the time from receipt to the acknowledgement includes the wait for the handler's stage
         Timer latency = ackLatency();
         assertThat(latency).isNotNull();
         assertThat(latency.count()).isEqualTo(1);
@@ -79,13 +85,13 @@ class DeferredAcknowledgementIT {
     }
 
     @Test
-    void aFailedCompletionReturnsTheMessageForRedelivery() throws Exception {
+    void aFailedStageReturnsTheMessageForRedelivery() throws Exception {
         lens.publish("otlp_spans", SmallRequests.spans("run", "lost-on-flush"));
-        next().completion().fail(new java.io.IOException("disk went away"));
+        next().durable().completeExceptionally(new java.io.IOException("disk went away"));
 
         Deferred again = next();
         assertThat(again.name()).isEqualTo("lost-on-flush");
-        again.completion().complete();
+        again.durable().complete(null);
         await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
         assertThat(lens.consumer().messages("requeued")).isEqualTo(1);
         assertThat(ackLatency().count())
@@ -95,11 +101,22 @@ class DeferredAcknowledgementIT {
     }
 
     @Test
+    void aStageThatFailsWithARejectionPoisonsTheMessage() throws Exception {
+        lens.publish("otlp_spans", SmallRequests.spans("run", "refused-on-flush"));
+        next().durable().completeExceptionally(new RejectBatchException("the store refuses these rows"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.poisoned() == 1);
+        assertThat(lens.consumer().messages("poisoned")).isEqualTo(1);
+        assertThat(lens.consumer().messages("requeued")).isZero();
+        assertThat(deferred).as("not redelivered").isEmpty();
+    }
+
+    @Test
     void aWaitingMessageDoesNotKeepItsDecodedRecordsAlive() throws Exception {
         lens.publish("otlp_spans", SmallRequests.spans("run", "waiting"));
         Deferred held = next();
 
-        // only the completion is held: the decoded request and its records must be collectable while the
+        // only the stage is held: the decoded request and its records must be collectable while the
         // acknowledgement waits, or every message waiting for a commit pins megabytes of heap
         await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
@@ -109,7 +126,7 @@ class DeferredAcknowledgementIT {
                 });
         assertThat(lens.consumer().messages("acked")).isZero();
 
-        held.completion().complete();
+        held.durable().complete(null);
         await().atMost(Duration.ofSeconds(10)).until(() -> lens.consumer().messages("acked") == 1);
     }
 

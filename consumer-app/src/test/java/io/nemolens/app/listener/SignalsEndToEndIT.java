@@ -18,6 +18,8 @@ import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Span;
+import io.nemolens.handlers.record.SpanKind;
+import io.nemolens.handlers.record.StatusCode;
 import io.nemolens.testing.BrokerClient;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
@@ -129,13 +131,13 @@ class SignalsEndToEndIT {
         assertThat(span.traceId()).isEqualTo("5b8efff798038103d269b633813fc60c");
         assertThat(span.spanId()).isEqualTo("eee19b7ec3c1b174");
         assertThat(span.parentSpanId()).isEqualTo("eee19b7ec3c1b173");
-        assertThat(span.kind()).isEqualTo(1);
+        assertThat(span.kind()).isEqualTo(SpanKind.INTERNAL);
         assertThat(span.durationNanos()).isEqualTo(850_000_000L);
         assertThat(span.runId()).isEqualTo("run-7");
         assertThat(span.resource().attributes().get("dl.rank")).isEqualTo(AnyValue.of(3L));
         assertThat(span.attributes().getLong("megatron.iteration")).isEqualTo(1200L);
         assertThat(span.attributes().get("megatron.loss")).isEqualTo(AnyValue.of(2.5));
-        assertThat(span.statusCode()).isZero();
+        assertThat(span.statusCode()).isEqualTo(StatusCode.UNSET);
         assertThat(recorded.spans.get(0).message().encoding()).isEqualTo(Encoding.JSON);
     }
 

@@ -4,7 +4,7 @@ import io.nemolens.consumer.error.ConsumerStoppingException;
 import io.nemolens.consumer.error.HandlerFailedException;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.metrics.LensMetrics;
-import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.Acknowledgement;
 import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.MessageSink;
@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,16 +64,25 @@ public final class BatchDispatcher {
      *     rejection, {@link ConsumerStoppingException} (transient: back to the queue) when the consumer
      *     stops while a retry waits
      */
-    public @Nullable LensException dispatch(ReceivedMessage received, Supplier<Completion> deferrer) {
+    public @Nullable LensException dispatch(ReceivedMessage received, Acknowledgement acknowledgement) {
+        HandedOver handedOver = new HandedOver(acknowledgement);
+        try {
+            return dispatch(received, handedOver);
+        } finally {
+            handedOver.close();
+        }
+    }
+
+    private @Nullable LensException dispatch(ReceivedMessage received, HandedOver handedOver) {
         MessageInfo message = received.info();
         List<Call> pending = new ArrayList<>();
         for (RecordKind<?> kind : RecordKind.all()) {
-            addCalls(pending, kind, received, deferrer);
+            addCalls(pending, kind, received, handedOver);
         }
         // sinks take the message only once every handler has succeeded
         List<Call> sinks = new ArrayList<>();
         for (MessageSink sink : handlers.sinks()) {
-            sinks.add(new SinkCall(sink, received, deferrer));
+            sinks.add(new SinkCall(sink, received, handedOver));
         }
 
         int attempts = 0;
@@ -87,8 +95,10 @@ public final class BatchDispatcher {
                 Call call = it.next();
                 try {
                     call.run();
+                    handedOver.keep();
                     it.remove();
                 } catch (RejectBatchException e) {
+                    handedOver.drop();
                     log.warn(
                             "handler {} rejected message {}: {}",
                             call.handlerName(),
@@ -96,6 +106,7 @@ public final class BatchDispatcher {
                             e.getMessage());
                     return HandlerFailedException.rejected(e, attempts);
                 } catch (Exception | LinkageError | AssertionError e) {
+                    handedOver.drop(); // the retried call hands over its own
                     // a handler that wrapped an out-of-memory error: not the data's fault, never poison
                     OutOfMemoryHalt.haltIfOutOfMemory(e, "a handler");
                     failure = e;
@@ -147,13 +158,13 @@ public final class BatchDispatcher {
     }
 
     private <T extends TelemetryRecord> void addCalls(
-            List<Call> calls, RecordKind<T> kind, ReceivedMessage received, Supplier<Completion> deferrer) {
+            List<Call> calls, RecordKind<T> kind, ReceivedMessage received, Acknowledgement acknowledgement) {
         List<SignalHandler<T>> kindHandlers = handlers.handlers(kind);
         List<T> records = received.records().get(kind);
         if (records.isEmpty() || kindHandlers.isEmpty()) {
             return;
         }
-        SignalBatch<T> batch = new SignalBatch<>(records, received.info(), deferrer);
+        SignalBatch<T> batch = new SignalBatch<>(records, received.info(), acknowledgement);
         for (SignalHandler<T> handler : kindHandlers) {
             calls.add(new HandlerCall<>(handler, batch));
         }
@@ -180,19 +191,59 @@ public final class BatchDispatcher {
     }
 
     /**
-     * A sink's part: the message is acknowledged once the stage it returned completes. The completion is
-     * taken only once the sink took the message, so a sink that throws (and is called again) leaves none open.
+     * A sink's part: the message is acknowledged once the stage it returned completes, handed to the same
+     * acknowledgement as a buffering handler's.
      */
-    private record SinkCall(MessageSink sink, ReceivedMessage message, Supplier<Completion> deferrer) implements Call {
+    private record SinkCall(MessageSink sink, ReceivedMessage message, Acknowledgement acknowledgement)
+            implements Call {
         @Override
         public void run() {
-            CompletionStage<?> durable = sink.accept(message);
-            deferrer.get().completeWhen(durable);
+            acknowledgement.after(sink.accept(message));
         }
 
         @Override
         public String handlerName() {
             return sink.getClass().getName();
+        }
+    }
+
+    /**
+     * The stages handed over during one call, passed on to the message's acknowledgement only when the call
+     * succeeds: a call that throws (and is called again) leaves none open. Closed once the dispatch ends.
+     */
+    private static final class HandedOver implements Acknowledgement {
+        private final Acknowledgement acknowledgement;
+        private final List<CompletionStage<?>> stages = new ArrayList<>(1);
+        private boolean closed;
+
+        HandedOver(Acknowledgement acknowledgement) {
+            this.acknowledgement = acknowledgement;
+        }
+
+        @Override
+        public synchronized void after(CompletionStage<?> durable) {
+            if (closed) {
+                throw new IllegalStateException("acknowledgeAfter() is for use inside handle(), before it returns");
+            }
+            stages.add(durable);
+        }
+
+        /** The call succeeded: its stages count. */
+        synchronized void keep() {
+            for (CompletionStage<?> stage : stages) {
+                acknowledgement.after(stage);
+            }
+            stages.clear();
+        }
+
+        /** The call failed: its stages are not waited for. */
+        synchronized void drop() {
+            stages.clear();
+        }
+
+        synchronized void close() {
+            closed = true;
+            stages.clear();
         }
     }
 }

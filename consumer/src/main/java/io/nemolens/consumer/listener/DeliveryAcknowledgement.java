@@ -1,8 +1,10 @@
 package io.nemolens.consumer.listener;
 
 import com.rabbitmq.client.Channel;
-import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.Acknowledgement;
 import java.io.IOException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -13,14 +15,14 @@ import org.springframework.amqp.rabbit.connection.ChannelProxy;
 /**
  * The one acknowledgement decision for one delivery: ack, nack-requeue or reject happens at most once,
  * whichever thread decides first (the listener, or the thread that completes a handler's or a sink's
- * completion: the spool's writer, once its fsync is done). Decisions are sent on the physical channel the
+ * stage: the spool's writer, once its fsync is done). Decisions are sent on the physical channel the
  * message arrived on; if that channel is gone, the broker redelivers the message anyway, so a late decision
  * is dropped with a log line.
  *
- * <p>Completions are counted, not chained: the last one to complete runs the decision on its own thread, so
+ * <p>Stages are counted, not chained: the last one to complete runs the decision on its own thread, so
  * between a sink's durability and {@code basicAck} there is no other hop.
  */
-final class DeliveryAcknowledgement {
+final class DeliveryAcknowledgement implements Acknowledgement {
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryAcknowledgement.class);
 
@@ -39,34 +41,30 @@ final class DeliveryAcknowledgement {
         this.deliveryTag = deliveryTag;
     }
 
-    /** A completion a handler or a sink holds until its work for this message is durable; it counts once. */
-    synchronized Completion defer() {
-        if (sealed) {
-            throw new IllegalStateException("defer() is for use inside handle(), before it returns");
+    /**
+     * Waits for a handler's or a sink's stage: it counts once, and its failure (the first of all) is what
+     * {@link #whenDurable} is told.
+     */
+    @Override
+    public void after(CompletionStage<?> durable) {
+        synchronized (this) {
+            if (sealed) {
+                throw new IllegalStateException("acknowledgeAfter() is for use inside handle(), before it returns");
+            }
+            open++;
         }
-        open++;
-        AtomicBoolean done = new AtomicBoolean();
-        return new Completion() {
-            @Override
-            public void complete() {
-                if (done.compareAndSet(false, true)) {
-                    completed(null);
-                }
-            }
+        durable.whenComplete((ignored, failure) -> completed(failure == null ? null : unwrapped(failure)));
+    }
 
-            @Override
-            public void fail(Throwable cause) {
-                if (done.compareAndSet(false, true)) {
-                    completed(cause);
-                }
-            }
-        };
+    private static Throwable unwrapped(Throwable failure) {
+        Throwable cause = failure.getCause();
+        return failure instanceof CompletionException && cause != null ? cause : failure;
     }
 
     /**
-     * Once every handler and sink has been called: runs {@code then} when every completion handed out has
+     * Once every handler and sink has been called: runs {@code then} when every stage handed over has
      * completed, with {@code null} if all completed normally, else with the first failure. Runs it at once,
-     * on this thread, when none is open; otherwise on the thread of the last completion.
+     * on this thread, when none is open; otherwise on the thread of the last stage.
      */
     void whenDurable(Consumer<@Nullable Throwable> then) {
         Throwable cause;

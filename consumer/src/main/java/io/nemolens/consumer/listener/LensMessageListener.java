@@ -20,6 +20,7 @@ import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Records;
+import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.PublishException;
 import java.io.IOException;
@@ -123,11 +124,11 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
                 decoded.source());
         ReceivedMessage received = new ReceivedMessage(info, body, receivedAt, decoded.records());
         long handleStart = System.nanoTime();
-        LensException failure = dispatcher.dispatch(received, delivery::defer);
+        LensException failure = dispatcher.dispatch(received, delivery);
         metrics.handleTime(signal, System.nanoTime() - handleStart);
 
         if (failure == null) {
-            acknowledgeWhenDurable(delivery, Handled.of(decoded, receivedNanos), info.messageId());
+            acknowledgeWhenDurable(message, delivery, Handled.of(decoded, receivedNanos), info.messageId());
         } else if (failure.category().isPermanent()) {
             int attempts = failure instanceof HandlerFailedException h ? h.attempts() : 0;
             deadLetter(message, delivery, failure, signal, decoded.encoding(), attempts);
@@ -141,14 +142,17 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
 
     /**
      * Acknowledges a message whose handlers all succeeded: at once, or, when a buffering handler or a sink
-     * deferred it, once every deferred completion has completed (and returns it to the queue if one failed),
-     * on the thread of the last one. Until then only {@code handled}, a small summary, stays reachable, not the
-     * decoded request and its records.
+     * handed over a stage, once every stage has completed, on the thread of the last one. A failed stage decides
+     * by its exception: a permanent {@link LensException} poisons the message, anything else returns it to the
+     * queue. Until then only {@code handled}, a small summary, and the AMQP message (its body, for a dead letter;
+     * bounded like every unacknowledged body by the in-flight budget) stay reachable, not the decoded request and
+     * its records.
      */
-    private void acknowledgeWhenDurable(DeliveryAcknowledgement delivery, Handled handled, String messageId) {
+    private void acknowledgeWhenDurable(
+            Message message, DeliveryAcknowledgement delivery, Handled handled, String messageId) {
         delivery.whenDurable(failure -> {
             try {
-                decideWhenDurable(delivery, handled, messageId, failure);
+                decideWhenDurable(message, delivery, handled, messageId, failure);
             } catch (Throwable e) {
                 // the completing thread is a handler's or the archive's: say it, or halt on out of memory
                 OutOfMemoryHalt.haltIfOutOfMemory(e, "the acknowledgement of a message");
@@ -161,8 +165,17 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     private void decideWhenDurable(
-            DeliveryAcknowledgement delivery, Handled handled, String messageId, @Nullable Throwable failure) {
-        if (failure == null) {
+            Message message,
+            DeliveryAcknowledgement delivery,
+            Handled handled,
+            String messageId,
+            @Nullable Throwable failure) {
+        if (failure instanceof LensException refused && refused.category().isPermanent()) {
+            LensException reason =
+                    refused instanceof RejectBatchException ? HandlerFailedException.rejected(refused, 1) : refused;
+            delivery.quietly(
+                    () -> deadLetter(message, delivery, reason, handled.signal(), handled.encoding(), 1), "poison");
+        } else if (failure == null) {
             delivery.quietly(
                     () -> {
                         if (delivery.ack()) {

@@ -1,6 +1,7 @@
 package io.nemolens.consumer.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.nemolens.consumer.error.ConsumerStoppingException;
@@ -9,7 +10,7 @@ import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.handlers.Completion;
+import io.nemolens.handlers.Acknowledgement;
 import io.nemolens.handlers.FailureCategory;
 import io.nemolens.handlers.LensException;
 import io.nemolens.handlers.MessageInfo;
@@ -18,15 +19,17 @@ import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
+import io.nemolens.handlers.record.Span;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +42,7 @@ class BatchDispatcherTest {
     private static final RetryPolicy TRANSIENT = RetryPolicy.untilStopped(Duration.ofMillis(1), Duration.ofMillis(2));
 
     private final List<String> calls = new ArrayList<>();
-    private final List<CompletableFuture<Void>> completions = new ArrayList<>();
+    private final List<CompletionStage<?>> handedOver = new ArrayList<>();
 
     private static ReceivedMessage message() {
         byte[] body = NemoLensTelemetry.traces().toByteArray();
@@ -49,23 +52,9 @@ class BatchDispatcherTest {
         return new ReceivedMessage(info, body, Instant.EPOCH, d.records());
     }
 
-    /** Completions the dispatcher hands out, kept as futures this test can look at. */
-    private Supplier<Completion> deferrer() {
-        return () -> {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            completions.add(f);
-            return new Completion() {
-                @Override
-                public void complete() {
-                    f.complete(null);
-                }
-
-                @Override
-                public void fail(Throwable cause) {
-                    f.completeExceptionally(cause);
-                }
-            };
-        };
+    /** The message's acknowledgement, keeping the stages handed to it for this test to look at. */
+    private Acknowledgement acknowledgement() {
+        return handedOver::add;
     }
 
     private BatchDispatcher dispatcher(List<SpanHandler> handlers, List<MessageSink> sinks) {
@@ -91,14 +80,11 @@ class BatchDispatcherTest {
             return durable;
         };
 
-        LensException failure = dispatcher(List.of(flaky), List.of(sink)).dispatch(message(), deferrer());
+        LensException failure = dispatcher(List.of(flaky), List.of(sink)).dispatch(message(), acknowledgement());
 
         assertThat(failure).isNull();
         assertThat(calls).containsExactly("handler", "handler", "sink");
-        assertThat(completions).hasSize(1);
-        assertThat(completions.get(0)).isNotDone();
-        durable.complete(null);
-        assertThat(completions.get(0)).isCompleted();
+        assertThat(handedOver).containsExactly(durable);
     }
 
     @Test
@@ -112,21 +98,25 @@ class BatchDispatcherTest {
             return CompletableFuture.completedFuture(null);
         };
 
-        LensException failure = dispatcher(List.of(), List.of(sink)).dispatch(message(), deferrer());
+        LensException failure = dispatcher(List.of(), List.of(sink)).dispatch(message(), acknowledgement());
 
         assertThat(failure).isNull();
         assertThat(calls).containsExactly("sink", "sink", "sink", "sink");
-        assertThat(completions).singleElement().satisfies(f -> assertThat(f).isCompleted());
+        assertThat(handedOver)
+                .singleElement()
+                .satisfies(f -> assertThat(f.toCompletableFuture()).isCompleted());
     }
 
     @Test
-    void aFailedStageFailsTheCompletionSoTheMessageIsReturnedNotAcknowledged() {
+    void aFailedStageIsHandedOverAsItIsForTheAcknowledgementToClassify() {
         MessageSink sink = m -> CompletableFuture.failedFuture(new java.io.IOException("fsync failed"));
 
-        LensException failure = dispatcher(List.of(), List.of(sink)).dispatch(message(), deferrer());
+        LensException failure = dispatcher(List.of(), List.of(sink)).dispatch(message(), acknowledgement());
 
         assertThat(failure).isNull();
-        assertThat(completions).singleElement().satisfies(f -> assertThat(f).isCompletedExceptionally());
+        assertThat(handedOver)
+                .singleElement()
+                .satisfies(f -> assertThat(f.toCompletableFuture()).isCompletedExceptionally());
     }
 
     @Test
@@ -139,7 +129,7 @@ class BatchDispatcherTest {
             return CompletableFuture.completedFuture(null);
         };
 
-        LensException failure = dispatcher(List.of(broken), List.of(sink)).dispatch(message(), deferrer());
+        LensException failure = dispatcher(List.of(broken), List.of(sink)).dispatch(message(), acknowledgement());
 
         assertThat(failure).isInstanceOf(HandlerFailedException.class);
         assertThat(failure.category()).isEqualTo(FailureCategory.HANDLER);
@@ -153,7 +143,7 @@ class BatchDispatcherTest {
             throw new RejectBatchException("no run id");
         };
 
-        LensException failure = dispatcher(List.of(rejecting), List.of()).dispatch(message(), deferrer());
+        LensException failure = dispatcher(List.of(rejecting), List.of()).dispatch(message(), acknowledgement());
 
         assertThat(failure.category()).isEqualTo(FailureCategory.HANDLER_REJECTED);
         assertThat(((HandlerFailedException) failure).attempts()).isEqualTo(1);
@@ -168,9 +158,55 @@ class BatchDispatcherTest {
                 List.of());
         dispatcher.stop();
 
-        LensException failure = dispatcher.dispatch(message(), deferrer());
+        LensException failure = dispatcher.dispatch(message(), acknowledgement());
 
         assertThat(failure).isInstanceOf(ConsumerStoppingException.class);
         assertThat(failure.category().isPermanent()).isFalse();
+    }
+
+    @Test
+    void aHandlerHandsItsStageToTheSameAcknowledgementAsASink() {
+        CompletableFuture<Void> buffered = new CompletableFuture<>();
+        CompletableFuture<Void> spooled = new CompletableFuture<>();
+        SpanHandler buffering = batch -> batch.acknowledgeAfter(buffered);
+        MessageSink sink = m -> spooled;
+
+        LensException failure = dispatcher(List.of(buffering), List.of(sink)).dispatch(message(), acknowledgement());
+
+        assertThat(failure).isNull();
+        assertThat(handedOver).containsExactly(buffered, spooled);
+    }
+
+    @Test
+    void aStageHandedOverByACallThatThenThrowsIsNotWaitedFor() {
+        AtomicInteger failures = new AtomicInteger(1);
+        List<CompletableFuture<Void>> stages = new ArrayList<>();
+        SpanHandler flaky = batch -> {
+            CompletableFuture<Void> stage = new CompletableFuture<>();
+            stages.add(stage);
+            batch.acknowledgeAfter(stage);
+            if (failures.getAndDecrement() > 0) {
+                throw new IllegalStateException("once");
+            }
+        };
+
+        LensException failure = dispatcher(List.of(flaky), List.of()).dispatch(message(), acknowledgement());
+
+        assertThat(failure).isNull();
+        assertThat(stages).hasSize(2);
+        assertThat(handedOver).as("only the retried call's stage").containsExactly(stages.get(1));
+    }
+
+    @Test
+    void handingOverAfterTheDispatchEndedIsAnError() {
+        List<SignalBatch<Span>> kept = new ArrayList<>();
+        SpanHandler keeping = kept::add;
+
+        dispatcher(List.of(keeping), List.of()).dispatch(message(), acknowledgement());
+
+        assertThatThrownBy(() -> kept.get(0).acknowledgeAfter(new CompletableFuture<Void>()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("before it returns");
+        assertThat(handedOver).isEmpty();
     }
 }

@@ -7,14 +7,13 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 import com.rabbitmq.client.Channel;
-import io.nemolens.handlers.Completion;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** The decision waits for every completion, counts each once, and runs on the thread of the last one. */
+/** The decision waits for every stage handed over, counts each once, and runs on the thread of the last one. */
 class DeliveryAcknowledgementTest {
 
     private final Channel channel = mock(Channel.class);
@@ -46,18 +45,20 @@ class DeliveryAcknowledgementTest {
     }
 
     @Test
-    void theLastCompletionDecidesOnItsOwnThreadAndEachCountsOnce() throws Exception {
-        Completion first = delivery.defer();
-        Completion second = delivery.defer();
+    void theLastStageDecidesOnItsOwnThreadAndEachCountsOnce() throws Exception {
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Void> second = new CompletableFuture<>();
+        delivery.after(first);
+        delivery.after(second);
         decide();
-        first.complete();
-        first.complete();
+        first.complete(null);
+        first.complete(null);
         assertThat(outcomes)
-                .as("one of two completions, even twice, is not all")
+                .as("one of two stages, even completed twice, is not all")
                 .isEmpty();
         verifyNoInteractions(channel);
 
-        Thread spoolWriter = new Thread(second::complete, "spool-writer");
+        Thread spoolWriter = new Thread(() -> second.complete(null), "spool-writer");
         spoolWriter.start();
         spoolWriter.join();
         assertThat(outcomes).containsExactly("durable on spool-writer");
@@ -65,8 +66,8 @@ class DeliveryAcknowledgementTest {
     }
 
     @Test
-    void completionsThatFinishBeforeTheDispatchEndsDecideWhenItEnds() throws IOException {
-        delivery.defer().complete();
+    void stagesThatFinishBeforeTheDispatchEndsDecideWhenItEnds() throws IOException {
+        delivery.after(CompletableFuture.completedFuture(null));
         assertThat(outcomes).isEmpty();
         decide();
         assertThat(outcomes).hasSize(1).allMatch(o -> o.startsWith("durable"));
@@ -74,34 +75,35 @@ class DeliveryAcknowledgementTest {
     }
 
     @Test
-    void aFailureReturnsTheMessageOnceEveryCompletionHasAnswered() throws IOException {
-        Completion failing = delivery.defer();
-        Completion slow = delivery.defer();
+    void aFailureIsToldOnceEveryStageHasAnswered() throws IOException {
+        CompletableFuture<Void> failing = new CompletableFuture<>();
+        CompletableFuture<Void> slow = new CompletableFuture<>();
+        delivery.after(failing);
+        delivery.after(slow);
         decide();
-        failing.fail(new IOException("disk went away"));
-        assertThat(outcomes).as("the other completion may still be writing").isEmpty();
-        slow.complete();
+        failing.completeExceptionally(new IOException("disk went away"));
+        assertThat(outcomes).as("the other stage may still be writing").isEmpty();
+        slow.complete(null);
         assertThat(outcomes).hasSize(1).allMatch(o -> o.startsWith("failed: disk went away"));
         verify(channel).basicNack(42, false, true);
     }
 
     @Test
-    void aStageAdaptsToACompletionThroughTheSpi() throws IOException {
+    void aDerivedStageIsToldItsOwnFailureNotItsCompletionExceptionWrapper() throws IOException {
         CompletableFuture<Void> sinkStage = new CompletableFuture<>();
-        delivery.defer().completeWhen(sinkStage.thenApply(v -> v));
+        delivery.after(sinkStage.thenApply(v -> v));
         decide();
         sinkStage.completeExceptionally(new IllegalStateException("spool full"));
         assertThat(outcomes)
-                .as("the stage's own failure, not its CompletionException wrapper")
                 .containsExactly(
                         "failed: spool full on " + Thread.currentThread().getName());
         verify(channel).basicNack(42, false, true);
     }
 
     @Test
-    void deferringAfterTheHandlersReturnedIsAnError() {
+    void handingOverAfterTheHandlersReturnedIsAnError() {
         decide();
-        assertThatThrownBy(delivery::defer)
+        assertThatThrownBy(() -> delivery.after(new CompletableFuture<Void>()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("before it returns");
     }

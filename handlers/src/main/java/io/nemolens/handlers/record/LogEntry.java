@@ -1,9 +1,13 @@
 package io.nemolens.handlers.record;
 
+import com.google.protobuf.ByteString;
+import java.util.HexFormat;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One OTLP log record, decoded.
+ * One OTLP log record, decoded. Make one by hand with {@link #builder()}; the severity stays OTLP's number
+ * ({@code SeverityNumber} 1-24 orders finer than any enum a handler would switch on).
  *
  * @param timeUnixNano when the event happened, or 0 when unknown
  * @param observedTimeUnixNano when the collector first saw it, or 0
@@ -49,8 +53,136 @@ public record LogEntry(
         Objects.requireNonNull(raw, "raw");
     }
 
+    /** A builder for log records made by hand (tests, examples, tools). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     /** The record's time: {@code timeUnixNano} when set, else {@code observedTimeUnixNano}. */
     public long effectiveTimeUnixNano() {
         return timeUnixNano != 0 ? timeUnixNano : observedTimeUnixNano;
+    }
+
+    /**
+     * Builds a {@link LogEntry}. Everything has OTLP's default (no times, severity 0, empty body, no attributes
+     * or ids, {@link ResourceInfo#EMPTY}, {@link ScopeInfo#EMPTY}); without {@link #raw}, the record's raw
+     * OTLP holds its times, severity, flags, ids, event name and dropped count (not its body or attributes).
+     * Not thread-safe.
+     */
+    public static final class Builder {
+        private long timeUnixNano;
+        private long observedTimeUnixNano;
+        private int severityNumber;
+        private String severityText = "";
+        private AnyValue body = AnyValue.EMPTY;
+        private Attributes attributes = Attributes.empty();
+        private int droppedAttributesCount;
+        private int flags;
+        private String traceId = "";
+        private String spanId = "";
+        private String eventName = "";
+        private ResourceInfo resource = ResourceInfo.EMPTY;
+        private ScopeInfo scope = ScopeInfo.EMPTY;
+        private io.opentelemetry.proto.logs.v1.@Nullable LogRecord raw;
+
+        private Builder() {}
+
+        /** When the event happened, in nanoseconds since the Unix epoch. */
+        public Builder timeUnixNano(long timeUnixNano) {
+            this.timeUnixNano = timeUnixNano;
+            return this;
+        }
+
+        public Builder observedTimeUnixNano(long observedTimeUnixNano) {
+            this.observedTimeUnixNano = observedTimeUnixNano;
+            return this;
+        }
+
+        /** OTLP's {@code SeverityNumber} (1-24) and the severity as the source wrote it. */
+        public Builder severity(int severityNumber, String severityText) {
+            this.severityNumber = severityNumber;
+            this.severityText = severityText;
+            return this;
+        }
+
+        public Builder body(AnyValue body) {
+            this.body = body;
+            return this;
+        }
+
+        public Builder attributes(Attributes attributes) {
+            this.attributes = attributes;
+            return this;
+        }
+
+        public Builder droppedAttributesCount(int droppedAttributesCount) {
+            this.droppedAttributesCount = droppedAttributesCount;
+            return this;
+        }
+
+        public Builder flags(int flags) {
+            this.flags = flags;
+            return this;
+        }
+
+        /** The span the record was written in: lowercase hex ids. */
+        public Builder trace(String traceId, String spanId) {
+            this.traceId = traceId;
+            this.spanId = spanId;
+            return this;
+        }
+
+        public Builder eventName(String eventName) {
+            this.eventName = eventName;
+            return this;
+        }
+
+        public Builder resource(ResourceInfo resource) {
+            this.resource = resource;
+            return this;
+        }
+
+        public Builder scope(ScopeInfo scope) {
+            this.scope = scope;
+            return this;
+        }
+
+        /** The record as it arrived; by default made from the builder's scalar fields. */
+        public Builder raw(io.opentelemetry.proto.logs.v1.LogRecord raw) {
+            this.raw = raw;
+            return this;
+        }
+
+        public LogEntry build() {
+            io.opentelemetry.proto.logs.v1.LogRecord given = raw;
+            io.opentelemetry.proto.logs.v1.LogRecord record = given != null
+                    ? given
+                    : io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
+                            .setTimeUnixNano(timeUnixNano)
+                            .setObservedTimeUnixNano(observedTimeUnixNano)
+                            .setSeverityNumberValue(severityNumber)
+                            .setSeverityText(severityText)
+                            .setDroppedAttributesCount(droppedAttributesCount)
+                            .setFlags(flags)
+                            .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(traceId)))
+                            .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(spanId)))
+                            .setEventName(eventName)
+                            .build();
+            return new LogEntry(
+                    timeUnixNano,
+                    observedTimeUnixNano,
+                    severityNumber,
+                    severityText,
+                    body,
+                    attributes,
+                    droppedAttributesCount,
+                    flags,
+                    traceId,
+                    spanId,
+                    eventName,
+                    resource,
+                    scope,
+                    record);
+        }
     }
 }
