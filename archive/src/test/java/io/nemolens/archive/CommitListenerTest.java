@@ -66,7 +66,7 @@ class CommitListenerTest extends ArchiveTestCase {
     @Test
     void theListenersAreToldOfEachMomentAndOneThatFailsHoldsUpNothing() throws Exception {
         archive = new ParquetArchive(
-                ArchiveOptions.defaults(dir).withInstanceId("a"),
+                ArchiveOptions.builder(dir).instanceId("a").build(),
                 decoder,
                 Clock.systemUTC(),
                 new LocalFolder(dir),
