@@ -39,11 +39,6 @@ public final class ChildJvm {
         return new ChildJvm(List.of("-jar", jar.toString()));
     }
 
-    /** {@code java -cp CLASSPATH MAIN}, with the class path of the JVM running the tests. */
-    public static ChildJvm mainClass(Class<?> main) {
-        return new ChildJvm(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-    }
-
     /** The {@code java} of the JVM running the tests. */
     public static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
