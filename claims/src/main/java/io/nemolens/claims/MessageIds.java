@@ -47,7 +47,7 @@ final class MessageIds {
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            if (!HexFormat.isHexDigit(c) || Character.isUpperCase(c)) {
                 throw new IllegalArgumentException("a message id is 32 lower-case hex digits: " + id);
             }
         }

@@ -33,6 +33,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -485,11 +486,11 @@ public final class ConsoleService {
         StringBuilder sb = new StringBuilder();
         int n = Math.min(body.length, HEX_PREVIEW);
         for (int row = 0; row < n; row += 16) {
-            sb.append(String.format("%08x  ", row));
+            sb.append(HexFormat.of().toHexDigits(row)).append("  ");
             StringBuilder ascii = new StringBuilder();
             for (int i = row; i < row + 16; i++) {
                 if (i < n) {
-                    sb.append(String.format("%02x ", body[i]));
+                    sb.append(HexFormat.of().toHexDigits(body[i])).append(' ');
                     ascii.append(body[i] >= 0x20 && body[i] < 0x7f ? (char) body[i] : '.');
                 } else {
                     sb.append("   ");

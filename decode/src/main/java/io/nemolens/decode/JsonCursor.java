@@ -8,8 +8,9 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import java.math.BigInteger;
-import java.util.Arrays;
+import java.nio.CharBuffer;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.function.BiConsumer;
 import java.util.function.ObjDoubleConsumer;
 import java.util.function.ObjLongConsumer;
@@ -29,19 +30,8 @@ final class JsonCursor {
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
-    /** The value of each ASCII hex digit, either case; -1 for any other character. */
-    private static final byte[] HEX_VALUES = new byte[128];
-
-    static {
-        Arrays.fill(HEX_VALUES, (byte) -1);
-        for (int i = 0; i < 10; i++) {
-            HEX_VALUES['0' + i] = (byte) i;
-        }
-        for (int i = 0; i < 6; i++) {
-            HEX_VALUES['a' + i] = (byte) (10 + i);
-            HEX_VALUES['A' + i] = (byte) (10 + i);
-        }
-    }
+    /** Parses hex digits of either case and refuses any other character. */
+    private static final HexFormat HEX = HexFormat.of();
 
     private final JsonParser p;
     private final Signal signal;
@@ -388,20 +378,11 @@ final class JsonCursor {
             throw fail("hex id '" + new String(c, off, len) + "' has " + len + " digits, expected " + 2 * size + " ("
                     + size + " bytes)");
         }
-        byte[] out = new byte[size];
-        for (int i = 0; i < size; i++) {
-            int hi = hexDigit(c[off + 2 * i]);
-            int lo = hexDigit(c[off + 2 * i + 1]);
-            if (hi < 0 || lo < 0) {
-                throw fail("hex id '" + new String(c, off, len) + "' has a character that is not a hex digit");
-            }
-            out[i] = (byte) (hi << 4 | lo);
+        try {
+            return UnsafeByteOperations.unsafeWrap(HEX.parseHex(CharBuffer.wrap(c, off, len)));
+        } catch (IllegalArgumentException e) {
+            throw fail("hex id '" + new String(c, off, len) + "' has a character that is not a hex digit");
         }
-        return UnsafeByteOperations.unsafeWrap(out);
-    }
-
-    private static int hexDigit(char c) {
-        return c < 128 ? HEX_VALUES[c] : -1;
     }
 
     /** Bytes as base64, standard or URL-safe. */

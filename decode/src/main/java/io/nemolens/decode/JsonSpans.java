@@ -21,6 +21,7 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -591,16 +592,11 @@ final class JsonSpans {
         boolean lower = true;
         for (int i = off; i < off + len; i++) {
             char ch = c[i];
-            if (ch >= '0' && ch <= '9') {
-                zero &= ch == '0';
-            } else if (ch >= 'a' && ch <= 'f') {
-                zero = false;
-            } else if (ch >= 'A' && ch <= 'F') {
-                zero = false;
-                lower = false;
-            } else {
+            if (!HexFormat.isHexDigit(ch)) {
                 throw new NotCommon();
             }
+            zero &= ch == '0';
+            lower &= ch < 'A' || ch > 'F';
         }
         if (zero) {
             return "";

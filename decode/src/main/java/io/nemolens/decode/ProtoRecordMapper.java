@@ -34,8 +34,8 @@ import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalDouble;
 
@@ -52,7 +52,7 @@ public final class ProtoRecordMapper {
 
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final HexFormat HEX = HexFormat.of();
     private static final AnyValue TRUE = new AnyValue.BoolValue(true);
     private static final AnyValue FALSE = new AnyValue.BoolValue(false);
     /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
@@ -174,29 +174,15 @@ public final class ProtoRecordMapper {
         return hex(id);
     }
 
-    /**
-     * Lowercase hex of an id, {@code ""} when empty or all zero (OTLP's "no id"), without copying the bytes
-     * out first.
-     */
+    /** Lowercase hex of an id, {@code ""} when empty or all zero (OTLP's "no id"). */
     static String hex(ByteString id) {
-        int n = id.size();
-        boolean allZero = true;
-        for (int i = 0; i < n; i++) {
-            if (id.byteAt(i) != 0) {
-                allZero = false;
-                break;
+        byte[] bytes = id.toByteArray();
+        for (byte b : bytes) {
+            if (b != 0) {
+                return HEX.formatHex(bytes);
             }
         }
-        if (allZero) {
-            return "";
-        }
-        byte[] out = new byte[2 * n];
-        for (int i = 0; i < n; i++) {
-            int b = id.byteAt(i);
-            out[2 * i] = HEX[(b >> 4) & 0xF];
-            out[2 * i + 1] = HEX[b & 0xF];
-        }
-        return new String(out, StandardCharsets.ISO_8859_1);
+        return "";
     }
 
     /**

@@ -14,6 +14,7 @@ import io.nemolens.handlers.record.SpanLink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +46,7 @@ final class ProtobufSpans {
 
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final HexFormat HEX = HexFormat.of();
 
     private final byte[] b;
     private int pos;
@@ -486,13 +487,7 @@ final class ProtobufSpans {
         if (allZero) {
             return "";
         }
-        byte[] out = new byte[2 * length];
-        for (int i = 0; i < length; i++) {
-            int v = b[at + i];
-            out[2 * i] = HEX[(v >> 4) & 0xF];
-            out[2 * i + 1] = HEX[v & 0xF];
-        }
-        return new String(out, StandardCharsets.ISO_8859_1);
+        return HEX.formatHex(b, at, at + length);
     }
 
     // ---------------------------------------------------------------- attributes and values

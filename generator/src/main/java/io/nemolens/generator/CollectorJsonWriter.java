@@ -22,6 +22,7 @@ import io.opentelemetry.proto.trace.v1.Status;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -48,7 +49,7 @@ import java.util.function.Consumer;
  */
 public final class CollectorJsonWriter {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final HexFormat HEX = HexFormat.of();
 
     private final StringBuilder sb;
 
@@ -461,10 +462,7 @@ public final class CollectorJsonWriter {
             return;
         }
         name(key).append('"');
-        for (int i = 0; i < id.size(); i++) {
-            int b = id.byteAt(i);
-            sb.append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
-        }
+        HEX.formatHex(sb, id.toByteArray());
         sb.append('"');
     }
 
@@ -484,7 +482,7 @@ public final class CollectorJsonWriter {
             } else if (c == '\t') {
                 sb.append("\\t");
             } else {
-                sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                sb.append("\\u00").append(HEX.toHexDigits((byte) c));
             }
         }
         sb.append('"');

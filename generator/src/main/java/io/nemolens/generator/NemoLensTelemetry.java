@@ -474,11 +474,6 @@ public final class NemoLensTelemetry {
                 .build();
     }
 
-    /** The scope the Prometheus receiver reports under. */
-    public static InstrumentationScope prometheusScope() {
-        return InfraRequests.PROMETHEUS_SCOPE;
-    }
-
     /** A resource as the Prometheus receiver makes it for one scrape target. */
     public static Resource scrapeTarget(String job, String host, String port) {
         return InfraRequests.scrapeTarget(job, host, port);

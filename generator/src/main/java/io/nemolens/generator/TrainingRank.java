@@ -98,11 +98,6 @@ public final class TrainingRank {
         return resource;
     }
 
-    /** The iteration the next step will have. */
-    public long nextIteration() {
-        return iteration;
-    }
-
     /**
      * A trace request of {@code spanCount} spans: training steps of three spans each, the last step
      * possibly cut short.

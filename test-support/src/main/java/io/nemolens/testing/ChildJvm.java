@@ -40,11 +40,6 @@ public final class ChildJvm {
         return new ChildJvm(List.of("-jar", jar.toString()));
     }
 
-    /** {@code java -cp CLASSPATH MAIN}, with the class path of the JVM running the tests. */
-    public static ChildJvm mainClass(Class<?> main) {
-        return new ChildJvm(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-    }
-
     /** {@code java -cp CLASSPATH MAIN}, with these jars and folders as the class path. */
     public static ChildJvm mainClass(String main, List<Path> classPath) {
         List<String> entries = new ArrayList<>();

@@ -1,12 +1,14 @@
 package io.nemolens.archive.dedup;
 
+import java.util.HexFormat;
+
 /**
  * A message id as two longs: the first 128 bits of the SHA-256 of the message body (see {@code
  * io.nemolens.decode.MessageIds}), {@code high} holding the first 64 of them.
  */
 public record MessageKey(long high, long low) {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final HexFormat HEX = HexFormat.of();
     private static final int HEX_LENGTH = 32;
 
     /**
@@ -18,44 +20,27 @@ public record MessageKey(long high, long low) {
         if (id32.length() != HEX_LENGTH) {
             throw new IllegalArgumentException("a message id has 32 hex characters, not " + id32.length());
         }
-        return new MessageKey(parse(id32, 0), parse(id32, HEX_LENGTH / 2));
+        try {
+            return new MessageKey(
+                    HexFormat.fromHexDigitsToLong(id32, 0, HEX_LENGTH / 2),
+                    HexFormat.fromHexDigitsToLong(id32, HEX_LENGTH / 2, HEX_LENGTH));
+        } catch (IllegalArgumentException e) {
+            int at = 0;
+            while (HexFormat.isHexDigit(id32.charAt(at))) {
+                at++;
+            }
+            throw new IllegalArgumentException(
+                    "not a hex character at " + at + " of a message id: '" + id32.charAt(at) + "'", e);
+        }
     }
 
     /** The id as 32 lowercase hex characters, as {@code MessageIds} writes it. */
     public String hex() {
-        char[] out = new char[HEX_LENGTH];
-        for (int i = 0; i < HEX_LENGTH / 2; i++) {
-            int shift = 60 - 4 * i;
-            out[i] = HEX[(int) (high >>> shift) & 0xF];
-            out[i + HEX_LENGTH / 2] = HEX[(int) (low >>> shift) & 0xF];
-        }
-        return new String(out);
+        return HEX.toHexDigits(high) + HEX.toHexDigits(low);
     }
 
     @Override
     public String toString() {
         return hex();
-    }
-
-    private static long parse(String text, int from) {
-        long value = 0;
-        for (int i = from; i < from + HEX_LENGTH / 2; i++) {
-            value = (value << 4) | digit(text, i);
-        }
-        return value;
-    }
-
-    private static int digit(String text, int index) {
-        char c = text.charAt(index);
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        throw new IllegalArgumentException("not a hex character at " + index + " of a message id: '" + c + "'");
     }
 }

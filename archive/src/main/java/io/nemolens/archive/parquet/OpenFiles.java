@@ -190,11 +190,6 @@ public final class OpenFiles {
         return converter.group(records);
     }
 
-    /** The partitions the records of an entry go to (to probe their folders). */
-    public List<PartitionKey> partitions(Records records) {
-        return group(records).partitions();
-    }
-
     /**
      * Makes the folders of the partitions that have no open file, and tells the first whose name the file
      * system refuses ({@link PartitionFolders.Fault#NAME}): the message cannot be archived. A folder the

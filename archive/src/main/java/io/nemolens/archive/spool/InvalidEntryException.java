@@ -5,15 +5,7 @@ import java.io.IOException;
 /** The bytes where an entry should start are not a valid entry; the message says why. */
 final class InvalidEntryException extends IOException {
 
-    private final long offset;
-
     InvalidEntryException(long offset, String reason) {
         super("invalid entry at offset " + offset + ": " + reason);
-        this.offset = offset;
-    }
-
-    /** Where in the segment the invalid entry starts. */
-    long offset() {
-        return offset;
     }
 }

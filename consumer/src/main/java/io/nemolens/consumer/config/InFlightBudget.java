@@ -33,24 +33,11 @@ public record InFlightBudget(int prefetch, int concurrency, long maxMessageSize,
     private static final long MB = 1024 * 1024;
 
     /**
-     * The budget for these settings.
+     * The budget for a prefetch and a number of threads, each named by the property it came from (for the
+     * message that refuses them).
      *
      * @throws InvalidConfigurationPropertyValueException when the budget cannot hold one message of
      *     {@code max-message-size} per thread, or an explicit prefetch does not fit it
-     */
-    public static InFlightBudget of(LensConsumerProperties properties) {
-        return of(
-                properties.prefetch(),
-                "lens.consumer.prefetch",
-                properties.concurrency(),
-                "lens.consumer.concurrency",
-                properties.maxMessageSize(),
-                properties.maxInFlightBytes());
-    }
-
-    /**
-     * The budget for a prefetch and a number of threads, each named by the property it came from (for the
-     * message that refuses them).
      */
     static InFlightBudget of(
             @Nullable Integer prefetch,

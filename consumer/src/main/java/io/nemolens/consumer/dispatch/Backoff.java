@@ -16,10 +16,6 @@ final class Backoff {
         }
     }
 
-    boolean isStopped() {
-        return stopped;
-    }
-
     /**
      * Waits for {@code delay} unless stopped.
      *

@@ -35,15 +35,6 @@ public final class HandlerRegistry {
         return sinks;
     }
 
-    /** How many handlers and sinks there are in all. */
-    public int size() {
-        int n = sinks.size();
-        for (List<? extends SignalHandler<?>> list : handlers) {
-            n += list.size();
-        }
-        return n;
-    }
-
     /** For the start-up log: {@code 1 for span, 0 for metric_point, ...; 1 message sink(s)}. */
     @Override
     public String toString() {

@@ -80,11 +80,6 @@ public record LensArchiveS3Properties(
         }
     }
 
-    /** Whether a bucket is set (else the archive keeps its files in its local folder). */
-    public boolean objectStore() {
-        return hasText(uri);
-    }
-
     /**
      * The bucket and prefix.
      *
