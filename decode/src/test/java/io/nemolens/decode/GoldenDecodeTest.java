@@ -7,6 +7,7 @@ import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.AggregationTemporality;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.MetricType;
@@ -152,7 +153,8 @@ class GoldenDecodeTest {
         assertThat(points).extracting(p -> p.metric().type()).contains(MetricType.values());
         MetricPoint step = points.get(0);
         assertThat(step.name()).isEqualTo("megatron.training.step_duration_ms");
-        assertThat(step.metric().aggregationTemporality()).isEqualTo(2);
+        assertThat(step.metric().aggregationTemporality()).isEqualTo(AggregationTemporality.CUMULATIVE);
+        assertThat(step.metric().aggregationTemporalityValue()).isEqualTo(2);
         assertThat(step.pointIndex()).isZero();
         PointValue.Histogram h = (PointValue.Histogram) step.value();
         assertThat(h.count()).isEqualTo(120);

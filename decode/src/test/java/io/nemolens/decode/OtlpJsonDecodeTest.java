@@ -7,6 +7,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.AggregationTemporality;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.LogEntry;
 import io.nemolens.handlers.record.MetricPoint;
@@ -96,7 +97,8 @@ class OtlpJsonDecodeTest {
         MetricPoint point = onlyPoint("{\"name\":\"c\",\"sum\":{"
                 + "\"aggregationTemporality\":\"AGGREGATION_TEMPORALITY_DELTA\",\"isMonotonic\":true,"
                 + "\"dataPoints\":[{\"asInt\":5}]}}");
-        assertThat(point.metric().aggregationTemporality()).isEqualTo(1);
+        assertThat(point.metric().aggregationTemporality()).isEqualTo(AggregationTemporality.DELTA);
+        assertThat(point.metric().aggregationTemporalityValue()).isEqualTo(1);
 
         String logs =
                 "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"severityNumber\":\"SEVERITY_NUMBER_WARN\"},"

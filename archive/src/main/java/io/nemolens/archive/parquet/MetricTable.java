@@ -103,7 +103,7 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
         w.optionalRepeatedString("unit", unit, m.unit());
         w.optionalRepeatedString("description", description, m.description());
         w.bool("is_monotonic", monotonic, m.monotonic());
-        w.int32("aggregation_temporality", temporality, m.aggregationTemporality());
+        w.int32("aggregation_temporality", temporality, m.aggregationTemporalityValue());
         w.int64OrNullIfZero("start_time_unix_nano", start, p.startTimeUnixNano());
         w.int64("time_unix_nano", time, p.timeUnixNano());
 

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
  * One sample of one GPU from dcgm-exporter, as the collector's {@code prometheus} receiver delivers it:
  * a metric point with its labels read into typed fields. Staleness markers never become samples.
  * Labels that are absent (the receiver drops labels with empty values) are {@code null}, never {@code ""}.
+ * Make one by hand with {@link #builder(MetricPoint)}.
  *
  * @param metricName the metric name, e.g. {@code DCGM_FI_DEV_GPU_UTIL}
  * @param field the well-known field of that name, or {@link DcgmField#UNKNOWN}
@@ -48,14 +49,178 @@ public record GpuSample(
         MetricPoint point)
         implements ScrapedSample {
 
+    /**
+     * Every component, positionally: for the decoders, which build samples on the hot path. Anyone else, use
+     * {@link #builder(MetricPoint)}.
+     */
     public GpuSample {
         Objects.requireNonNull(metricName, "metricName");
         Objects.requireNonNull(field, "field");
         Objects.requireNonNull(point, "point");
     }
 
+    /** A builder for samples made by hand (tests, examples, tools), of the given point. */
+    public static Builder builder(MetricPoint point) {
+        return new Builder(point);
+    }
+
     /** Whether the sample is of a MIG instance. */
     public boolean mig() {
         return gpuInstanceId != null;
+    }
+
+    /**
+     * Builds a {@link GpuSample} of a point, read as the decoder reads it by default: the point's metric name,
+     * the {@link DcgmField} of that name ({@link DcgmField#UNKNOWN} for another), its time, its number as a double
+     * (0 for a point that is not a gauge or sum or has no value), {@code counter} when its metric is a monotonic
+     * sum; every label absent ({@code null}). Not thread-safe.
+     */
+    public static final class Builder {
+        private final MetricPoint point;
+        private String metricName;
+        private @Nullable DcgmField field;
+        private @Nullable Integer gpu;
+        private @Nullable String uuid;
+        private @Nullable String pciBusId;
+        private @Nullable String device;
+        private @Nullable String modelName;
+        private @Nullable String host;
+        private @Nullable String driverVersion;
+        private @Nullable String gpuInstanceProfile;
+        private @Nullable String gpuInstanceId;
+        private @Nullable String pod;
+        private @Nullable String namespace;
+        private @Nullable String container;
+        private double value;
+        private boolean counter;
+        private long timeUnixNano;
+
+        private Builder(MetricPoint point) {
+            this.point = Objects.requireNonNull(point, "point");
+            this.metricName = point.name();
+            this.value = numberOf(point);
+            this.counter = counterOf(point);
+            this.timeUnixNano = point.timeUnixNano();
+        }
+
+        /** The metric name; by default the point's. */
+        public Builder metricName(String metricName) {
+            this.metricName = metricName;
+            return this;
+        }
+
+        /** The well-known field; by default the one of the metric name, {@link DcgmField#UNKNOWN} for another. */
+        public Builder field(DcgmField field) {
+            this.field = field;
+            return this;
+        }
+
+        /** The {@code gpu} label: the GPU index. */
+        public Builder gpu(int gpu) {
+            this.gpu = gpu;
+            return this;
+        }
+
+        /** The {@code UUID} label. */
+        public Builder uuid(String uuid) {
+            this.uuid = uuid;
+            return this;
+        }
+
+        /** The {@code pci_bus_id} label. */
+        public Builder pciBusId(String pciBusId) {
+            this.pciBusId = pciBusId;
+            return this;
+        }
+
+        /** The {@code device} label, e.g. {@code nvidia0}. */
+        public Builder device(String device) {
+            this.device = device;
+            return this;
+        }
+
+        /** The {@code modelName} label. */
+        public Builder modelName(String modelName) {
+            this.modelName = modelName;
+            return this;
+        }
+
+        /** The host. */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        /** The {@code DCGM_FI_DRIVER_VERSION} label. */
+        public Builder driverVersion(String driverVersion) {
+            this.driverVersion = driverVersion;
+            return this;
+        }
+
+        /** The MIG {@code GPU_I_PROFILE} and {@code GPU_I_ID} labels, for a sample of a MIG instance. */
+        public Builder migInstance(String gpuInstanceProfile, String gpuInstanceId) {
+            this.gpuInstanceProfile = gpuInstanceProfile;
+            this.gpuInstanceId = gpuInstanceId;
+            return this;
+        }
+
+        /** The Kubernetes {@code pod}, {@code namespace} and {@code container} labels. */
+        public Builder kubernetes(String pod, String namespace, String container) {
+            this.pod = pod;
+            this.namespace = namespace;
+            this.container = container;
+            return this;
+        }
+
+        /** The value; by default the point's number as a double. */
+        public Builder value(double value) {
+            this.value = value;
+            return this;
+        }
+
+        /** Whether the metric is a Prometheus counter; by default whether the point's metric is a monotonic sum. */
+        public Builder counter(boolean counter) {
+            this.counter = counter;
+            return this;
+        }
+
+        /** When the sample was scraped; by default the point's time. */
+        public Builder timeUnixNano(long timeUnixNano) {
+            this.timeUnixNano = timeUnixNano;
+            return this;
+        }
+
+        public GpuSample build() {
+            DcgmField given = field;
+            return new GpuSample(
+                    metricName,
+                    given != null ? given : DcgmField.forMetricName(metricName),
+                    gpu,
+                    uuid,
+                    pciBusId,
+                    device,
+                    modelName,
+                    host,
+                    driverVersion,
+                    gpuInstanceProfile,
+                    gpuInstanceId,
+                    pod,
+                    namespace,
+                    container,
+                    value,
+                    counter,
+                    timeUnixNano,
+                    point);
+        }
+    }
+
+    /** A point's number as a double; 0 for a point that has none. */
+    static double numberOf(MetricPoint point) {
+        return point.value() instanceof PointValue.Number n ? n.value().asDouble() : 0;
+    }
+
+    /** Whether a point's metric is a monotonic sum (a Prometheus counter). */
+    static boolean counterOf(MetricPoint point) {
+        return point.metric().type() == MetricType.SUM && point.metric().monotonic();
     }
 }

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One sample of node-exporter, as the collector's {@code prometheus} receiver delivers it: a metric point
  * with its usual labels read into typed fields. Staleness markers never become samples. Absent labels
- * are {@code null}, never {@code ""}.
+ * are {@code null}, never {@code ""}. Make one by hand with {@link #builder(MetricPoint)}.
  *
  * @param metricName the metric name, e.g. {@code node_infiniband_port_data_received_bytes_total}
  * @param subsystem the collector the metric comes from, by name prefix
@@ -30,9 +30,106 @@ public record NodeSample(
         MetricPoint point)
         implements ScrapedSample {
 
+    /**
+     * Every component, positionally: for the decoders, which build samples on the hot path. Anyone else, use
+     * {@link #builder(MetricPoint)}.
+     */
     public NodeSample {
         Objects.requireNonNull(metricName, "metricName");
         Objects.requireNonNull(subsystem, "subsystem");
         Objects.requireNonNull(point, "point");
+    }
+
+    /** A builder for samples made by hand (tests, examples, tools), of the given point. */
+    public static Builder builder(MetricPoint point) {
+        return new Builder(point);
+    }
+
+    /**
+     * Builds a {@link NodeSample} of a point, read as the decoder reads it by default: the point's metric name,
+     * the {@link NodeSubsystem} of that name, its time, its number as a double (0 for a point that is not a gauge
+     * or sum or has no value), {@code counter} when its metric is a monotonic sum; every label absent
+     * ({@code null}). Not thread-safe.
+     */
+    public static final class Builder {
+        private final MetricPoint point;
+        private String metricName;
+        private @Nullable NodeSubsystem subsystem;
+        private @Nullable String device;
+        private @Nullable String port;
+        private @Nullable String host;
+        private double value;
+        private boolean counter;
+        private long timeUnixNano;
+
+        private Builder(MetricPoint point) {
+            this.point = Objects.requireNonNull(point, "point");
+            this.metricName = point.name();
+            this.value = GpuSample.numberOf(point);
+            this.counter = GpuSample.counterOf(point);
+            this.timeUnixNano = point.timeUnixNano();
+        }
+
+        /** The metric name; by default the point's. */
+        public Builder metricName(String metricName) {
+            this.metricName = metricName;
+            return this;
+        }
+
+        /** The collector the metric comes from; by default the one of the metric name's prefix. */
+        public Builder subsystem(NodeSubsystem subsystem) {
+            this.subsystem = subsystem;
+            return this;
+        }
+
+        /** The {@code device} label (an HCA such as {@code mlx5_0}, a network interface, a disk). */
+        public Builder device(String device) {
+            this.device = device;
+            return this;
+        }
+
+        /** The {@code port} label (InfiniBand). */
+        public Builder port(String port) {
+            this.port = port;
+            return this;
+        }
+
+        /** The scraped host. */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        /** The value; by default the point's number as a double. */
+        public Builder value(double value) {
+            this.value = value;
+            return this;
+        }
+
+        /** Whether the metric is a monotonic sum; by default whether the point's metric is one. */
+        public Builder counter(boolean counter) {
+            this.counter = counter;
+            return this;
+        }
+
+        /** When the sample was scraped; by default the point's time. */
+        public Builder timeUnixNano(long timeUnixNano) {
+            this.timeUnixNano = timeUnixNano;
+            return this;
+        }
+
+        public NodeSample build() {
+            NodeSubsystem given = subsystem;
+            return new NodeSample(
+                    metricName,
+                    given != null ? given : NodeSubsystem.forMetricName(metricName),
+                    device,
+                    port,
+                    host,
+                    value,
+                    counter,
+                    timeUnixNano,
+                    point);
+        }
     }
 }
