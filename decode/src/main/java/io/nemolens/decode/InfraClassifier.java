@@ -146,7 +146,7 @@ public final class InfraClassifier {
                 label(a, "namespace", "pod_namespace"),
                 label(a, "container", "container_name"),
                 value(p),
-                counter(p),
+                p.metric().isCounter(),
                 p.timeUnixNano(),
                 p);
     }
@@ -160,7 +160,7 @@ public final class InfraClassifier {
                 label(a, "port"),
                 scrapeHost(p.resource()),
                 value(p),
-                counter(p),
+                p.metric().isCounter(),
                 p.timeUnixNano(),
                 p);
     }
@@ -210,9 +210,5 @@ public final class InfraClassifier {
 
     private static double value(MetricPoint p) {
         return ((PointValue.Number) p.value()).value().asDouble();
-    }
-
-    private static boolean counter(MetricPoint p) {
-        return p.metric().type() == MetricType.SUM && p.metric().monotonic();
     }
 }

@@ -99,7 +99,7 @@ public record GpuSample(
             this.point = Objects.requireNonNull(point, "point");
             this.metricName = point.name();
             this.value = numberOf(point);
-            this.counter = counterOf(point);
+            this.counter = point.metric().isCounter();
             this.timeUnixNano = point.timeUnixNano();
         }
 
@@ -217,10 +217,5 @@ public record GpuSample(
     /** A point's number as a double; 0 for a point that has none. */
     static double numberOf(MetricPoint point) {
         return point.value() instanceof PointValue.Number n ? n.value().asDouble() : 0;
-    }
-
-    /** Whether a point's metric is a monotonic sum (a Prometheus counter). */
-    static boolean counterOf(MetricPoint point) {
-        return point.metric().type() == MetricType.SUM && point.metric().monotonic();
     }
 }

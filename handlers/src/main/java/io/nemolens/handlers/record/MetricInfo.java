@@ -39,4 +39,9 @@ public record MetricInfo(
     public AggregationTemporality aggregationTemporality() {
         return AggregationTemporality.fromCode(aggregationTemporalityValue);
     }
+
+    /** Whether this metric is a monotonic sum: what Prometheus calls a counter. */
+    public boolean isCounter() {
+        return type == MetricType.SUM && monotonic;
+    }
 }

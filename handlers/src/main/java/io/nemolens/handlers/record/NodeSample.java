@@ -66,7 +66,7 @@ public record NodeSample(
             this.point = Objects.requireNonNull(point, "point");
             this.metricName = point.name();
             this.value = GpuSample.numberOf(point);
-            this.counter = GpuSample.counterOf(point);
+            this.counter = point.metric().isCounter();
             this.timeUnixNano = point.timeUnixNano();
         }
 
