@@ -1,4 +1,4 @@
-/** The service: its main class and its configuration (application.yml). */
+/** The service: its main class, its commands and its own defaults ({@code io/nemolens/app/service.yml}). */
 @NullMarked
 package io.nemolens.app;
 

@@ -38,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The optional monitoring of the compose profile {@code monitoring}, checked without Docker: Prometheus and Grafana
  * exist only under the profile in both compose files; Prometheus scrapes the consumer and the broker where the
- * compose files, the consumer's {@code application.yml} and the broker's configuration put them, and loads the
+ * compose files, the service's defaults ({@code io/nemolens/app/service.yml}) and the broker's configuration put them, and loads the
  * mounted rules; Grafana's provisioning points at the stack's Prometheus and the mounted dashboard; the dashboard
  * filters every query by its {@code job} and {@code instance} variables and reads only meters the service exposes
  * (or recording rules of {@code lens-recording.yml}); {@code docs/dashboard.md} lists every panel with its queries.
@@ -154,7 +154,7 @@ class MonitoringStackTest {
                 "process_start_time_seconds",
                 "process_cpu_usage",
                 "up"));
-        // timers: count, sum and max; only lens.ack.latency is published as a histogram (application.yml)
+        // timers: count, sum and max; only lens.ack.latency is published as a histogram (the service's defaults)
         for (String timer : List.of(
                 "lens_decode_duration_seconds",
                 "lens_handle_duration_seconds",
@@ -265,7 +265,7 @@ class MonitoringStackTest {
         Map<String, Object> compose = StackFiles.compose(file);
         Map<String, Object> consumer = service(compose, file, CONSUMER);
         Map<String, Object> application =
-                StackFiles.yaml(ROOT.resolve("consumer-app/src/main/resources/application.yml"));
+                StackFiles.yaml(ROOT.resolve("consumer-app/src/main/resources/io/nemolens/app/service.yml"));
         Map<String, String> env = environment(consumer, CONSUMER);
 
         List<String> exposed = at(application, "management", "endpoints", "web", "exposure", "include")
@@ -274,12 +274,12 @@ class MonitoringStackTest {
                         : List.of(String.valueOf(v).split("\\s*,\\s*")))
                 .orElse(List.of("health"));
         assertThat(exposed)
-                .as("application.yml: management.endpoints.web.exposure.include should expose prometheus")
+                .as("service.yml: management.endpoints.web.exposure.include should expose prometheus")
                 .containsAnyOf("prometheus", "*");
         assertThat(at(application, "management", "endpoints", "web", "exposure", "exclude")
                         .map(String::valueOf)
                         .orElse(""))
-                .as("application.yml: management.endpoints.web.exposure.exclude")
+                .as("service.yml: management.endpoints.web.exposure.exclude")
                 .doesNotContain("prometheus");
 
         int port = Integer.parseInt(firstOf(

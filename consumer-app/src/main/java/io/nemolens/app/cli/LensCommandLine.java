@@ -21,7 +21,7 @@ import org.springframework.core.env.MapPropertySource;
  * whose name contains a dot ({@code --spring.rabbitmq.host=rabbit}, {@code --lens.topology.exchange=x})
  * is a Spring property, wherever it stands, exactly as for the service; every other argument after the
  * command's name is the command's own. Environment variables, {@code -D} system properties and
- * {@code application.yml} work as for the service.
+ * an {@code application.yml} of the user's work as for the service.
  *
  * <p>A command runs in a context without web server, listener, archive or console, whatever the
  * configuration says: it consumes nothing and writes no files. Commands do not declare the topology

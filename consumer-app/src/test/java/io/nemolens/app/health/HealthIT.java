@@ -139,7 +139,7 @@ class HealthIT {
                 .contains("lens_decode_duration_seconds_count{signal=\"spans\"}")
                 .contains("lens_handle_duration_seconds_count{signal=\"spans\"}")
                 .contains("lens_queue_depth{queue=\"processing\"}")
-                // the service publishes ack latency as a histogram (its application.yml), for p99 across instances
+                // ack latency as a histogram (the service's defaults), for p99 across instances
                 .contains("lens_ack_latency_seconds_bucket{signal=\"spans\",le=\"2.0\"}")
                 .contains("lens_ack_latency_seconds_bucket{signal=\"spans\",le=\"+Inf\"} 1")
                 // what the shipped alerts compare with (observability/prometheus/lens-alerts.yml)

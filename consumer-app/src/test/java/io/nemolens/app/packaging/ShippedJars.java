@@ -19,9 +19,10 @@ import java.util.zip.ZipInputStream;
  * What a shipped jar must not hold, read from its bytes (and those of the jars nested in it, as an exec jar's
  * {@code BOOT-INF/lib/}): in this project's classes ({@code io/nemolens/}), a call of {@code Runtime.halt} but in
  * the consumer's out-of-memory halt, or a reference to a crash point or a test fault (the strings of their
- * classes and system properties, in the class-file constant pool); and, in any jar the caller does not allow it,
- * an {@code application.yml}, {@code .yaml} or {@code .properties} (profiles included) where Spring Boot looks for
- * one on the class path.
+ * classes and system properties, in the class-file constant pool); and in any jar, an {@code application.yml},
+ * {@code .yaml} or {@code .properties} (profiles included) where Spring Boot looks for one on the class path: the
+ * service's own defaults are {@code io/nemolens/app/service.yml}, read for the service alone, the generator's are
+ * in code.
  */
 final class ShippedJars {
 
@@ -37,23 +38,16 @@ final class ShippedJars {
 
     private ShippedJars() {}
 
-    /**
-     * The violations in {@code jar}, each as {@code jar!entry: what}; the jars nested in it are read as well, and
-     * hold no application configuration.
-     *
-     * @param mayHoldApplicationConfig whether {@code jar} itself may hold the application's configuration (the
-     *     service's and the generator's exec jars)
-     */
-    static List<String> violations(Path jar, boolean mayHoldApplicationConfig) throws IOException {
+    /** The violations in {@code jar}, each as {@code jar!entry: what}; the jars nested in it are read as well. */
+    static List<String> violations(Path jar) throws IOException {
         List<String> found = new ArrayList<>();
         try (InputStream in = Files.newInputStream(jar)) {
-            scan(jar.getFileName().toString(), in, mayHoldApplicationConfig, found);
+            scan(jar.getFileName().toString(), in, found);
         }
         return found;
     }
 
-    private static void scan(String name, InputStream jar, boolean mayHoldApplicationConfig, List<String> found)
-            throws IOException {
+    private static void scan(String name, InputStream jar, List<String> found) throws IOException {
         ZipInputStream zip = new ZipInputStream(jar);
         for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
             String path = entry.getName();
@@ -61,9 +55,8 @@ final class ShippedJars {
                 continue;
             }
             if (path.endsWith(".jar")) {
-                scan(name + "!" + path, new NonClosing(zip), false, found);
-            } else if (!mayHoldApplicationConfig
-                    && APPLICATION_CONFIG.matcher(path).matches()) {
+                scan(name + "!" + path, new NonClosing(zip), found);
+            } else if (APPLICATION_CONFIG.matcher(path).matches()) {
                 found.add(name + "!" + path + ": application configuration, which shadows an application's own");
             } else if (path.endsWith(".class") && ourClass(path)) {
                 String className = path.replaceFirst("^BOOT-INF/classes/", "");

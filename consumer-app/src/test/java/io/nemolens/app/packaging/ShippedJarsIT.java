@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * module's plain jar, the generator's plain and exec jars, and the plain jar of each of the service's library
  * modules in its {@code target/} folder (where the other modules' tests take it from). No test hook (a crash
  * point, {@code Runtime.halt} but the out-of-memory halt), and no {@code application.yml} or
- * {@code application.properties} but the service's own. The crash tests' faults come from test scope
+ * {@code application.properties} at all: the service's defaults are {@code io/nemolens/app/service.yml}, read for
+ * the service alone ({@code ServiceDefaults}), the generator's are in code. The crash tests' faults come from test scope
  * ({@code io.nemolens.archive.testing.HaltAt} in the archive's test-jar).
  */
 class ShippedJarsIT {
@@ -36,19 +37,18 @@ class ShippedJarsIT {
 
         List<String> violations = new ArrayList<>();
         List<Path> scanned = new ArrayList<>();
-        // the service's own configuration is its application.yml; the generator's defaults are in code
-        violations.addAll(ShippedJars.violations(serviceExec, true));
-        violations.addAll(ShippedJars.violations(generatorExec, false));
-        violations.addAll(ShippedJars.violations(generatorPlain, false));
+        violations.addAll(ShippedJars.violations(serviceExec));
+        violations.addAll(ShippedJars.violations(generatorExec));
+        violations.addAll(ShippedJars.violations(generatorPlain));
         scanned.addAll(List.of(serviceExec, generatorExec, generatorPlain));
-        // this module's plain jar is the service too (its main class and application.yml; the benchmarks start it)
+        // this module's plain jar is the service too (the benchmarks start it from there)
         Path servicePlain = Path.of("target")
                 .resolve(serviceExec.getFileName().toString().replaceFirst("-exec\\.jar$", ".jar"))
                 .toAbsolutePath();
-        violations.addAll(ShippedJars.violations(servicePlain, true));
+        violations.addAll(ShippedJars.violations(servicePlain));
         scanned.add(servicePlain);
         for (Path library : libraryJars(serviceExec)) {
-            violations.addAll(ShippedJars.violations(library, false));
+            violations.addAll(ShippedJars.violations(library));
             scanned.add(library);
         }
 
