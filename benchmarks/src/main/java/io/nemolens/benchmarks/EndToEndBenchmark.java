@@ -83,7 +83,7 @@ public final class EndToEndBenchmark {
 
     private static final long TIMEOUT_NANOS = 300_000_000_000L;
 
-    /** How often a measured run looks whether the store or the claim registry fails. */
+    /** How often a run (measured or warm-up) looks whether the store or the claim registry fails. */
     private static final long CHECK_NANOS = 100_000_000L;
 
     private EndToEndBenchmark() {}
@@ -378,18 +378,7 @@ public final class EndToEndBenchmark {
         long t0 = System.nanoTime();
         container.start();
         try {
-            long checked = t0;
-            while (acked(meters) - acked0 < settings.messages()) {
-                if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
-                    throw new IllegalStateException(
-                            "not drained in 5 minutes: " + (acked(meters) - acked0) + " acknowledged");
-                }
-                if (System.nanoTime() - checked > CHECK_NANOS) {
-                    failIfFailing(archive);
-                    checked = System.nanoTime();
-                }
-                Thread.sleep(2);
-            }
+            awaitAcked(meters, acked0, settings.messages(), archive, t0, "the measured run");
             long tAcked = System.nanoTime();
             // the end of the stream: what is open is committed now, not when max-age would commit it (with an
             // object store, a file is committed once its upload returned)
@@ -616,6 +605,27 @@ public final class EndToEndBenchmark {
         }
     }
 
+    /**
+     * Waits until {@code count} messages more than {@code acked0} are acknowledged, checking the archive's store
+     * and claim registry every {@link #CHECK_NANOS}; fails 5 minutes after {@code t0}, naming {@code what}.
+     */
+    private static void awaitAcked(
+            MeterRegistry meters, double acked0, long count, ParquetArchive archive, long t0, String what)
+            throws InterruptedException {
+        long checked = t0;
+        while (acked(meters) - acked0 < count) {
+            if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
+                throw new IllegalStateException(
+                        what + " not drained in 5 minutes: " + (acked(meters) - acked0) + " acknowledged");
+            }
+            if (System.nanoTime() - checked > CHECK_NANOS) {
+                failIfFailing(archive);
+                checked = System.nanoTime();
+            }
+            Thread.sleep(2);
+        }
+    }
+
     /** Waits until the archive has every row it took in a committed file, and nothing to write again. */
     private static void awaitCommitted(ParquetArchive archive, long since) throws InterruptedException {
         while (true) {
@@ -690,13 +700,7 @@ public final class EndToEndBenchmark {
             int from = settings.messages() + before + sent;
             fill(ch, topology, encoding, settings, from, from + perRound);
             sent += perRound;
-            while (acked(meters) - acked0 < sent) {
-                if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
-                    throw new IllegalStateException("warm-up round " + (round + 1) + " not drained in 5 minutes");
-                }
-                failIfFailing(archive);
-                Thread.sleep(5);
-            }
+            awaitAcked(meters, acked0, sent, archive, t0, "warm-up round " + (round + 1));
             // a running consumer commits files every few minutes: the commit's code is part of the steady state
             archive.commitNow();
             awaitCommitted(archive, t0);

@@ -1,6 +1,7 @@
 package io.nemolens.testing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -20,6 +21,15 @@ final class Folders {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
             }
+        }
+    }
+
+    /** {@link #deleteTree}, for a {@code close()} that cannot throw {@link IOException}: it throws it unchecked. */
+    static void deleteTreeOnClose(Path root) {
+        try {
+            deleteTree(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting " + root, e);
         }
     }
 }

@@ -526,11 +526,7 @@ public final class PrometheusServer implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        try {
-            Folders.deleteTree(folder);
-        } catch (IOException e) {
-            throw new UncheckedIOException("deleting " + folder, e);
-        }
+        Folders.deleteTreeOnClose(folder);
     }
 
     @Override

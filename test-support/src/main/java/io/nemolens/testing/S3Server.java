@@ -1,7 +1,6 @@
 package io.nemolens.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -165,11 +164,7 @@ public final class S3Server implements AutoCloseable {
         stop();
         store.close();
         if (ownsFolder) {
-            try {
-                Folders.deleteTree(folder);
-            } catch (IOException e) {
-                throw new UncheckedIOException("deleting " + folder, e);
-            }
+            Folders.deleteTreeOnClose(folder);
         }
     }
 

@@ -21,21 +21,15 @@ import java.util.stream.Stream;
 /**
  * A bucket of the test's {@link S3Server} that the service's archive publishes to ({@code s3://<bucket>/<prefix>}),
  * and what the object-store tests check around it.
+ *
+ * @param server the store
+ * @param name the bucket's name
+ * @param prefix where the archive's keys go in the bucket
  */
-final class ArchiveBucket {
+record ArchiveBucket(S3Server server, String name, String prefix) {
 
     /** The smallest part size the store allows: files from this size on are uploaded in parts. */
     static final long PART_SIZE = 8L << 20;
-
-    private final S3Server server;
-    private final String name;
-    private final String prefix;
-
-    private ArchiveBucket(S3Server server, String name, String prefix) {
-        this.server = server;
-        this.name = name;
-        this.prefix = prefix;
-    }
 
     /**
      * Settings that make all the spans of {@code rows} one file, cut once it holds all of them, uncompressed:
@@ -73,14 +67,6 @@ final class ArchiveBucket {
         String name = "lens-it-" + HexFormat.of().formatHex(random);
         server.createBucket(name);
         return new ArchiveBucket(server, name, prefix);
-    }
-
-    String name() {
-        return name;
-    }
-
-    String prefix() {
-        return prefix;
     }
 
     /** {@code s3://<bucket>/<prefix>}, as the archive names its store. */

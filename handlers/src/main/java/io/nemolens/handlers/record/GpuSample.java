@@ -75,37 +75,25 @@ public record GpuSample(
      * (0 for a point that is not a gauge or sum or has no value), {@code counter} when its metric is a monotonic
      * sum; every label absent ({@code null}). Not thread-safe.
      */
-    public static final class Builder {
-        private final MetricPoint point;
-        private String metricName;
+    public static final class Builder extends ScrapedSampleBuilder<Builder> {
         private @Nullable DcgmField field;
         private @Nullable Integer gpu;
         private @Nullable String uuid;
         private @Nullable String pciBusId;
-        private @Nullable String device;
         private @Nullable String modelName;
-        private @Nullable String host;
         private @Nullable String driverVersion;
         private @Nullable String gpuInstanceProfile;
         private @Nullable String gpuInstanceId;
         private @Nullable String pod;
         private @Nullable String namespace;
         private @Nullable String container;
-        private double value;
-        private boolean counter;
-        private long timeUnixNano;
 
         private Builder(MetricPoint point) {
-            this.point = Objects.requireNonNull(point, "point");
-            this.metricName = point.name();
-            this.value = numberOf(point);
-            this.counter = point.metric().isCounter();
-            this.timeUnixNano = point.timeUnixNano();
+            super(point);
         }
 
-        /** The metric name; by default the point's. */
-        public Builder metricName(String metricName) {
-            this.metricName = metricName;
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -133,21 +121,9 @@ public record GpuSample(
             return this;
         }
 
-        /** The {@code device} label, e.g. {@code nvidia0}. */
-        public Builder device(String device) {
-            this.device = device;
-            return this;
-        }
-
         /** The {@code modelName} label. */
         public Builder modelName(String modelName) {
             this.modelName = modelName;
-            return this;
-        }
-
-        /** The host. */
-        public Builder host(String host) {
-            this.host = host;
             return this;
         }
 
@@ -169,24 +145,6 @@ public record GpuSample(
             this.pod = pod;
             this.namespace = namespace;
             this.container = container;
-            return this;
-        }
-
-        /** The value; by default the point's number as a double. */
-        public Builder value(double value) {
-            this.value = value;
-            return this;
-        }
-
-        /** Whether the metric is a Prometheus counter; by default whether the point's metric is a monotonic sum. */
-        public Builder counter(boolean counter) {
-            this.counter = counter;
-            return this;
-        }
-
-        /** When the sample was scraped; by default the point's time. */
-        public Builder timeUnixNano(long timeUnixNano) {
-            this.timeUnixNano = timeUnixNano;
             return this;
         }
 
@@ -212,10 +170,5 @@ public record GpuSample(
                     timeUnixNano,
                     point);
         }
-    }
-
-    /** A point's number as a double; 0 for a point that has none. */
-    static double numberOf(MetricPoint point) {
-        return point.value() instanceof PointValue.Number n ? n.value().asDouble() : 0;
     }
 }

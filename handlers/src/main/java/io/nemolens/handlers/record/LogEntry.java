@@ -1,7 +1,5 @@
 package io.nemolens.handlers.record;
 
-import com.google.protobuf.ByteString;
-import java.util.HexFormat;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -69,23 +67,24 @@ public record LogEntry(
      * OTLP holds its times, severity, flags, ids, event name and dropped count (not its body or attributes).
      * Not thread-safe.
      */
-    public static final class Builder {
+    public static final class Builder extends OtlpRecordBuilder<Builder> {
         private long timeUnixNano;
         private long observedTimeUnixNano;
         private int severityNumber;
         private String severityText = "";
         private AnyValue body = AnyValue.EMPTY;
-        private Attributes attributes = Attributes.empty();
         private int droppedAttributesCount;
-        private int flags;
         private String traceId = "";
         private String spanId = "";
         private String eventName = "";
-        private ResourceInfo resource = ResourceInfo.EMPTY;
-        private ScopeInfo scope = ScopeInfo.EMPTY;
         private io.opentelemetry.proto.logs.v1.@Nullable LogRecord raw;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** When the event happened, in nanoseconds since the Unix epoch. */
         public Builder timeUnixNano(long timeUnixNano) {
@@ -110,18 +109,8 @@ public record LogEntry(
             return this;
         }
 
-        public Builder attributes(Attributes attributes) {
-            this.attributes = attributes;
-            return this;
-        }
-
         public Builder droppedAttributesCount(int droppedAttributesCount) {
             this.droppedAttributesCount = droppedAttributesCount;
-            return this;
-        }
-
-        public Builder flags(int flags) {
-            this.flags = flags;
             return this;
         }
 
@@ -134,16 +123,6 @@ public record LogEntry(
 
         public Builder eventName(String eventName) {
             this.eventName = eventName;
-            return this;
-        }
-
-        public Builder resource(ResourceInfo resource) {
-            this.resource = resource;
-            return this;
-        }
-
-        public Builder scope(ScopeInfo scope) {
-            this.scope = scope;
             return this;
         }
 
@@ -164,8 +143,8 @@ public record LogEntry(
                             .setSeverityText(severityText)
                             .setDroppedAttributesCount(droppedAttributesCount)
                             .setFlags(flags)
-                            .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(traceId)))
-                            .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(spanId)))
+                            .setTraceId(idBytes(traceId))
+                            .setSpanId(idBytes(spanId))
                             .setEventName(eventName)
                             .build();
             return new LogEntry(

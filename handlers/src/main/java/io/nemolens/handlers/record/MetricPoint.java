@@ -84,20 +84,21 @@ public record MetricPoint(
      * point's times and flags, and for gauges and sums its number (not its attributes, exemplars, or histogram
      * and summary values). Not thread-safe.
      */
-    public static final class Builder {
+    public static final class Builder extends OtlpRecordBuilder<Builder> {
         private @Nullable MetricInfo metric;
         private long startTimeUnixNano;
         private long timeUnixNano;
-        private Attributes attributes = Attributes.empty();
-        private int flags;
         private @Nullable PointValue value;
         private List<Exemplar> exemplars = List.of();
-        private ResourceInfo resource = ResourceInfo.EMPTY;
-        private ScopeInfo scope = ScopeInfo.EMPTY;
         private @Nullable Metric rawMetric;
         private int pointIndex;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** Name, type, unit and temporality of the metric; points of one metric should share one instance. */
         public Builder metric(MetricInfo metric) {
@@ -117,17 +118,6 @@ public record MetricPoint(
             return this;
         }
 
-        public Builder attributes(Attributes attributes) {
-            this.attributes = attributes;
-            return this;
-        }
-
-        /** OTLP data point flags; {@link MetricPoint#FLAG_NO_RECORDED_VALUE} marks a staleness marker. */
-        public Builder flags(int flags) {
-            this.flags = flags;
-            return this;
-        }
-
         public Builder value(PointValue value) {
             this.value = value;
             return this;
@@ -140,16 +130,6 @@ public record MetricPoint(
 
         public Builder exemplars(List<Exemplar> exemplars) {
             this.exemplars = exemplars;
-            return this;
-        }
-
-        public Builder resource(ResourceInfo resource) {
-            this.resource = resource;
-            return this;
-        }
-
-        public Builder scope(ScopeInfo scope) {
-            this.scope = scope;
             return this;
         }
 

@@ -51,28 +51,16 @@ public record NodeSample(
      * or sum or has no value), {@code counter} when its metric is a monotonic sum; every label absent
      * ({@code null}). Not thread-safe.
      */
-    public static final class Builder {
-        private final MetricPoint point;
-        private String metricName;
+    public static final class Builder extends ScrapedSampleBuilder<Builder> {
         private @Nullable NodeSubsystem subsystem;
-        private @Nullable String device;
         private @Nullable String port;
-        private @Nullable String host;
-        private double value;
-        private boolean counter;
-        private long timeUnixNano;
 
         private Builder(MetricPoint point) {
-            this.point = Objects.requireNonNull(point, "point");
-            this.metricName = point.name();
-            this.value = GpuSample.numberOf(point);
-            this.counter = point.metric().isCounter();
-            this.timeUnixNano = point.timeUnixNano();
+            super(point);
         }
 
-        /** The metric name; by default the point's. */
-        public Builder metricName(String metricName) {
-            this.metricName = metricName;
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -82,39 +70,9 @@ public record NodeSample(
             return this;
         }
 
-        /** The {@code device} label (an HCA such as {@code mlx5_0}, a network interface, a disk). */
-        public Builder device(String device) {
-            this.device = device;
-            return this;
-        }
-
         /** The {@code port} label (InfiniBand). */
         public Builder port(String port) {
             this.port = port;
-            return this;
-        }
-
-        /** The scraped host. */
-        public Builder host(String host) {
-            this.host = host;
-            return this;
-        }
-
-        /** The value; by default the point's number as a double. */
-        public Builder value(double value) {
-            this.value = value;
-            return this;
-        }
-
-        /** Whether the metric is a monotonic sum; by default whether the point's metric is one. */
-        public Builder counter(boolean counter) {
-            this.counter = counter;
-            return this;
-        }
-
-        /** When the sample was scraped; by default the point's time. */
-        public Builder timeUnixNano(long timeUnixNano) {
-            this.timeUnixNano = timeUnixNano;
             return this;
         }
 

@@ -1,10 +1,7 @@
 package io.nemolens.handlers.record;
 
-import com.google.protobuf.ByteString;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,17 +112,15 @@ public record Span(
      * span's {@link Span#raw()} is made from its ids, name, kind, flags, times, dropped counts and status (not
      * its attributes, events or links). Not thread-safe.
      */
-    public static final class Builder {
+    public static final class Builder extends OtlpRecordBuilder<Builder> {
         private @Nullable String traceId;
         private @Nullable String spanId;
         private String parentSpanId = "";
         private String traceState = "";
-        private int flags;
         private @Nullable String name;
         private int kindValue;
         private long startTimeUnixNano;
         private long endTimeUnixNano;
-        private Attributes attributes = Attributes.empty();
         private int droppedAttributesCount;
         private List<SpanEvent> events = List.of();
         private int droppedEventsCount;
@@ -133,11 +128,14 @@ public record Span(
         private int droppedLinksCount;
         private int statusCodeValue;
         private String statusMessage = "";
-        private ResourceInfo resource = ResourceInfo.EMPTY;
-        private ScopeInfo scope = ScopeInfo.EMPTY;
         private io.opentelemetry.proto.trace.v1.@Nullable Span raw;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** 32 lowercase hex characters. */
         public Builder traceId(String traceId) {
@@ -162,11 +160,6 @@ public record Span(
             return this;
         }
 
-        public Builder flags(int flags) {
-            this.flags = flags;
-            return this;
-        }
-
         public Builder name(String name) {
             this.name = name;
             return this;
@@ -181,11 +174,6 @@ public record Span(
         public Builder time(long startTimeUnixNano, long endTimeUnixNano) {
             this.startTimeUnixNano = startTimeUnixNano;
             this.endTimeUnixNano = endTimeUnixNano;
-            return this;
-        }
-
-        public Builder attributes(Attributes attributes) {
-            this.attributes = attributes;
             return this;
         }
 
@@ -221,16 +209,6 @@ public record Span(
             return this;
         }
 
-        public Builder resource(ResourceInfo resource) {
-            this.resource = resource;
-            return this;
-        }
-
-        public Builder scope(ScopeInfo scope) {
-            this.scope = scope;
-            return this;
-        }
-
         /** The span as it arrived, returned by {@link Span#raw()}; by default made from the builder's fields. */
         public Builder raw(io.opentelemetry.proto.trace.v1.Span raw) {
             this.raw = raw;
@@ -243,23 +221,6 @@ public record Span(
             String span = Objects.requireNonNull(spanId, "spanId");
             String spanName = Objects.requireNonNull(name, "name");
             io.opentelemetry.proto.trace.v1.Span given = raw;
-            RawOtlp<io.opentelemetry.proto.trace.v1.Span> source = given != null
-                    ? RawOtlp.of(given)
-                    : RawOtlp.lazy(new ScalarsOnly(
-                            trace,
-                            span,
-                            parentSpanId,
-                            traceState,
-                            flags,
-                            spanName,
-                            kindValue,
-                            startTimeUnixNano,
-                            endTimeUnixNano,
-                            droppedAttributesCount,
-                            droppedEventsCount,
-                            droppedLinksCount,
-                            statusCodeValue,
-                            statusMessage));
             return new Span(
                     trace,
                     span,
@@ -280,37 +241,17 @@ public record Span(
                     statusMessage,
                     resource,
                     scope,
-                    source);
+                    RawOtlp.of(given != null ? given : scalarsOnly(trace, span, spanName)));
         }
-    }
 
-    /** The raw OTLP of a built span that was given none: its scalar fields, made when first asked for. */
-    private record ScalarsOnly(
-            String traceId,
-            String spanId,
-            String parentSpanId,
-            String traceState,
-            int flags,
-            String name,
-            int kindValue,
-            long startTimeUnixNano,
-            long endTimeUnixNano,
-            int droppedAttributesCount,
-            int droppedEventsCount,
-            int droppedLinksCount,
-            int statusCodeValue,
-            String statusMessage)
-            implements Supplier<io.opentelemetry.proto.trace.v1.Span> {
-
-        @Override
-        public io.opentelemetry.proto.trace.v1.Span get() {
+        private io.opentelemetry.proto.trace.v1.Span scalarsOnly(String trace, String span, String spanName) {
             return io.opentelemetry.proto.trace.v1.Span.newBuilder()
-                    .setTraceId(bytes(traceId))
-                    .setSpanId(bytes(spanId))
-                    .setParentSpanId(bytes(parentSpanId))
+                    .setTraceId(idBytes(trace))
+                    .setSpanId(idBytes(span))
+                    .setParentSpanId(idBytes(parentSpanId))
                     .setTraceState(traceState)
                     .setFlags(flags)
-                    .setName(name)
+                    .setName(spanName)
                     .setKindValue(kindValue)
                     .setStartTimeUnixNano(startTimeUnixNano)
                     .setEndTimeUnixNano(endTimeUnixNano)
@@ -321,10 +262,6 @@ public record Span(
                             .setCodeValue(statusCodeValue)
                             .setMessage(statusMessage))
                     .build();
-        }
-
-        private static ByteString bytes(String hex) {
-            return ByteString.copyFrom(HexFormat.of().parseHex(hex));
         }
     }
 }
