@@ -54,23 +54,7 @@ class ArchiveOptionsTest {
 
     @Test
     void toBuilderKeepsEveryValueButThoseChanged() {
-        ArchiveOptions options = ArchiveOptions.builder(dir)
-                .spoolPath(Path.of("/spool"))
-                .spoolMaxBytes(300 * MB)
-                .spoolSegmentBytes(8 * MB)
-                .spoolCommitThreshold(0.8)
-                .maxRows(5)
-                .maxFileSizeBytes(2 * MB)
-                .maxAge(Duration.ofSeconds(90))
-                .maxBufferBytes(40 * MB)
-                .maxOpenFiles(20)
-                .writersPerPartition(3)
-                .rowGroupSizeBytes(MB)
-                .compression(ArchiveOptions.Compression.SNAPPY)
-                .zstdLevel(7)
-                .dedupWindow(Duration.ofHours(2))
-                .instanceId("pod-7")
-                .build();
+        ArchiveOptions options = ArchiveOptionsFixtures.everyOptionChanged(dir, Path.of("/spool"));
         assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
         ArchiveOptions other = options.toBuilder().instanceId("pod-8").build();
         assertThat(other).isNotEqualTo(options);

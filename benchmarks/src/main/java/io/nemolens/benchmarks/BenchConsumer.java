@@ -25,30 +25,18 @@ import org.springframework.context.ConfigurableApplicationContext;
  * of its own (exchange, queue, poison queues, fresh names) and an archive folder of its own, for one target.
  * Its listener does not start by itself: the bench starts it for a warm-up or a measured run and stops it
  * after, so that with several targets only one consumer works at a time while the others stay open and idle.
+ *
+ * @param committedFiles where its committed files lie (the archive's folder, or the S3 server's folder of its
+ *     prefix)
  */
-final class BenchConsumer implements AutoCloseable {
-
-    private final Target target;
-    private final LensTopology topology;
-    private final Path archiveFolder;
-    private final Path committedFiles;
-    private final ConnectionFactory factory;
-    private final ConfigurableApplicationContext app;
-
-    private BenchConsumer(
-            Target target,
-            LensTopology topology,
-            Path archiveFolder,
-            Path committedFiles,
-            ConnectionFactory factory,
-            ConfigurableApplicationContext app) {
-        this.target = target;
-        this.topology = topology;
-        this.archiveFolder = archiveFolder;
-        this.committedFiles = committedFiles;
-        this.factory = factory;
-        this.app = app;
-    }
+record BenchConsumer(
+        Target target,
+        LensTopology topology,
+        Path archiveFolder,
+        Path committedFiles,
+        ConnectionFactory factory,
+        ConfigurableApplicationContext app)
+        implements AutoCloseable {
 
     /**
      * Declares a fresh topology on the broker (through {@code ch}) and starts the application on it, its listener
@@ -115,19 +103,6 @@ final class BenchConsumer implements AutoCloseable {
         }
         return new BenchConsumer(
                 target, topology, archiveFolder, stores.committedFiles(target, archiveFolder), factory, app);
-    }
-
-    Target target() {
-        return target;
-    }
-
-    LensTopology topology() {
-        return topology;
-    }
-
-    /** Where its committed files lie (the archive's folder, or the S3 server's folder of its prefix). */
-    Path committedFiles() {
-        return committedFiles;
     }
 
     MeterRegistry meters() {

@@ -15,18 +15,10 @@ import java.util.function.IntFunction;
  * The bare prototype's side of the end-to-end bench (issue 20): a quorum queue of its own on the same broker,
  * filled with the same messages as the project's queue before each of its runs, its warm-up, and its measured
  * runs ({@link BarePrototype}), each into a fresh folder deleted after.
+ *
+ * @param ch the bench's publishing channel (confirms on)
  */
-final class PrototypeBench implements AutoCloseable {
-
-    private final ConnectionFactory factory;
-    private final Channel ch;
-    private final String queue;
-
-    private PrototypeBench(ConnectionFactory factory, Channel ch, String queue) {
-        this.factory = factory;
-        this.ch = ch;
-        this.queue = queue;
-    }
+record PrototypeBench(ConnectionFactory factory, Channel ch, String queue) implements AutoCloseable {
 
     /**
      * Declares the prototype's queue (quorum, as the project's processing queue) through {@code ch}, the bench's

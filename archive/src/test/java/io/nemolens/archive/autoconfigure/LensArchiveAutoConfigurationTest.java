@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.util.ReflectionTestUtils.getField;
 
 import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.ArchiveOptionsFixtures;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.parquet.WriterBudget;
 import io.nemolens.handlers.LogHandler;
@@ -96,24 +97,7 @@ class LensArchiveAutoConfigurationTest {
                         "lens.archive.health.max-lag=20m",
                         "lens.archive.instance-id=pod-7")
                 .run(context -> {
-                    assertThat(options(context))
-                            .isEqualTo(ArchiveOptions.builder(archive)
-                                    .spoolPath(spool)
-                                    .spoolMaxBytes(300 * MB)
-                                    .spoolSegmentBytes(8 * MB)
-                                    .spoolCommitThreshold(0.8)
-                                    .maxRows(5)
-                                    .maxFileSizeBytes(2 * MB)
-                                    .maxAge(Duration.ofSeconds(90))
-                                    .maxBufferBytes(40 * MB)
-                                    .maxOpenFiles(20)
-                                    .writersPerPartition(3)
-                                    .rowGroupSizeBytes(MB)
-                                    .compression(ArchiveOptions.Compression.SNAPPY)
-                                    .zstdLevel(7)
-                                    .dedupWindow(Duration.ofHours(2))
-                                    .instanceId("pod-7")
-                                    .build());
+                    assertThat(options(context)).isEqualTo(ArchiveOptionsFixtures.everyOptionChanged(archive, spool));
                     ArchiveHealthIndicator health = context.getBean(ArchiveHealthIndicator.class);
                     assertThat(getField(health, "minFreeBytes")).isEqualTo(3 * MB);
                     assertThat(getField(health, "maxLag")).isEqualTo(Duration.ofMinutes(20));
