@@ -2,6 +2,7 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.spool.DaemonThreads;
+import io.nemolens.archive.spool.Spool;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,9 +16,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongConsumer;
-import java.util.function.LongPredicate;
-import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,11 +49,16 @@ final class ClaimKeeper implements AutoCloseable {
 
     private record Pending(String messageId) {}
 
+    /** Where the entries another instance claimed first go. */
+    interface ClaimedElsewhere {
+        /** Another instance claimed the message of entry {@code seq} first: drop it here, and every file with rows of it. */
+        void claimedElsewhere(long seq);
+    }
+
     private final MessageClaims claims;
     private final String instanceId;
-    private final LongSupplier durableSeq;
-    private final LongPredicate appendFailed;
-    private final LongConsumer drop;
+    private final Spool spool;
+    private final Holds holds;
     private final CommitListener listener;
     private final Clock clock;
     private final Duration keep;
@@ -63,7 +66,9 @@ final class ClaimKeeper implements AutoCloseable {
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final Thread thread;
+    /** The keeper's thread, once {@link #start started}. */
+    private volatile @Nullable Thread thread;
+
     private volatile @Nullable String lastError;
     private volatile @Nullable Instant failingSince;
     private volatile boolean closed;
@@ -76,32 +81,46 @@ final class ClaimKeeper implements AutoCloseable {
     private long waitingSinceMillis;
 
     /**
-     * @param durableSeq the highest seq the spool has made durable
-     * @param appendFailed whether an entry's append failed (it is never claimed)
-     * @param drop drops an entry another instance claimed first
+     * @param spool the spool whose durable entries are claimed
+     * @param holds whether an entry's append failed (it is never claimed)
      * @param listener told of each batch before it goes to the registry
      * @param keep how long claims are kept (the de-duplication window)
      */
     ClaimKeeper(
             MessageClaims claims,
             String instanceId,
-            LongSupplier durableSeq,
-            LongPredicate appendFailed,
-            LongConsumer drop,
+            Spool spool,
+            Holds holds,
             CommitListener listener,
             Clock clock,
             Duration keep) {
         this.claims = claims;
         this.instanceId = instanceId;
-        this.durableSeq = durableSeq;
-        this.appendFailed = appendFailed;
-        this.drop = drop;
+        this.spool = spool;
+        this.holds = holds;
         this.listener = listener;
         this.clock = clock;
         this.keep = keep;
         this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
-        this.thread = DaemonThreads.of("lens-archive-claims", this::run);
-        thread.start();
+    }
+
+    /**
+     * Starts claiming, on the keeper's thread (once, before any entry is registered).
+     *
+     * @param elsewhere told of each entry another instance claimed first
+     */
+    void start(ClaimedElsewhere elsewhere) {
+        Thread started = DaemonThreads.of("lens-archive-claims", () -> run(elsewhere));
+        thread = started;
+        started.start();
+    }
+
+    /** Wakes the keeper's thread: a batch is wanted, or the keeper closes. */
+    private void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** An entry to claim once it is durable (registered before any file has rows of it). */
@@ -119,7 +138,7 @@ final class ClaimKeeper implements AutoCloseable {
         }
         if (!wanted) {
             wanted = true;
-            LockSupport.unpark(thread);
+            wake();
         }
         return true;
     }
@@ -134,7 +153,7 @@ final class ClaimKeeper implements AutoCloseable {
     boolean settle(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         wanted = true;
-        LockSupport.unpark(thread);
+        wake();
         while (!pending.isEmpty() && failingSince == null && !closed) {
             if (System.nanoTime() > deadline) {
                 return false;
@@ -142,7 +161,7 @@ final class ClaimKeeper implements AutoCloseable {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             if (!wanted) {
                 wanted = true; // a batch went; the rest goes too
-                LockSupport.unpark(thread);
+                wake();
             }
         }
         return pending.isEmpty();
@@ -168,7 +187,7 @@ final class ClaimKeeper implements AutoCloseable {
         closing = true;
     }
 
-    private void run() {
+    private void run(ClaimedElsewhere elsewhere) {
         Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         while (!closed) {
             List<Map.Entry<Long, Pending>> batch = nextBatch();
@@ -231,7 +250,7 @@ final class ClaimKeeper implements AutoCloseable {
                             "message {} was claimed first by another instance (its copy is durable there): dropped"
                                     + " here and acknowledged",
                             e.getValue().messageId());
-                    drop.accept(seq);
+                    elsewhere.claimedElsewhere(seq);
                 } else {
                     claimed.incrementAndGet();
                 }
@@ -243,10 +262,10 @@ final class ClaimKeeper implements AutoCloseable {
 
     /** The durable entries waiting for their claim, in seq order; entries whose append failed leave the queue. */
     private List<Map.Entry<Long, Pending>> nextBatch() {
-        long durable = durableSeq.getAsLong();
+        long durable = spool.durableSeq();
         List<Map.Entry<Long, Pending>> batch = new ArrayList<>();
         for (Map.Entry<Long, Pending> e : pending.headMap(durable, true).entrySet()) {
-            if (appendFailed.test(e.getKey())) {
+            if (holds.failed(e.getKey())) {
                 pending.remove(e.getKey());
                 continue;
             }
@@ -257,7 +276,7 @@ final class ClaimKeeper implements AutoCloseable {
         }
         // an entry whose append failed is never durable: it does not hold up the queue behind it
         for (Map.Entry<Long, Pending> e : pending.tailMap(durable, false).entrySet()) {
-            if (appendFailed.test(e.getKey())) {
+            if (holds.failed(e.getKey())) {
                 pending.remove(e.getKey());
             }
         }
@@ -298,9 +317,12 @@ final class ClaimKeeper implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        LockSupport.unpark(thread);
+        wake();
+        Thread t = thread;
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            if (t != null) {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongPredicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,8 +62,7 @@ final class Committer implements AutoCloseable {
     }
 
     private final Publisher publisher;
-    private final LongPredicate ready;
-    private final LongPredicate neverReady;
+    private final CommitGate gate;
     private final Outcome outcome;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -75,15 +73,11 @@ final class Committer implements AutoCloseable {
 
     /**
      * @param publisher records a finished file in the manifest and publishes it to the archive's store
-     * @param ready whether a spool entry's rows may be committed: it is durable (and, with a claim registry,
-     *     claimed by this instance)
-     * @param neverReady whether they never may: its append failed, another instance claimed it, or its claim
-     *     was abandoned
+     * @param gate whether a spool entry's rows may be committed, or never may
      */
-    Committer(Publisher publisher, LongPredicate ready, LongPredicate neverReady, Outcome outcome) {
+    Committer(Publisher publisher, CommitGate gate, Outcome outcome) {
         this.publisher = publisher;
-        this.ready = ready;
-        this.neverReady = neverReady;
+        this.gate = gate;
         this.outcome = outcome;
         AtomicInteger finishers = new AtomicInteger();
         this.finishing = Executors.newFixedThreadPool(
@@ -252,10 +246,10 @@ final class Committer implements AutoCloseable {
         while (true) {
             boolean waiting = false;
             for (long seq : seqs) {
-                if (neverReady.test(seq)) {
+                if (gate.neverReady(seq)) {
                     return seq;
                 }
-                if (!ready.test(seq)) {
+                if (!gate.ready(seq)) {
                     waiting = true;
                 }
             }

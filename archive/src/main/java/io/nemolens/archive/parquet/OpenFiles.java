@@ -12,8 +12,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +57,18 @@ public final class OpenFiles {
         boolean hold(long seq);
     }
 
+    /** Where the files that are cut go: to be finished and committed. */
+    public interface CutFiles {
+        /** A file is cut: nothing more is written into it; commit it. */
+        void cut(ParquetFile<?> file);
+    }
+
+    /** Which partitions of an entry are written (a rewrite writes some of them only). */
+    public interface WantedPartitions {
+        /** Whether the entry's rows of this partition are written. */
+        boolean wanted(PartitionKey key);
+    }
+
     /** Where failures go: their rows are written again from the spool. */
     public interface LostFiles {
         /** A file failed (it holds the entries of its {@code seqs()}): abort it, never commit it. */
@@ -76,7 +86,7 @@ public final class OpenFiles {
     private final FileSettings settings;
     private final OutputFiles outputs;
     private final EntryHolds holds;
-    private final Consumer<ParquetFile<?>> committer;
+    private final CutFiles committer;
     private final LostFiles lostFiles;
     private final Clock clock;
     private final Converter converter;
@@ -109,7 +119,7 @@ public final class OpenFiles {
             FileSettings settings,
             OutputFiles outputs,
             EntryHolds holds,
-            Consumer<ParquetFile<?>> committer,
+            CutFiles committer,
             LostFiles lostFiles,
             Clock clock) {
         this.root = root;
@@ -139,14 +149,12 @@ public final class OpenFiles {
      * @return {@code false} when some rows could not be written (their file failed; they are written again
      *     from the spool)
      */
-    public boolean write(
-            long seq, long spooledAtMillis, String messageId, Records records, Predicate<PartitionKey> wanted) {
+    public boolean write(long seq, long spooledAtMillis, String messageId, Records records, WantedPartitions wanted) {
         return write(seq, spooledAtMillis, messageId, group(records), wanted);
     }
 
-    /** As {@link #write(long, long, String, Records, Predicate)}, with the records grouped already. */
-    public boolean write(
-            long seq, long spooledAtMillis, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+    /** As {@link #write(long, long, String, Records, WantedPartitions)}, with the records grouped already. */
+    public boolean write(long seq, long spooledAtMillis, String messageId, MessageRows rows, WantedPartitions wanted) {
         return converter.convert(seq, spooledAtMillis, messageId, rows, wanted);
     }
 
@@ -355,7 +363,7 @@ public final class OpenFiles {
             logCap(filesCutForCap.incrementAndGet());
         }
         log.debug("{} cut ({})", file.committedPath(), reason);
-        committer.accept(file);
+        committer.cut(file);
     }
 
     /** Says, at most once a minute, that files are committed early because more partitions are written than fit. */
