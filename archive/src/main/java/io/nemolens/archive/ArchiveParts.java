@@ -90,10 +90,14 @@ record ArchiveParts(
                 spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
         FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
         Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener, clock);
+        // told when appends settle and when claims are decided: what the files and the claims wait for
+        ChangeSignal decided = new ChangeSignal();
+        spool.setSettledListener(decided::signal);
         ClaimKeeper claims = registry == null
                 ? null
-                : new ClaimKeeper(registry, instances.id(), spool, holds, listener, clock, options.dedupWindow());
-        Committer committer = new Committer(publisher, new CommitGate(spool, holds, claims), outcomes);
+                : new ClaimKeeper(
+                        registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
+        Committer committer = new Committer(publisher, new CommitGate(spool, holds, claims, decided), outcomes);
         OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
         if (claims != null) {
             // started once the files exist: a message another instance claimed first costs the files with its rows

@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +46,8 @@ final class ClaimKeeper implements AutoCloseable {
 
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
     private static final Duration LAST_BACKOFF = Duration.ofSeconds(10);
+    /** The longest the idle keeper waits without a signal: it expires old claims then, and looks again. */
+    private static final Duration IDLE = Duration.ofSeconds(1);
 
     private record Pending(String messageId) {}
 
@@ -59,10 +61,14 @@ final class ClaimKeeper implements AutoCloseable {
     private final String instanceId;
     private final Spool spool;
     private final Holds holds;
+    private final ChangeSignal signal;
     private final CommitListener listener;
     private final Clock clock;
     private final Duration keep;
     private final ConcurrentNavigableMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
+    /** How many entries {@link #pending} holds, without counting them. */
+    private final AtomicInteger unclaimed = new AtomicInteger();
+
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -83,6 +89,8 @@ final class ClaimKeeper implements AutoCloseable {
     /**
      * @param spool the spool whose durable entries are claimed
      * @param holds whether an entry's append failed (it is never claimed)
+     * @param signal signalled by the spool when appends settle; the keeper waits on it, and signals it when claims
+     *     are decided, so that files waiting for their claims look again
      * @param listener told of each batch before it goes to the registry
      * @param keep how long claims are kept (the de-duplication window)
      */
@@ -91,6 +99,7 @@ final class ClaimKeeper implements AutoCloseable {
             String instanceId,
             Spool spool,
             Holds holds,
+            ChangeSignal signal,
             CommitListener listener,
             Clock clock,
             Duration keep) {
@@ -98,6 +107,7 @@ final class ClaimKeeper implements AutoCloseable {
         this.instanceId = instanceId;
         this.spool = spool;
         this.holds = holds;
+        this.signal = signal;
         this.listener = listener;
         this.clock = clock;
         this.keep = keep;
@@ -115,17 +125,18 @@ final class ClaimKeeper implements AutoCloseable {
         started.start();
     }
 
-    /** Wakes the keeper's thread: a batch is wanted, or the keeper closes. */
-    private void wake() {
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
+    /** An entry to claim once it is durable (registered before any file has rows of it). */
+    void register(long seq, String messageId) {
+        if (pending.put(seq, new Pending(messageId)) == null) {
+            unclaimed.incrementAndGet();
         }
     }
 
-    /** An entry to claim once it is durable (registered before any file has rows of it). */
-    void register(long seq, String messageId) {
-        pending.put(seq, new Pending(messageId));
+    /** Its claim is decided, or it will never be claimed (its append failed). */
+    private void forget(long seq) {
+        if (pending.remove(seq) != null) {
+            unclaimed.decrementAndGet();
+        }
     }
 
     /**
@@ -138,7 +149,7 @@ final class ClaimKeeper implements AutoCloseable {
         }
         if (!wanted) {
             wanted = true;
-            wake();
+            signal.signal();
         }
         return true;
     }
@@ -151,18 +162,26 @@ final class ClaimKeeper implements AutoCloseable {
      * @return whether everything that waited is decided
      */
     boolean settle(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
         wanted = true;
-        wake();
-        while (!pending.isEmpty() && failingSince == null && !closed) {
-            if (System.nanoTime() > deadline) {
+        signal.signal();
+        try {
+            boolean settled = signal.await(
+                    () -> {
+                        if (pending.isEmpty() || failingSince != null || closed) {
+                            return true;
+                        }
+                        if (!wanted) {
+                            wanted = true; // a batch went; the rest goes too
+                            signal.signal();
+                        }
+                        return false;
+                    },
+                    timeout);
+            if (!settled) {
                 return false;
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            if (!wanted) {
-                wanted = true; // a batch went; the rest goes too
-                wake();
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return pending.isEmpty();
     }
@@ -185,6 +204,7 @@ final class ClaimKeeper implements AutoCloseable {
     /** The archive closes: a failing registry is not retried any more. */
     void closing() {
         closing = true;
+        signal.signal();
     }
 
     private void run(ClaimedElsewhere elsewhere) {
@@ -195,7 +215,8 @@ final class ClaimKeeper implements AutoCloseable {
                 waitingSinceMillis = 0;
                 wanted = false;
                 expireNowAndThen();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                // until an entry to claim is durable (or failed), a claim is wanted, or the keeper closes
+                awaitWork(this::claimable, IDLE);
                 continue;
             }
             long now = clock.millis();
@@ -203,7 +224,8 @@ final class ClaimKeeper implements AutoCloseable {
                 waitingSinceMillis = now;
             }
             if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                // until a claim is wanted, the keeper closes, a full batch is durable, or the linger is over
+                awaitWork(this::fullBatch, Duration.ofMillis(waitingSinceMillis + LINGER_MILLIS - now));
                 continue;
             }
             wanted = false;
@@ -225,6 +247,7 @@ final class ClaimKeeper implements AutoCloseable {
                             e.getMessage(),
                             pending.size());
                     closed = true;
+                    signal.signal();
                     break;
                 }
                 log.warn(
@@ -254,10 +277,40 @@ final class ClaimKeeper implements AutoCloseable {
                 } else {
                     claimed.incrementAndGet();
                 }
-                pending.remove(seq);
+                forget(seq);
             }
             waitingSinceMillis = 0;
+            signal.signal(); // the files waiting for these claims look again
         }
+    }
+
+    /**
+     * On the keeper's thread: waits until {@code more} holds, a claim is wanted, or the keeper closes; at most
+     * {@code timeout}.
+     */
+    private void awaitWork(ChangeSignal.Awaited more, Duration timeout) {
+        try {
+            var unused = signal.await(() -> wanted || closing || closed || more.holds(), timeout);
+        } catch (InterruptedException e) {
+            // only close() ends the keeper: an interrupt is no reason to stop claiming, it looks again
+        }
+    }
+
+    /** Whether the first entry waiting for its claim is durable now, or its append failed. */
+    private boolean claimable() {
+        Map.Entry<Long, Pending> first = pending.firstEntry();
+        return first != null && (first.getKey() <= spool.durableSeq() || holds.failed(first.getKey()));
+    }
+
+    /** Whether a full batch of entries waiting for their claim is durable now (counted only when one may be). */
+    private boolean fullBatch() {
+        if (unclaimed.get() < BATCH) {
+            return false;
+        }
+        return pending.headMap(spool.durableSeq(), true).keySet().stream()
+                        .limit(BATCH)
+                        .count()
+                == BATCH;
     }
 
     /** The durable entries waiting for their claim, in seq order; entries whose append failed leave the queue. */
@@ -266,7 +319,7 @@ final class ClaimKeeper implements AutoCloseable {
         List<Map.Entry<Long, Pending>> batch = new ArrayList<>();
         for (Map.Entry<Long, Pending> e : pending.headMap(durable, true).entrySet()) {
             if (holds.failed(e.getKey())) {
-                pending.remove(e.getKey());
+                forget(e.getKey());
                 continue;
             }
             batch.add(e);
@@ -277,7 +330,7 @@ final class ClaimKeeper implements AutoCloseable {
         // an entry whose append failed is never durable: it does not hold up the queue behind it
         for (Map.Entry<Long, Pending> e : pending.tailMap(durable, false).entrySet()) {
             if (holds.failed(e.getKey())) {
-                pending.remove(e.getKey());
+                forget(e.getKey());
             }
         }
         return batch;
@@ -317,7 +370,7 @@ final class ClaimKeeper implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        wake();
+        signal.signal();
         Thread t = thread;
         try {
             if (t != null) {
