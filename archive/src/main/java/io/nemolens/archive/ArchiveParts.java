@@ -6,7 +6,6 @@ import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.FileSettings;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
-import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
 import io.nemolens.archive.store.ArchiveStore;
@@ -19,8 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -92,32 +89,23 @@ record ArchiveParts(
         Repairer repairer = new Repairer(
                 spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
         FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
-        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds::messageId, listener, clock);
-        AtomicReference<@Nullable OpenFiles> opened = new AtomicReference<>();
+        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener, clock);
+        // told when appends settle and when claims are decided: what the files and the claims wait for
+        ChangeSignal decided = new ChangeSignal();
+        spool.setSettledListener(decided::signal);
         ClaimKeeper claims = registry == null
                 ? null
                 : new ClaimKeeper(
-                        registry,
-                        instances.id(),
-                        spool::durableSeq,
-                        holds::failed,
-                        seq -> {
-                            holds.dropped(seq);
-                            OpenFiles open = opened.get();
-                            if (open != null) {
-                                open.loseFilesHolding(seq, new IOException("another instance archives this message"));
-                            }
-                        },
-                        listener,
-                        clock,
-                        options.dedupWindow());
-        Committer committer = new Committer(
-                publisher,
-                seq -> seq <= spool.durableSeq() && (claims == null || !claims.undecided(seq)),
-                seq -> holds.failed(seq) || (claims != null && claims.abandoned(seq)),
-                outcomes);
+                        registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
+        Committer committer = new Committer(publisher, new CommitGate(spool, holds, claims, decided), outcomes);
         OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
-        opened.set(files);
+        if (claims != null) {
+            // started once the files exist: a message another instance claimed first costs the files with its rows
+            claims.start(seq -> {
+                holds.dropped(seq);
+                files.loseFilesHolding(seq, new IOException("another instance archives this message"));
+            });
+        }
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
         publisher.cleanUp();
         new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
@@ -158,7 +146,7 @@ record ArchiveParts(
             String instanceId,
             OutputFiles outputs,
             OpenFiles.EntryHolds holds,
-            Consumer<ParquetFile<?>> committer,
+            OpenFiles.CutFiles committer,
             OpenFiles.LostFiles lost,
             Clock clock) {
         FileSettings settings = new FileSettings(

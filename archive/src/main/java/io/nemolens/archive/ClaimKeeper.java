@@ -2,6 +2,7 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.spool.DaemonThreads;
+import io.nemolens.archive.spool.Spool;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,11 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongConsumer;
-import java.util.function.LongPredicate;
-import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,22 +46,35 @@ final class ClaimKeeper implements AutoCloseable {
 
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
     private static final Duration LAST_BACKOFF = Duration.ofSeconds(10);
+    /** The longest the idle keeper waits without a signal: it expires old claims then, and looks again. */
+    private static final Duration IDLE = Duration.ofSeconds(1);
 
     private record Pending(String messageId) {}
 
+    /** Where the entries another instance claimed first go. */
+    interface ClaimedElsewhere {
+        /** Another instance claimed the message of entry {@code seq} first: drop it here, and every file with rows of it. */
+        void claimedElsewhere(long seq);
+    }
+
     private final MessageClaims claims;
     private final String instanceId;
-    private final LongSupplier durableSeq;
-    private final LongPredicate appendFailed;
-    private final LongConsumer drop;
+    private final Spool spool;
+    private final Holds holds;
+    private final ChangeSignal signal;
     private final CommitListener listener;
     private final Clock clock;
     private final Duration keep;
     private final ConcurrentNavigableMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
+    /** How many entries {@link #pending} holds, without counting them. */
+    private final AtomicInteger unclaimed = new AtomicInteger();
+
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final Thread thread;
+    /** The keeper's thread, once {@link #start started}. */
+    private volatile @Nullable Thread thread;
+
     private volatile @Nullable String lastError;
     private volatile @Nullable Instant failingSince;
     private volatile boolean closed;
@@ -76,37 +87,56 @@ final class ClaimKeeper implements AutoCloseable {
     private long waitingSinceMillis;
 
     /**
-     * @param durableSeq the highest seq the spool has made durable
-     * @param appendFailed whether an entry's append failed (it is never claimed)
-     * @param drop drops an entry another instance claimed first
+     * @param spool the spool whose durable entries are claimed
+     * @param holds whether an entry's append failed (it is never claimed)
+     * @param signal signalled by the spool when appends settle; the keeper waits on it, and signals it when claims
+     *     are decided, so that files waiting for their claims look again
      * @param listener told of each batch before it goes to the registry
      * @param keep how long claims are kept (the de-duplication window)
      */
     ClaimKeeper(
             MessageClaims claims,
             String instanceId,
-            LongSupplier durableSeq,
-            LongPredicate appendFailed,
-            LongConsumer drop,
+            Spool spool,
+            Holds holds,
+            ChangeSignal signal,
             CommitListener listener,
             Clock clock,
             Duration keep) {
         this.claims = claims;
         this.instanceId = instanceId;
-        this.durableSeq = durableSeq;
-        this.appendFailed = appendFailed;
-        this.drop = drop;
+        this.spool = spool;
+        this.holds = holds;
+        this.signal = signal;
         this.listener = listener;
         this.clock = clock;
         this.keep = keep;
         this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
-        this.thread = DaemonThreads.of("lens-archive-claims", this::run);
-        thread.start();
+    }
+
+    /**
+     * Starts claiming, on the keeper's thread (once, before any entry is registered).
+     *
+     * @param elsewhere told of each entry another instance claimed first
+     */
+    void start(ClaimedElsewhere elsewhere) {
+        Thread started = DaemonThreads.of("lens-archive-claims", () -> run(elsewhere));
+        thread = started;
+        started.start();
     }
 
     /** An entry to claim once it is durable (registered before any file has rows of it). */
     void register(long seq, String messageId) {
-        pending.put(seq, new Pending(messageId));
+        if (pending.put(seq, new Pending(messageId)) == null) {
+            unclaimed.incrementAndGet();
+        }
+    }
+
+    /** Its claim is decided, or it will never be claimed (its append failed). */
+    private void forget(long seq) {
+        if (pending.remove(seq) != null) {
+            unclaimed.decrementAndGet();
+        }
     }
 
     /**
@@ -119,7 +149,7 @@ final class ClaimKeeper implements AutoCloseable {
         }
         if (!wanted) {
             wanted = true;
-            LockSupport.unpark(thread);
+            signal.signal();
         }
         return true;
     }
@@ -132,18 +162,26 @@ final class ClaimKeeper implements AutoCloseable {
      * @return whether everything that waited is decided
      */
     boolean settle(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
         wanted = true;
-        LockSupport.unpark(thread);
-        while (!pending.isEmpty() && failingSince == null && !closed) {
-            if (System.nanoTime() > deadline) {
+        signal.signal();
+        try {
+            boolean settled = signal.await(
+                    () -> {
+                        if (pending.isEmpty() || failingSince != null || closed) {
+                            return true;
+                        }
+                        if (!wanted) {
+                            wanted = true; // a batch went; the rest goes too
+                            signal.signal();
+                        }
+                        return false;
+                    },
+                    timeout);
+            if (!settled) {
                 return false;
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            if (!wanted) {
-                wanted = true; // a batch went; the rest goes too
-                LockSupport.unpark(thread);
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return pending.isEmpty();
     }
@@ -166,9 +204,10 @@ final class ClaimKeeper implements AutoCloseable {
     /** The archive closes: a failing registry is not retried any more. */
     void closing() {
         closing = true;
+        signal.signal();
     }
 
-    private void run() {
+    private void run(ClaimedElsewhere elsewhere) {
         Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         while (!closed) {
             List<Map.Entry<Long, Pending>> batch = nextBatch();
@@ -176,7 +215,8 @@ final class ClaimKeeper implements AutoCloseable {
                 waitingSinceMillis = 0;
                 wanted = false;
                 expireNowAndThen();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                // until an entry to claim is durable (or failed), a claim is wanted, or the keeper closes
+                awaitWork(this::claimable, IDLE);
                 continue;
             }
             long now = clock.millis();
@@ -184,7 +224,8 @@ final class ClaimKeeper implements AutoCloseable {
                 waitingSinceMillis = now;
             }
             if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                // until a claim is wanted, the keeper closes, a full batch is durable, or the linger is over
+                awaitWork(this::fullBatch, Duration.ofMillis(waitingSinceMillis + LINGER_MILLIS - now));
                 continue;
             }
             wanted = false;
@@ -206,6 +247,7 @@ final class ClaimKeeper implements AutoCloseable {
                             e.getMessage(),
                             pending.size());
                     closed = true;
+                    signal.signal();
                     break;
                 }
                 log.warn(
@@ -231,23 +273,53 @@ final class ClaimKeeper implements AutoCloseable {
                             "message {} was claimed first by another instance (its copy is durable there): dropped"
                                     + " here and acknowledged",
                             e.getValue().messageId());
-                    drop.accept(seq);
+                    elsewhere.claimedElsewhere(seq);
                 } else {
                     claimed.incrementAndGet();
                 }
-                pending.remove(seq);
+                forget(seq);
             }
             waitingSinceMillis = 0;
+            signal.signal(); // the files waiting for these claims look again
         }
+    }
+
+    /**
+     * On the keeper's thread: waits until {@code more} holds, a claim is wanted, or the keeper closes; at most
+     * {@code timeout}.
+     */
+    private void awaitWork(ChangeSignal.Awaited more, Duration timeout) {
+        try {
+            var unused = signal.await(() -> wanted || closing || closed || more.holds(), timeout);
+        } catch (InterruptedException e) {
+            // only close() ends the keeper: an interrupt is no reason to stop claiming, it looks again
+        }
+    }
+
+    /** Whether the first entry waiting for its claim is durable now, or its append failed. */
+    private boolean claimable() {
+        Map.Entry<Long, Pending> first = pending.firstEntry();
+        return first != null && (first.getKey() <= spool.durableSeq() || holds.failed(first.getKey()));
+    }
+
+    /** Whether a full batch of entries waiting for their claim is durable now (counted only when one may be). */
+    private boolean fullBatch() {
+        if (unclaimed.get() < BATCH) {
+            return false;
+        }
+        return pending.headMap(spool.durableSeq(), true).keySet().stream()
+                        .limit(BATCH)
+                        .count()
+                == BATCH;
     }
 
     /** The durable entries waiting for their claim, in seq order; entries whose append failed leave the queue. */
     private List<Map.Entry<Long, Pending>> nextBatch() {
-        long durable = durableSeq.getAsLong();
+        long durable = spool.durableSeq();
         List<Map.Entry<Long, Pending>> batch = new ArrayList<>();
         for (Map.Entry<Long, Pending> e : pending.headMap(durable, true).entrySet()) {
-            if (appendFailed.test(e.getKey())) {
-                pending.remove(e.getKey());
+            if (holds.failed(e.getKey())) {
+                forget(e.getKey());
                 continue;
             }
             batch.add(e);
@@ -257,8 +329,8 @@ final class ClaimKeeper implements AutoCloseable {
         }
         // an entry whose append failed is never durable: it does not hold up the queue behind it
         for (Map.Entry<Long, Pending> e : pending.tailMap(durable, false).entrySet()) {
-            if (appendFailed.test(e.getKey())) {
-                pending.remove(e.getKey());
+            if (holds.failed(e.getKey())) {
+                forget(e.getKey());
             }
         }
         return batch;
@@ -298,9 +370,12 @@ final class ClaimKeeper implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        LockSupport.unpark(thread);
+        signal.signal();
+        Thread t = thread;
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            if (t != null) {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -14,8 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongPredicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,8 +62,7 @@ final class Committer implements AutoCloseable {
     }
 
     private final Publisher publisher;
-    private final LongPredicate ready;
-    private final LongPredicate neverReady;
+    private final CommitGate gate;
     private final Outcome outcome;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -75,15 +73,11 @@ final class Committer implements AutoCloseable {
 
     /**
      * @param publisher records a finished file in the manifest and publishes it to the archive's store
-     * @param ready whether a spool entry's rows may be committed: it is durable (and, with a claim registry,
-     *     claimed by this instance)
-     * @param neverReady whether they never may: its append failed, another instance claimed it, or its claim
-     *     was abandoned
+     * @param gate whether a spool entry's rows may be committed, or never may
      */
-    Committer(Publisher publisher, LongPredicate ready, LongPredicate neverReady, Outcome outcome) {
+    Committer(Publisher publisher, CommitGate gate, Outcome outcome) {
         this.publisher = publisher;
-        this.ready = ready;
-        this.neverReady = neverReady;
+        this.gate = gate;
         this.outcome = outcome;
         AtomicInteger finishers = new AtomicInteger();
         this.finishing = Executors.newFixedThreadPool(
@@ -135,13 +129,25 @@ final class Committer implements AutoCloseable {
 
     /** Waits until every file queued so far is committed or lost. */
     void drain() {
-        Object marker = new Object();
-        queue.add(marker);
-        while (queue.contains(marker) || busy > 0) {
-            if (!thread.isAlive()) {
-                return;
+        CountDownLatch reached = new CountDownLatch(1);
+        // the commit thread takes the queue in order: once it runs this, what came before is committed or lost
+        queue.add((Runnable) reached::countDown);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    // the timeout only notices a commit thread that ended (closed) without reaching the latch
+                    if (reached.await(DRAIN_LOOK_MILLIS, TimeUnit.MILLISECONDS) || !thread.isAlive()) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true; // the files are still committed; the interrupt is passed on after
+                }
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -151,6 +157,9 @@ final class Committer implements AutoCloseable {
     }
 
     private static final Object STOP_MARKER = new Object();
+
+    /** How often a drain looks whether the commit thread still runs, while it waits for its latch. */
+    private static final long DRAIN_LOOK_MILLIS = 100;
 
     private void run() {
         while (true) {
@@ -247,27 +256,13 @@ final class Committer implements AutoCloseable {
      * @return the seq of an entry whose append failed, or -1 when all are durable
      */
     private long awaitDurable(ParquetFile<?> file) throws InterruptedIOException {
-        long[] seqs = file.seqs();
-        long backoff = TimeUnit.MICROSECONDS.toNanos(200);
-        while (true) {
-            boolean waiting = false;
-            for (long seq : seqs) {
-                if (neverReady.test(seq)) {
-                    return seq;
-                }
-                if (!ready.test(seq)) {
-                    waiting = true;
-                }
-            }
-            if (!waiting) {
-                return -1;
-            }
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("the archive closed while " + file.committedPath()
-                        + " waited for its spool entries to become durable");
-            }
-            LockSupport.parkNanos(backoff);
-            backoff = Math.min(backoff * 2, TimeUnit.MILLISECONDS.toNanos(20));
+        try {
+            return gate.await(file.seqs());
+        } catch (InterruptedException e) {
+            InterruptedIOException closed = new InterruptedIOException("the archive closed while "
+                    + file.committedPath() + " waited for its spool entries to become durable");
+            closed.initCause(e);
+            throw closed;
         }
     }
 

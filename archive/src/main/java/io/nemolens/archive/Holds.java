@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,10 +22,16 @@ final class Holds implements OpenFiles.EntryHolds {
     private final Map<String, Long> seqOfMessage = new ConcurrentHashMap<>();
     private final Map<Long, String> messageOfSeq = new ConcurrentHashMap<>();
     private final Set<Long> failed = ConcurrentHashMap.newKeySet();
-    private final LongConsumer released;
+    private final Released released;
 
-    /** @param released told the seq of an entry whose last hold went: every row of it is committed */
-    Holds(LongConsumer released) {
+    /** Where an entry goes once nothing holds it any more: the spool may release it. */
+    interface Released {
+        /** The last hold on entry {@code seq} went: every row of it is committed (or it was dropped). */
+        void released(long seq);
+    }
+
+    /** @param released told the seq of an entry whose last hold went */
+    Holds(Released released) {
         this.released = released;
     }
 
@@ -77,7 +82,7 @@ final class Holds implements OpenFiles.EntryHolds {
         AtomicInteger count = holds.get(seq);
         if (count != null && count.decrementAndGet() == 0) {
             holds.remove(seq);
-            released.accept(seq);
+            released.released(seq);
         }
     }
 
@@ -98,7 +103,7 @@ final class Holds implements OpenFiles.EntryHolds {
     void dropped(long seq) {
         failed.add(seq);
         if (holds.remove(seq) != null) {
-            released.accept(seq);
+            released.released(seq);
         }
     }
 

@@ -11,7 +11,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,6 +120,11 @@ final class Manifest implements AutoCloseable {
         size = channel.position();
     }
 
+    /** Whether the file of a record may be committed: {@code false} once it is known not to be. */
+    interface MayBeCommitted {
+        boolean mayBeCommitted(Entry entry);
+    }
+
     long size() {
         return size;
     }
@@ -129,12 +133,12 @@ final class Manifest implements AutoCloseable {
      * Drops the records no restart could need: those whose entries all left the spool (below
      * {@code lowestSpooledSeq}) and those whose file is known not to be committed.
      */
-    void compact(long lowestSpooledSeq, Predicate<Entry> mayBeCommitted) throws IOException {
+    void compact(long lowestSpooledSeq, MayBeCommitted mayBeCommitted) throws IOException {
         channel.force(false);
         List<Entry> keep = new ArrayList<>();
         for (Entry e : read(path)) {
             long[] seqs = e.seqs();
-            if (seqs.length > 0 && seqs[seqs.length - 1] >= lowestSpooledSeq && mayBeCommitted.test(e)) {
+            if (seqs.length > 0 && seqs[seqs.length - 1] >= lowestSpooledSeq && mayBeCommitted.mayBeCommitted(e)) {
                 keep.add(e);
             }
         }

@@ -35,7 +35,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -345,14 +344,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     /** Waits until what the spool held at start, and every failed file, is written again (tests). */
     public boolean rewritten(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!parts.repairer().idle()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        try {
+            return parts.repairer().awaitIdle(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return parts.repairer().idle();
         }
-        return true;
     }
 
     /** A snapshot for health and metrics. */

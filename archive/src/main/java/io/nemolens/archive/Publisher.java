@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +42,7 @@ final class Publisher {
     private final String instanceId;
     private final ArchiveStore store;
     private final Manifest manifest;
-    private final LongFunction<@Nullable String> messageIdOf;
+    private final Holds holds;
     private final CommitListener listener;
     private final Clock clock;
     private final AtomicLong publishedFiles = new AtomicLong();
@@ -59,7 +58,7 @@ final class Publisher {
 
     /**
      * @param root the archive's local folder (the files' local names are relative to it)
-     * @param messageIdOf the message id of a spool entry the file has rows of
+     * @param holds the message ids of the spool entries a file has rows of
      * @param listener told when the store took a file
      */
     Publisher(
@@ -67,14 +66,14 @@ final class Publisher {
             String instanceId,
             ArchiveStore store,
             Manifest manifest,
-            LongFunction<@Nullable String> messageIdOf,
+            Holds holds,
             CommitListener listener,
             Clock clock) {
         this.root = root;
         this.instanceId = instanceId;
         this.store = store;
         this.manifest = manifest;
-        this.messageIdOf = messageIdOf;
+        this.holds = holds;
         this.listener = listener;
         this.clock = clock;
     }
@@ -229,7 +228,7 @@ final class Publisher {
         long[] seqs = file.seqs();
         String[] ids = new String[seqs.length];
         for (int i = 0; i < seqs.length; i++) {
-            String id = messageIdOf.apply(seqs[i]);
+            String id = holds.messageId(seqs[i]);
             ids[i] = id != null ? id : "seq:" + seqs[i];
         }
         Arrays.sort(ids);

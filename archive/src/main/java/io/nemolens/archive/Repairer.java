@@ -68,6 +68,9 @@ final class Repairer implements AutoCloseable {
     private final Path rejected;
     private final BlockingQueue<Rewrite> jobs = new LinkedBlockingQueue<>();
     private final AtomicLong waiting = new AtomicLong();
+    /** Signalled when the last entry queued is done. */
+    private final ChangeSignal idle = new ChangeSignal();
+
     private final Thread thread;
     private volatile boolean stopped;
     private @Nullable OpenFiles files;
@@ -102,6 +105,23 @@ final class Repairer implements AutoCloseable {
     /** Whether no job is queued or under way. */
     boolean idle() {
         return waiting.get() == 0;
+    }
+
+    /**
+     * Waits until no job is queued or under way, at most {@code timeout}.
+     *
+     * @return whether none is
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    boolean awaitIdle(Duration timeout) throws InterruptedException {
+        return idle.await(this::idle, timeout);
+    }
+
+    /** An entry of a job is done: written, or found to have nothing to write. */
+    private void entryDone() {
+        if (waiting.decrementAndGet() == 0) {
+            idle.signal();
+        }
     }
 
     private void run() {
@@ -215,7 +235,7 @@ final class Repairer implements AutoCloseable {
                 if (!read[0]) {
                     // not in the spool (its append failed): nothing to write, nothing held
                     done.set(index);
-                    waiting.decrementAndGet();
+                    entryDone();
                 }
             }
         }
@@ -272,7 +292,7 @@ final class Repairer implements AutoCloseable {
 
         private void done(int index, long seq) {
             done.set(index);
-            waiting.decrementAndGet();
+            entryDone();
             holds.release(seq);
         }
     }

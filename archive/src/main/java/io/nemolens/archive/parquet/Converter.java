@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,7 +64,7 @@ final class Converter {
      *     from the spool)
      */
     boolean convert(
-            long seq, long spooledAtMillis, String messageId, MessageRows rows, Predicate<PartitionKey> wanted) {
+            long seq, long spooledAtMillis, String messageId, MessageRows rows, OpenFiles.WantedPartitions wanted) {
         boolean ok = true;
         for (MessageRows.TableRows<?> table : rows.tables()) {
             ok &= convert(table, seq, spooledAtMillis, messageId, wanted);
@@ -78,10 +77,10 @@ final class Converter {
             long seq,
             long spooledAtMillis,
             String messageId,
-            Predicate<PartitionKey> wanted) {
+            OpenFiles.WantedPartitions wanted) {
         boolean ok = true;
         for (Map.Entry<PartitionKey, Rows> g : table.groups().entrySet()) {
-            if (wanted.test(g.getKey())) {
+            if (wanted.wanted(g.getKey())) {
                 Rows rows = g.getValue();
                 ok &= files.writeRows(
                         table.table(),

@@ -16,7 +16,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * @param maxRows a file is cut once it holds this many rows
  * @param maxAge a file is cut at the latest this long after it was opened
  * @param bufferBudgetBytes what all open files together may hold in memory, their writers (a fixed cost per
- *     file, {@link OpenFiles#writerBytes}) and the rows they buffer; beyond it, row groups are cut early, largest
+ *     file, {@link WriterBudget#writerBytes}) and the rows they buffer; beyond it, row groups are cut early, largest
  *     first
  * @param maxOpenFiles files open at once, those cut and not yet committed included; to open one more, the least
  *     recently written one is committed first

@@ -36,6 +36,7 @@ final class GroupWriter implements Runnable {
     private final SegmentRemover remover;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
     private final AtomicLong forces = new AtomicLong();
+    private volatile SettledListener settled = SettledListener.NONE;
 
     private @Nullable FileChannel channel;
     private @Nullable Segment active;
@@ -48,6 +49,11 @@ final class GroupWriter implements Runnable {
         this.segmentBytes = segmentBytes;
         this.clock = clock;
         this.remover = remover;
+    }
+
+    /** Who is told each time appends were made durable or failed. */
+    void settledListener(SettledListener listener) {
+        this.settled = listener;
     }
 
     /** How many fdatasyncs the writer has done (one per group and segment). */
@@ -119,6 +125,7 @@ final class GroupWriter implements Runnable {
         for (Pending pending : run) {
             pending.durable().complete(null);
         }
+        tellSettled();
         // durable callbacks run on this thread: an interrupt one left would close the next channel it writes to
         Thread.interrupted();
         if (position >= segmentBytes) {
@@ -201,6 +208,16 @@ final class GroupWriter implements Runnable {
         SpoolUnavailableException failure = new SpoolUnavailableException(reason, cause);
         for (Pending pending : state.failed(reason, cause, notWritten)) {
             pending.durable().completeExceptionally(failure);
+        }
+        tellSettled();
+    }
+
+    /** Tells the listener that appends settled; what it throws is logged, never taken for a failed write. */
+    private void tellSettled() {
+        try {
+            settled.settled();
+        } catch (RuntimeException e) {
+            log.error("Spool: the settled listener failed", e);
         }
     }
 

@@ -204,6 +204,14 @@ public final class Spool implements AutoCloseable {
         remover.listener(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Called on the writer thread each time appends were made durable or failed (once per group commit), after
+     * their futures are completed: what waits for entries to become durable looks again.
+     */
+    public void setSettledListener(SettledListener listener) {
+        writer.settledListener(Objects.requireNonNull(listener, "listener"));
+    }
+
     /** The spool at a glance; cheap (no disk access) and thread-safe. */
     public SpoolStatus status() {
         return state.status();

@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +38,7 @@ class OpenFilesCapTest {
     private final OtlpDecoder decoder = new OtlpDecoder();
     private final AtomicLong seq = new AtomicLong();
 
-    private OpenFiles files(FileSettings settings, Consumer<ParquetFile<?>> committer) {
+    private OpenFiles files(FileSettings settings, OpenFiles.CutFiles committer) {
         return new OpenFiles(
                 root,
                 "captest00000",

@@ -196,4 +196,16 @@ class SpoolTest {
             assertThat(read.get(1).text()).isEqualTo("head|");
         }
     }
+
+    @Test
+    void theSettledListenerIsToldOnceAnAppendIsDurable() throws Exception {
+        try (Spool spool = open()) {
+            java.util.concurrent.CompletableFuture<Long> durableWhenTold =
+                    new java.util.concurrent.CompletableFuture<>();
+            spool.setSettledListener(() -> durableWhenTold.complete(spool.durableSeq()));
+            long seq = spool.append(payload(1)).seq();
+            assertThat(durableWhenTold.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .isGreaterThanOrEqualTo(seq);
+        }
+    }
 }
