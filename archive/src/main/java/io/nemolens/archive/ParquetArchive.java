@@ -21,7 +21,6 @@ import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -315,8 +314,7 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         parts.manifest()
                                 .compact(
                                         parts.holds().lowestSpooledSeq(),
-                                        e -> parts.store().remote()
-                                                || Files.exists(options.path().resolve(e.file())));
+                                        e -> parts.store().mayHold(e.file()));
                     } catch (IOException e) {
                         log.warn("compacting the archive manifest failed: {}", e.toString());
                     } finally {

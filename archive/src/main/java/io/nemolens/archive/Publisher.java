@@ -2,6 +2,7 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.FileName;
 import io.nemolens.archive.store.NameTakenException;
 import io.nemolens.archive.store.StagedFile;
 import java.io.IOException;
@@ -21,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes finished files to the archive's store, on the commit thread: names the file (in an object store,
- * after what it holds), records it in the manifest, then hands it to the store, retrying with backoff for as
+ * Publishes finished files to the archive's store, on the commit thread: has the store name the file (an
+ * object store names it after what it holds), records it in the manifest, then hands it to the store, retrying with backoff for as
  * long as the store fails (the file's spool entries stay held meanwhile, so nothing acknowledged is at risk).
  * A name the store finds taken by other content is replaced by the next one ({@code -1}, {@code -2}, ...).
  * Once the archive closes, a file is tried once more and then left: its spool entries are written again at
@@ -86,11 +87,9 @@ final class Publisher {
      */
     boolean publish(ParquetFile<?> file, long bytes) throws IOException {
         Path local = file.finishedPath();
-        String name = relative(file.committedPath());
         String contentId = contentId(file);
-        if (store.remote()) {
-            name = contentName(name, contentId, 0);
-        }
+        FileName naming = new FileName(relative(file.committedPath()), instanceId, contentId);
+        String name = store.name(naming, 0);
         manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
         Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         int variant = 0;
@@ -106,16 +105,14 @@ final class Publisher {
                     log.info("the archive's store {} takes files again", store.location());
                     failingSince = null;
                 }
-                if (store.remote()) {
-                    deleteLocalCopy(local);
-                }
+                deleteLocalCopy(local);
                 if (cleanUpDue) {
                     cleanUp();
                 }
                 return true;
             } catch (NameTakenException e) {
                 failed(e);
-                name = contentName(relative(file.committedPath()), contentId, ++variant);
+                name = store.name(naming, ++variant);
                 log.warn("{}; publishing it as {}", e.getMessage(), name);
                 manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
                 continue;
@@ -142,7 +139,10 @@ final class Publisher {
         }
     }
 
-    /** The store holds the file: its local copy goes (one left behind is removed at the next start). */
+    /**
+     * The store holds the file: its local copy goes, if the store copied it rather than moving it into place (one
+     * left behind is removed at the next start).
+     */
     private static void deleteLocalCopy(Path local) {
         try {
             Files.deleteIfExists(local);
@@ -207,7 +207,6 @@ final class Publisher {
     StoreStatus status(int waitingFiles, long waitingBytes, Duration oldestWait) {
         return new StoreStatus(
                 store.location(),
-                store.remote(),
                 waitingFiles,
                 waitingBytes,
                 oldestWait,
@@ -244,19 +243,6 @@ final class Publisher {
             sha.update(id.getBytes(StandardCharsets.UTF_8));
         }
         return HexFormat.of().formatHex(sha.digest(), 0, 16);
-    }
-
-    /**
-     * A file's name in an object store: its local name with the counter replaced by the content id
-     * ({@code part-<time>-<instance>-<content id>[-<variant>].parquet}).
-     */
-    String contentName(String localName, String contentId, int variant) {
-        String marker = "-" + instanceId + "-";
-        int at = localName.lastIndexOf(marker);
-        String stem = at < 0
-                ? localName.substring(0, localName.length() - ".parquet".length())
-                : localName.substring(0, at + marker.length() - 1);
-        return stem + "-" + contentId + (variant == 0 ? "" : "-" + variant) + ".parquet";
     }
 
     private String relative(Path committed) {

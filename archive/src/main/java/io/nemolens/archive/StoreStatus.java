@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
  * Where the archive's committed files go, and how that goes.
  *
  * @param location the local folder, or {@code s3://bucket/prefix}
- * @param remote whether it is an object store (files are uploaded, then removed locally)
  * @param waitingFiles files cut and waiting to be committed (the one under way included)
  * @param waitingBytes about how many bytes they hold
  * @param uploadLag how long the oldest of them has waited
@@ -22,7 +21,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record StoreStatus(
         String location,
-        boolean remote,
         int waitingFiles,
         long waitingBytes,
         Duration uploadLag,

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.GetResponse;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
 import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.FileName;
 import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.archive.store.StagedFile;
 import io.nemolens.handlers.SpanHandler;
@@ -112,8 +113,13 @@ class ConsoleBrowserIT {
                 }
 
                 @Override
-                public boolean remote() {
-                    return false;
+                public String name(FileName file, int variant) {
+                    return folder.name(file, variant);
+                }
+
+                @Override
+                public boolean mayHold(String name) {
+                    return folder.mayHold(name);
                 }
 
                 @Override

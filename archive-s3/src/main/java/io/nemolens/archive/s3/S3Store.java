@@ -1,6 +1,7 @@
 package io.nemolens.archive.s3;
 
 import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.FileName;
 import io.nemolens.archive.store.NameTakenException;
 import io.nemolens.archive.store.StagedFile;
 import java.io.IOException;
@@ -92,8 +93,15 @@ public final class S3Store implements ArchiveStore {
         return location.toString();
     }
 
+    /** Named after what it holds ({@link FileName#byContent}): an attempt after a crash finds the first one's. */
     @Override
-    public boolean remote() {
+    public String name(FileName file, int variant) {
+        return file.byContent(variant);
+    }
+
+    /** Yes: only {@link #holds} could tell, and that costs a request. */
+    @Override
+    public boolean mayHold(String name) {
         return true;
     }
 

@@ -69,7 +69,6 @@ class S3StoreIT extends S3ServerTestCase {
         assertThat(head.eTag()).doesNotContain("-");
         assertThat(server.incompleteUploads(bucket)).isEmpty();
         assertThat(store.location()).isEqualTo("s3://" + bucket + "/" + PREFIX);
-        assertThat(store.remote()).isTrue();
     }
 
     @Test

@@ -4,8 +4,10 @@ import java.io.IOException;
 
 /**
  * Where committed archive files go: the local archive folder (the default), or an object store. The archive
- * builds every file locally, records it in its manifest (name, content id, spool entries) and then hands it
- * here, on its one commit thread; the file's spool entries are released once {@link #publish} returned.
+ * builds every file locally, asks the store for its name ({@link #name}), records it in its manifest (name,
+ * content id, spool entries) and then hands it here, on its one commit thread; the file's spool entries are
+ * released once {@link #publish} returned. What the implementations differ in, they decide themselves: callers
+ * never ask which kind of store this is.
  *
  * <p>Every failure is thrown as an {@link IOException}, and the archive retries it with backoff for as long as
  * it lasts (nothing is acknowledged beyond what the spool holds meanwhile); a store never retries forever
@@ -17,10 +19,19 @@ public interface ArchiveStore extends AutoCloseable {
     String location();
 
     /**
-     * Whether committed files are removed from local disk once published (an object store), so that a file's
-     * name there is derived from its content ({@link StagedFile#contentId()}), or renamed into place locally.
+     * The name a finished file is published under: {@code variant} is 0 at first, and counts up each time the
+     * store refused the name with {@link NameTakenException}. The folder keeps the file's local name; an object
+     * store names it after what it holds ({@link FileName#byContent}), so that a file written again after a crash
+     * goes under the name of the first attempt and {@link #holds} finds it.
      */
-    boolean remote();
+    String name(FileName file, int variant);
+
+    /**
+     * Whether a name the manifest records may still hold its file, told without asking far away: the manifest
+     * keeps the entries of names that may. The folder looks; an object store says yes (only {@link #holds}
+     * can tell it, and that costs a request).
+     */
+    boolean mayHold(String name);
 
     /**
      * Removes what this instance left half done (incomplete multipart uploads of its files, whose names contain
@@ -32,7 +43,8 @@ public interface ArchiveStore extends AutoCloseable {
 
     /**
      * Publishes a file under its name and returns once the store holds it durably. Readers never see a part
-     * of it. Publishing is conditional: when the name holds an object already, it succeeds if that object
+     * of it. A store may move the staged local file into place or copy it; once this returned, the archive
+     * removes the local file if it is still there. Publishing is conditional: when the name holds an object already, it succeeds if that object
      * has the same content id (an earlier attempt got through), and throws {@link NameTakenException}
      * otherwise; it never overwrites.
      */

@@ -25,9 +25,15 @@ public final class LocalFolder implements ArchiveStore {
         return root.toAbsolutePath().toString();
     }
 
+    /** The local name: the folder never refuses one (each holds the instance and a counter of its own). */
     @Override
-    public boolean remote() {
-        return false;
+    public String name(FileName file, int variant) {
+        return file.local();
+    }
+
+    @Override
+    public boolean mayHold(String name) {
+        return Files.exists(root.resolve(name));
     }
 
     @Override

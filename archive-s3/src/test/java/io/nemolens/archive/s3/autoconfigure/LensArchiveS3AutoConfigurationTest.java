@@ -6,6 +6,7 @@ import io.nemolens.archive.autoconfigure.LensArchiveAutoConfiguration;
 import io.nemolens.archive.s3.Checksums;
 import io.nemolens.archive.s3.S3Store;
 import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.store.FileName;
 import io.nemolens.testing.Wiring.Replaceable;
 import io.nemolens.testing.WiringChecks;
 import java.net.URI;
@@ -71,7 +72,10 @@ class LensArchiveS3AutoConfigurationTest implements WiringChecks {
             ArchiveStore store = context.getBean(ArchiveStore.class);
             assertThat(store).isInstanceOf(S3Store.class);
             assertThat(store.location()).isEqualTo("s3://lens-archive/prod");
-            assertThat(store.remote()).isTrue();
+            FileName name = new FileName("spans/part-t-pod-7-000001.parquet", "pod-7", "c0ffee");
+            assertThat(store.name(name, 0)).isEqualTo("spans/part-t-pod-7-c0ffee.parquet");
+            assertThat(store.name(name, 1)).isEqualTo("spans/part-t-pod-7-c0ffee-1.parquet");
+            assertThat(store.mayHold("spans/elsewhere.parquet")).isTrue();
             assertThat(store).hasToString("S3Store[s3://lens-archive/prod at http://127.0.0.1:9]");
         });
     }
