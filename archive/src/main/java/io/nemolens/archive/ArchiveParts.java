@@ -86,13 +86,13 @@ record ArchiveParts(
         }
         Holds holds = new Holds(spool::release);
         Writability writability = new Writability(root, instances.id(), clock, outputs);
-        Repairer repairer = new Repairer(
-                spool, decoder, holds, writability, options.spoolPath().resolve("rejected"));
-        FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
-        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener, clock);
-        // told when appends settle and when claims are decided: what the files and the claims wait for
+        // told when appends settle and when claims are decided: what the files, the claims and the repairer wait for
         ChangeSignal decided = new ChangeSignal();
         spool.setSettledListener(decided::signal);
+        Repairer repairer = new Repairer(
+                spool, decoder, holds, decided, writability, options.spoolPath().resolve("rejected"));
+        FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
+        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener, clock);
         ClaimKeeper claims = registry == null
                 ? null
                 : new ClaimKeeper(

@@ -64,22 +64,35 @@ final class Repairer implements AutoCloseable {
     private final Spool spool;
     private final OtlpDecoder decoder;
     private final Holds holds;
+    private final ChangeSignal settled;
     private final Writability writability;
     private final Path rejected;
     private final BlockingQueue<Rewrite> jobs = new LinkedBlockingQueue<>();
     private final AtomicLong waiting = new AtomicLong();
     /** Signalled when the last entry queued is done. */
     private final ChangeSignal idle = new ChangeSignal();
+    /** The longest the wait for an entry to settle goes without looking again if no signal comes. */
+    private static final Duration SAFETY_NET = Duration.ofMillis(100);
 
     private final Thread thread;
     private volatile boolean stopped;
     private @Nullable OpenFiles files;
 
-    /** @param rejected where the payload of an entry that no longer decodes is kept, for an operator */
-    Repairer(Spool spool, OtlpDecoder decoder, Holds holds, Writability writability, Path rejected) {
+    /**
+     * @param settled signalled when the spool settles appends (made durable, or failed)
+     * @param rejected where the payload of an entry that no longer decodes is kept, for an operator
+     */
+    Repairer(
+            Spool spool,
+            OtlpDecoder decoder,
+            Holds holds,
+            ChangeSignal settled,
+            Writability writability,
+            Path rejected) {
         this.spool = spool;
         this.decoder = decoder;
         this.holds = holds;
+        this.settled = settled;
         this.writability = writability;
         this.rejected = rejected;
         this.thread = DaemonThreads.of("lens-archive-repair", this::run);
@@ -312,16 +325,20 @@ final class Repairer implements AutoCloseable {
 
     /**
      * A file can fail before the spool has made all its entries durable (the spool reads only durable
-     * ones): wait until the entry is durable, or known to have failed (then there is nothing to write).
+     * ones): wait until the entry is durable, or known to have failed (then there is nothing to write). Woken
+     * when the spool settles appends; the timed wait is a safety net.
      */
     private void awaitDurableOrFailed(long seq) throws IOException {
-        long backoff = TimeUnit.MICROSECONDS.toNanos(200);
-        while (seq > spool.durableSeq() && !holds.failed(seq)) {
-            if (stopped) {
-                throw new IOException("stopping");
+        try {
+            while (!settled.await(() -> stopped || seq <= spool.durableSeq() || holds.failed(seq), SAFETY_NET)) {
+                // not told within the safety net: look again
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(backoff);
-            backoff = Math.min(backoff * 2, TimeUnit.MILLISECONDS.toNanos(20));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped = true;
+        }
+        if (stopped) {
+            throw new IOException("stopping");
         }
     }
 
