@@ -384,10 +384,8 @@ final class ProtobufSpans {
 
     private SpanLink link(int outerEnd) {
         int end = lengthEnd(outerEnd);
-        int traceAtHere = -1;
-        int traceLength = 0;
-        int spanAt = -1;
-        int spanLength = 0;
+        String traceId = "";
+        String spanId = "";
         String traceState = "";
         Attributes.Builder attributes = null;
         int dropped = 0;
@@ -395,14 +393,10 @@ final class ProtobufSpans {
         while (pos < end) {
             int tag = tag(end);
             switch (tag) {
-                case 1 << 3 | LEN -> {
-                    traceAtHere = length(end);
-                    traceLength = pos - traceAtHere;
-                }
-                case 2 << 3 | LEN -> {
-                    spanAt = length(end);
-                    spanLength = pos - spanAt;
-                }
+                // a link's ids need no cache: their hex at once (an id of the wrong length that a later one
+                // replaces is still the reference's to read, which then reads the link alike)
+                case 1 << 3 | LEN -> traceId = id(end, TRACE_ID_BYTES);
+                case 2 << 3 | LEN -> spanId = id(end, SPAN_ID_BYTES);
                 case 3 << 3 | LEN -> traceState = string(end);
                 case 4 << 3 | LEN -> {
                     if (attributes == null) {
@@ -416,8 +410,8 @@ final class ProtobufSpans {
             }
         }
         return new SpanLink(
-                hex(traceAtHere, traceLength, TRACE_ID_BYTES),
-                hex(spanAt, spanLength, SPAN_ID_BYTES),
+                traceId,
+                spanId,
                 traceState,
                 attributes == null ? Attributes.empty() : attributes.build(),
                 dropped,
@@ -467,6 +461,12 @@ final class ProtobufSpans {
 
     private boolean same(int at, int length, int otherAt, int otherLength) {
         return length == otherLength && Arrays.equals(b, at, at + length, b, otherAt, otherAt + otherLength);
+    }
+
+    /** Reads an id field (the parser on its length) and returns its hex: an id of {@code size} bytes. */
+    private String id(int end, int size) {
+        int at = length(end);
+        return hex(at, pos - at, size);
     }
 
     /** Lowercase hex of an id of {@code size} bytes; {@code ""} when absent, empty or all zero. */
