@@ -211,7 +211,7 @@ final class JsonSpans {
     }
 
     /** One scope group's spans until the resource group ends: the scope is whole, the resource not yet. */
-    private record ScopeGroup(ScopeInfo scope, List<SpanParts> spans) {}
+    private record ScopeGroup(ScopeInfo scope, List<PendingSpan> spans) {}
 
     private void resourceSpans(int resourceIndex, List<Span> out) {
         ResourceInfo resource = ResourceInfo.EMPTY;
@@ -242,8 +242,13 @@ final class JsonSpans {
         ResourceInfo whole =
                 ProtoRecordMapper.resource(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
         for (ScopeGroup group : groups) {
-            for (SpanParts parts : group.spans()) {
-                out.add(parts.span(whole, group.scope()));
+            for (PendingSpan pending : group.spans()) {
+                out.add(pending.parts()
+                        .span(
+                                whole,
+                                group.scope(),
+                                RawOtlp.lazy(new SpanInRequest(
+                                        request, pending.resourceIndex(), pending.scopeIndex(), pending.spanIndex()))));
             }
         }
     }
@@ -257,9 +262,7 @@ final class JsonSpans {
         while ((field = next(RESOURCE)) >= 0) {
             switch (field) {
                 case 0 -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(16);
-                    }
+                    attributes = SpanParts.started(attributes, 16);
                     keyValues(attributes, 0, null);
                 }
                 case 1 -> dropped = values.uint32();
@@ -300,7 +303,7 @@ final class JsonSpans {
         int dropped = 0;
         boolean scopeSeen = false;
         String schemaUrl = "";
-        List<SpanParts> spans = new ArrayList<>();
+        List<PendingSpan> spans = new ArrayList<>();
         int field;
         while ((field = next(SCOPE_SPANS)) >= 0) {
             switch (field) {
@@ -343,67 +346,12 @@ final class JsonSpans {
 
     // ---------------------------------------------------------------- spans
 
-    /** A span read but not yet a record: its resource group has not ended. */
-    private final class SpanParts {
-        String traceId = "";
-        String spanId = "";
-        String parentSpanId = "";
-        String traceState = "";
-        int flags;
-        String name = "";
-        int kind;
-        long startTime;
-        long endTime;
-        Attributes attributes = Attributes.empty();
-        int droppedAttributes;
-        List<SpanEvent> events = List.of();
-        int droppedEvents;
-        List<SpanLink> links = List.of();
-        int droppedLinks;
-        int statusCode;
-        String statusMessage = "";
-        final int resourceIndex;
-        final int scopeIndex;
-        final int spanIndex;
+    /** A span read but not yet a record (its resource group has not ended), and where it is in the request. */
+    private record PendingSpan(SpanParts parts, int resourceIndex, int scopeIndex, int spanIndex) {}
 
-        SpanParts(int resourceIndex, int scopeIndex, int spanIndex) {
-            this.resourceIndex = resourceIndex;
-            this.scopeIndex = scopeIndex;
-            this.spanIndex = spanIndex;
-        }
-
-        Span span(ResourceInfo resource, ScopeInfo scope) {
-            return new Span(
-                    traceId,
-                    spanId,
-                    parentSpanId,
-                    traceState,
-                    flags,
-                    name,
-                    kind,
-                    startTime,
-                    endTime,
-                    attributes,
-                    droppedAttributes,
-                    events,
-                    droppedEvents,
-                    links,
-                    droppedLinks,
-                    statusCode,
-                    statusMessage,
-                    resource,
-                    scope,
-                    RawOtlp.lazy(new SpanInRequest(request, resourceIndex, scopeIndex, spanIndex)));
-        }
-    }
-
-    private SpanParts span(int resourceIndex, int scopeIndex, int spanIndex) {
-        SpanParts s = new SpanParts(resourceIndex, scopeIndex, spanIndex);
-        Attributes.Builder attributes = null;
+    private PendingSpan span(int resourceIndex, int scopeIndex, int spanIndex) {
+        SpanParts s = new SpanParts();
         int attributeCount = 0;
-        List<SpanEvent> events = null;
-        List<SpanLink> links = null;
-        boolean statusSeen = false;
         boolean parentSeen = false;
         thisSpan.clear();
         int field;
@@ -428,38 +376,24 @@ final class JsonSpans {
                 case 6 -> s.kind = values.enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor());
                 case 7 -> s.startTime = values.uint64();
                 case 8 -> s.endTime = values.uint64();
-                case 9 -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(Math.max(spanAttributes.size, 4));
-                    }
-                    attributeCount = keyValues(attributes, attributeCount, spanAttributes);
-                }
+                case 9 -> attributeCount = keyValues(s.attributes(spanAttributes.size), attributeCount, spanAttributes);
                 case 10 -> s.droppedAttributes = values.uint32();
                 case 11 -> {
                     array();
                     while (nextObject()) {
-                        if (events == null) {
-                            events = new ArrayList<>(4);
-                        }
-                        events.add(event());
+                        s.event(event());
                     }
                 }
                 case 12 -> s.droppedEvents = values.uint32();
                 case 13 -> {
                     array();
                     while (nextObject()) {
-                        if (links == null) {
-                            links = new ArrayList<>(2);
-                        }
-                        links.add(link());
+                        s.link(link());
                     }
                 }
                 case 14 -> s.droppedLinks = values.uint32();
                 default -> {
-                    if (statusSeen) {
-                        throw new NotCommon();
-                    }
-                    statusSeen = true;
+                    s.status();
                     object();
                     int statusField;
                     while ((statusField = next(STATUS)) >= 0) {
@@ -475,22 +409,13 @@ final class JsonSpans {
         if (attributeCount > 0) {
             spanAttributes.size = attributeCount;
         }
-        if (attributes != null) {
-            s.attributes = attributes.build();
-        }
-        if (events != null) {
-            s.events = events;
-        }
-        if (links != null) {
-            s.links = links;
-        }
         if (!parentSeen) {
             lastParent.clear();
         }
         Id before = lastSpan;
         lastSpan = thisSpan;
         thisSpan = before;
-        return s;
+        return new PendingSpan(s, resourceIndex, scopeIndex, spanIndex);
     }
 
     /** The parent's hex: often the parent of the span before, or the span before itself. */
@@ -524,15 +449,13 @@ final class JsonSpans {
                 case 0 -> time = values.uint64();
                 case 1 -> name = names.recent(p);
                 case 2 -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(4);
-                    }
+                    attributes = SpanParts.started(attributes, 4);
                     count = keyValues(attributes, count, eventAttributes);
                 }
                 default -> dropped = values.uint32();
             }
         }
-        return new SpanEvent(time, name, attributes == null ? Attributes.empty() : attributes.build(), dropped);
+        return SpanParts.event(time, name, attributes, dropped);
     }
 
     private SpanLink link() {
@@ -549,22 +472,14 @@ final class JsonSpans {
                 case 1 -> spanId = hex(SPAN_ID_CHARS);
                 case 2 -> traceState = values.string();
                 case 3 -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(4);
-                    }
+                    attributes = SpanParts.started(attributes, 4);
                     keyValues(attributes, 0, null);
                 }
                 case 4 -> dropped = values.uint32();
                 default -> flags = values.uint32();
             }
         }
-        return new SpanLink(
-                traceId,
-                spanId,
-                traceState,
-                attributes == null ? Attributes.empty() : attributes.build(),
-                dropped,
-                flags);
+        return SpanParts.link(traceId, spanId, traceState, attributes, dropped, flags);
     }
 
     // ---------------------------------------------------------------- ids

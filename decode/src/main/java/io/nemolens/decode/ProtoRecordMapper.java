@@ -14,8 +14,6 @@ import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.Span;
-import io.nemolens.handlers.record.SpanEvent;
-import io.nemolens.handlers.record.SpanLink;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -262,59 +260,39 @@ public final class ProtoRecordMapper {
 
     private static Span span(
             io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
-        List<SpanEvent> events = List.of();
-        int eventCount = s.getEventsCount();
-        if (eventCount > 0) {
-            SpanEvent[] array = new SpanEvent[eventCount];
-            for (int i = 0; i < eventCount; i++) {
-                io.opentelemetry.proto.trace.v1.Span.Event e = s.getEvents(i);
-                array[i] = new SpanEvent(
-                        e.getTimeUnixNano(),
-                        SharedStrings.shared(e.getName()),
-                        attributes(e.getAttributesList()),
-                        e.getDroppedAttributesCount());
-            }
-            events = List.of(array);
+        SpanParts parts = new SpanParts();
+        parts.traceId = ids.trace(s.getTraceId());
+        parts.spanId = spanId(s.getSpanId());
+        parts.parentSpanId = ids.parent(s.getParentSpanId(), s.getSpanId(), parts.spanId);
+        parts.traceState = s.getTraceState();
+        parts.flags = s.getFlags();
+        parts.name = SharedStrings.shared(s.getName());
+        parts.kind = s.getKindValue();
+        parts.startTime = s.getStartTimeUnixNano();
+        parts.endTime = s.getEndTimeUnixNano();
+        parts.attributes(attributes(s.getAttributesList()));
+        parts.droppedAttributes = s.getDroppedAttributesCount();
+        for (io.opentelemetry.proto.trace.v1.Span.Event e : s.getEventsList()) {
+            parts.event(SpanParts.event(
+                    e.getTimeUnixNano(),
+                    SharedStrings.shared(e.getName()),
+                    attributes(e.getAttributesList()),
+                    e.getDroppedAttributesCount()));
         }
-        List<SpanLink> links = List.of();
-        int linkCount = s.getLinksCount();
-        if (linkCount > 0) {
-            SpanLink[] array = new SpanLink[linkCount];
-            for (int i = 0; i < linkCount; i++) {
-                io.opentelemetry.proto.trace.v1.Span.Link l = s.getLinks(i);
-                array[i] = new SpanLink(
-                        traceId(l.getTraceId()),
-                        spanId(l.getSpanId()),
-                        l.getTraceState(),
-                        attributes(l.getAttributesList()),
-                        l.getDroppedAttributesCount(),
-                        l.getFlags());
-            }
-            links = List.of(array);
+        parts.droppedEvents = s.getDroppedEventsCount();
+        for (io.opentelemetry.proto.trace.v1.Span.Link l : s.getLinksList()) {
+            parts.link(SpanParts.link(
+                    traceId(l.getTraceId()),
+                    spanId(l.getSpanId()),
+                    l.getTraceState(),
+                    attributes(l.getAttributesList()),
+                    l.getDroppedAttributesCount(),
+                    l.getFlags()));
         }
-        io.opentelemetry.proto.trace.v1.Status status = s.getStatus();
-        String spanId = spanId(s.getSpanId());
-        return new Span(
-                ids.trace(s.getTraceId()),
-                spanId,
-                ids.parent(s.getParentSpanId(), s.getSpanId(), spanId),
-                s.getTraceState(),
-                s.getFlags(),
-                SharedStrings.shared(s.getName()),
-                s.getKindValue(),
-                s.getStartTimeUnixNano(),
-                s.getEndTimeUnixNano(),
-                attributes(s.getAttributesList()),
-                s.getDroppedAttributesCount(),
-                events,
-                s.getDroppedEventsCount(),
-                links,
-                s.getDroppedLinksCount(),
-                status.getCodeValue(),
-                status.getMessage(),
-                resource,
-                scope,
-                RawOtlp.of(s));
+        parts.droppedLinks = s.getDroppedLinksCount();
+        parts.statusCode = s.getStatus().getCodeValue();
+        parts.statusMessage = s.getStatus().getMessage();
+        return parts.span(resource, scope, RawOtlp.of(s));
     }
 
     private static LogEntry log(LogRecord r, ResourceInfo resource, ScopeInfo scope) {

@@ -182,9 +182,7 @@ final class ProtobufSpans {
                 int tag = tag(end);
                 switch (tag) {
                     case 1 << 3 | LEN -> {
-                        if (attributes == null) {
-                            attributes = Attributes.builder(16);
-                        }
+                        attributes = SpanParts.started(attributes, 16);
                         keyValue(end, attributes, 0, null, 0);
                     }
                     case 2 << 3 | VARINT -> dropped = (int) varint(end);
@@ -226,9 +224,7 @@ final class ProtobufSpans {
                     case 1 << 3 | LEN -> name = string(end);
                     case 2 << 3 | LEN -> version = string(end);
                     case 3 << 3 | LEN -> {
-                        if (attributes == null) {
-                            attributes = Attributes.builder(4);
-                        }
+                        attributes = SpanParts.started(attributes, 4);
                         keyValue(end, attributes, 0, null, 0);
                     }
                     case 4 << 3 | VARINT -> dropped = (int) varint(end);
@@ -244,28 +240,14 @@ final class ProtobufSpans {
 
     private Span span(int end, ResourceInfo resource, ScopeInfo scope) {
         int start = pos;
+        SpanParts s = new SpanParts();
         int traceAtHere = -1;
         int traceLength = 0;
         int spanAt = -1;
         int spanLength = 0;
         int parentAt = -1;
         int parentLength = 0;
-        String traceState = "";
-        String name = "";
-        int kind = 0;
-        int flags = 0;
-        long startTime = 0;
-        long endTime = 0;
-        Attributes.Builder attributes = null;
         int attributeCount = 0;
-        int droppedAttributes = 0;
-        List<SpanEvent> events = null;
-        int droppedEvents = 0;
-        List<SpanLink> links = null;
-        int droppedLinks = 0;
-        boolean statusSeen = false;
-        int statusCode = 0;
-        String statusMessage = "";
         while (pos < end) {
             int tag = tag(end);
             switch (tag) {
@@ -277,80 +259,45 @@ final class ProtobufSpans {
                     spanAt = length(end);
                     spanLength = pos - spanAt;
                 }
-                case 3 << 3 | LEN -> traceState = string(end);
+                case 3 << 3 | LEN -> s.traceState = string(end);
                 case 4 << 3 | LEN -> {
                     parentAt = length(end);
                     parentLength = pos - parentAt;
                 }
-                case 5 << 3 | LEN -> name = string(end);
-                case 6 << 3 | VARINT -> kind = (int) varint(end);
-                case 7 << 3 | I64 -> startTime = fixed64(end);
-                case 8 << 3 | I64 -> endTime = fixed64(end);
-                case 9 << 3 | LEN -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(Math.max(spanAttributes.size, 4));
-                    }
-                    keyValue(end, attributes, 0, spanAttributes, attributeCount++);
-                }
-                case 10 << 3 | VARINT -> droppedAttributes = (int) varint(end);
-                case 11 << 3 | LEN -> {
-                    if (events == null) {
-                        events = new ArrayList<>(4);
-                    }
-                    events.add(event(end));
-                }
-                case 12 << 3 | VARINT -> droppedEvents = (int) varint(end);
-                case 13 << 3 | LEN -> {
-                    if (links == null) {
-                        links = new ArrayList<>(2);
-                    }
-                    links.add(link(end));
-                }
-                case 14 << 3 | VARINT -> droppedLinks = (int) varint(end);
+                case 5 << 3 | LEN -> s.name = SharedStrings.shared(string(end));
+                case 6 << 3 | VARINT -> s.kind = (int) varint(end);
+                case 7 << 3 | I64 -> s.startTime = fixed64(end);
+                case 8 << 3 | I64 -> s.endTime = fixed64(end);
+                case 9 << 3 | LEN ->
+                    keyValue(end, s.attributes(spanAttributes.size), 0, spanAttributes, attributeCount++);
+                case 10 << 3 | VARINT -> s.droppedAttributes = (int) varint(end);
+                case 11 << 3 | LEN -> s.event(event(end));
+                case 12 << 3 | VARINT -> s.droppedEvents = (int) varint(end);
+                case 13 << 3 | LEN -> s.link(link(end));
+                case 14 << 3 | VARINT -> s.droppedLinks = (int) varint(end);
                 case 15 << 3 | LEN -> {
-                    if (statusSeen) {
-                        throw new NotCommon();
-                    }
-                    statusSeen = true;
+                    s.status();
                     int statusEnd = lengthEnd(end);
                     while (pos < statusEnd) {
                         int statusTag = tag(statusEnd);
                         switch (statusTag) {
-                            case 2 << 3 | LEN -> statusMessage = string(statusEnd);
-                            case 3 << 3 | VARINT -> statusCode = (int) varint(statusEnd);
+                            case 2 << 3 | LEN -> s.statusMessage = string(statusEnd);
+                            case 3 << 3 | VARINT -> s.statusCode = (int) varint(statusEnd);
                             default -> skip(statusTag, statusEnd, 3);
                         }
                     }
                 }
-                case 16 << 3 | I32 -> flags = fixed32(end);
+                case 16 << 3 | I32 -> s.flags = fixed32(end);
                 default -> skip(tag, end, 16);
             }
         }
         if (attributeCount > 0) {
             spanAttributes.size = attributeCount;
         }
-        String spanHex = spanId(spanAt, spanLength);
-        return new Span(
-                traceId(traceAtHere, traceLength),
-                spanHex,
-                parentId(parentAt, parentLength, spanAt, spanLength, spanHex),
-                traceState,
-                flags,
-                SharedStrings.shared(name),
-                kind,
-                startTime,
-                endTime,
-                attributes == null ? Attributes.empty() : attributes.build(),
-                droppedAttributes,
-                events == null ? List.of() : events,
-                droppedEvents,
-                links == null ? List.of() : links,
-                droppedLinks,
-                statusCode,
-                statusMessage,
-                resource,
-                scope,
-                RawOtlp.lazy(new SpanBytes(b, start, end - start)));
+        s.traceId = traceId(traceAtHere, traceLength);
+        s.spanId = spanId(spanAt, spanLength);
+        s.parentSpanId = parentId(parentAt, parentLength, spanAt, spanLength, s.spanId);
+        return s.span(resource, scope, RawOtlp.lazy(new SpanBytes(b, start, end - start)));
     }
 
     private SpanEvent event(int outerEnd) {
@@ -366,20 +313,14 @@ final class ProtobufSpans {
                 case 1 << 3 | I64 -> time = fixed64(end);
                 case 2 << 3 | LEN -> name = string(end);
                 case 3 << 3 | LEN -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(4);
-                    }
+                    attributes = SpanParts.started(attributes, 4);
                     keyValue(end, attributes, 0, eventAttributes, count++);
                 }
                 case 4 << 3 | VARINT -> dropped = (int) varint(end);
                 default -> skip(tag, end, 4);
             }
         }
-        return new SpanEvent(
-                time,
-                SharedStrings.shared(name),
-                attributes == null ? Attributes.empty() : attributes.build(),
-                dropped);
+        return SpanParts.event(time, SharedStrings.shared(name), attributes, dropped);
     }
 
     private SpanLink link(int outerEnd) {
@@ -399,9 +340,7 @@ final class ProtobufSpans {
                 case 2 << 3 | LEN -> spanId = id(end, SPAN_ID_BYTES);
                 case 3 << 3 | LEN -> traceState = string(end);
                 case 4 << 3 | LEN -> {
-                    if (attributes == null) {
-                        attributes = Attributes.builder(4);
-                    }
+                    attributes = SpanParts.started(attributes, 4);
                     keyValue(end, attributes, 0, null, 0);
                 }
                 case 5 << 3 | VARINT -> dropped = (int) varint(end);
@@ -409,13 +348,7 @@ final class ProtobufSpans {
                 default -> skip(tag, end, 6);
             }
         }
-        return new SpanLink(
-                traceId,
-                spanId,
-                traceState,
-                attributes == null ? Attributes.empty() : attributes.build(),
-                dropped,
-                flags);
+        return SpanParts.link(traceId, spanId, traceState, attributes, dropped, flags);
     }
 
     // ---------------------------------------------------------------- ids
