@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -69,7 +70,9 @@ final class Repairer implements AutoCloseable {
     private final Path rejected;
     private final BlockingQueue<Rewrite> jobs = new LinkedBlockingQueue<>();
     private final AtomicLong waiting = new AtomicLong();
-    /** Signalled when the last entry queued is done. */
+    /** Jobs queued or under way: a job's last wave is committed after its last entry is done. */
+    private final AtomicInteger jobsUnderWay = new AtomicInteger();
+    /** Signalled when the last job queued is done, its last wave's files handed to the committer. */
     private final ChangeSignal idle = new ChangeSignal();
     /** The longest the wait for an entry to settle goes without looking again if no signal comes. */
     private static final Duration SAFETY_NET = Duration.ofMillis(100);
@@ -106,6 +109,7 @@ final class Repairer implements AutoCloseable {
 
     /** Queues a job; its entries must already be held for it (one hold each, released when done). */
     void submit(Job job) {
+        jobsUnderWay.incrementAndGet();
         waiting.addAndGet(job.seqs() != null ? job.seqs().length : job.last() - job.first() + 1);
         jobs.add(new Rewrite(job));
     }
@@ -115,9 +119,9 @@ final class Repairer implements AutoCloseable {
         return waiting.get();
     }
 
-    /** Whether no job is queued or under way. */
+    /** Whether no job is queued or under way (the files of a job's last wave handed to the committer). */
     boolean idle() {
-        return waiting.get() == 0;
+        return jobsUnderWay.get() == 0 && waiting.get() == 0;
     }
 
     /**
@@ -132,7 +136,12 @@ final class Repairer implements AutoCloseable {
 
     /** An entry of a job is done: written, or found to have nothing to write. */
     private void entryDone() {
-        if (waiting.decrementAndGet() == 0) {
+        waiting.decrementAndGet();
+    }
+
+    /** A job is done, its last wave's files handed to the committer if it commits them. */
+    private void jobDone() {
+        if (jobsUnderWay.decrementAndGet() == 0 && waiting.get() == 0) {
             idle.signal();
         }
     }
@@ -147,6 +156,7 @@ final class Repairer implements AutoCloseable {
             }
             try {
                 rewrite.run();
+                jobDone();
             } catch (IOException | RuntimeException | Error e) {
                 // an error too: the thread goes on, or nothing would ever be written again from the spool
                 if (stopped) {
