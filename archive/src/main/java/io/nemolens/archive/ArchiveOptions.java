@@ -1,8 +1,13 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.parquet.Tables;
 import io.nemolens.archive.parquet.WriterBudget;
+import io.nemolens.archive.table.DedicatedColumn;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -22,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * <p>The values, by what they govern: the spool ({@link #spoolPath()}, {@link #spoolMaxBytes()},
  * {@link #spoolSegmentBytes()}, {@link #spoolCommitThreshold()}); when a file is cut ({@link #maxRows()},
  * {@link #maxFileSizeBytes()}, {@link #maxAge()}); the writers ({@link #maxBufferBytes()}, {@link #maxOpenFiles()},
- * {@link #writersPerPartition()}, {@link #rowGroupSizeBytes()}, {@link #compression()}, {@link #zstdLevel()}); and
- * the archive as a whole ({@link #path()}, {@link #dedupWindow()}, {@link #instanceId()}).
+ * {@link #writersPerPartition()}, {@link #rowGroupSizeBytes()}, {@link #compression()}, {@link #zstdLevel()}); the
+ * tables' columns ({@link #columns()}); and the archive as a whole ({@link #path()}, {@link #dedupWindow()},
+ * {@link #instanceId()}).
  */
 public final class ArchiveOptions {
 
@@ -50,6 +56,7 @@ public final class ArchiveOptions {
     private final int zstdLevel;
     private final Duration dedupWindow;
     private final @Nullable String instanceId;
+    private final Map<String, List<DedicatedColumn>> columns;
 
     private ArchiveOptions(Builder b) {
         path = b.path;
@@ -68,6 +75,11 @@ public final class ArchiveOptions {
         zstdLevel = b.zstdLevel;
         dedupWindow = b.dedupWindow;
         instanceId = b.instanceId;
+        Map<String, List<DedicatedColumn>> copy = new LinkedHashMap<>();
+        b.columns.forEach((table, list) -> copy.put(table, List.copyOf(list)));
+        columns = java.util.Collections.unmodifiableMap(copy);
+        // unknown tables, an attribute named twice, a column name another column has: refused now, not at start
+        Tables.of(columns);
         if (maxRows < 1
                 || maxFileSizeBytes < 1
                 || maxBufferBytes < 1
@@ -102,7 +114,7 @@ public final class ArchiveOptions {
      * in 64 MiB segments (files committed early above half of it), files of up to 10,000,000 rows or 256 MiB or 5
      * minutes, 96 MiB for all open files (their writers and rows), one open file per MiB of that budget (96), two
      * files at once for a hot partition, 32 MiB row groups, zstd level 1, de-duplication over 24 hours, the instance
-     * id kept in the spool's folder.
+     * id kept in the spool's folder, the {@linkplain DedicatedColumn#DEFAULTS default dedicated columns}.
      */
     public static Builder builder(Path path) {
         return new Builder(path);
@@ -130,7 +142,8 @@ public final class ArchiveOptions {
                 .compression(compression)
                 .zstdLevel(zstdLevel)
                 .dedupWindow(dedupWindow)
-                .instanceId(instanceId);
+                .instanceId(instanceId)
+                .columns(columns);
     }
 
     /** The archive's root folder; one sub-folder per table. */
@@ -233,6 +246,14 @@ public final class ArchiveOptions {
         return instanceId;
     }
 
+    /**
+     * Per table, the attributes kept as typed columns of their own beside the typed JSON of every attribute
+     * ({@link DedicatedColumn}); by default {@link DedicatedColumn#DEFAULTS}. A table not named has none.
+     */
+    public Map<String, List<DedicatedColumn>> columns() {
+        return columns;
+    }
+
     @Override
     public boolean equals(@Nullable Object o) {
         return o instanceof ArchiveOptions other
@@ -251,7 +272,8 @@ public final class ArchiveOptions {
                 && compression == other.compression
                 && zstdLevel == other.zstdLevel
                 && dedupWindow.equals(other.dedupWindow)
-                && Objects.equals(instanceId, other.instanceId);
+                && Objects.equals(instanceId, other.instanceId)
+                && columns.equals(other.columns);
     }
 
     @Override
@@ -272,7 +294,8 @@ public final class ArchiveOptions {
                 compression,
                 zstdLevel,
                 dedupWindow,
-                instanceId);
+                instanceId,
+                columns);
     }
 
     @Override
@@ -282,7 +305,8 @@ public final class ArchiveOptions {
                 + ", maxRows=" + maxRows + ", maxFileSizeBytes=" + maxFileSizeBytes + ", maxAge=" + maxAge
                 + ", maxBufferBytes=" + maxBufferBytes + ", maxOpenFiles=" + maxOpenFiles + ", writersPerPartition="
                 + writersPerPartition + ", rowGroupSizeBytes=" + rowGroupSizeBytes + ", compression=" + compression
-                + ", zstdLevel=" + zstdLevel + ", dedupWindow=" + dedupWindow + ", instanceId=" + instanceId + "]";
+                + ", zstdLevel=" + zstdLevel + ", dedupWindow=" + dedupWindow + ", instanceId=" + instanceId
+                + ", columns=" + columns + "]";
     }
 
     /**
@@ -307,6 +331,7 @@ public final class ArchiveOptions {
         private int zstdLevel = 1;
         private Duration dedupWindow = Duration.ofHours(24);
         private @Nullable String instanceId;
+        private Map<String, List<DedicatedColumn>> columns = DedicatedColumn.DEFAULTS;
 
         private Builder(Path path) {
             this.path = Objects.requireNonNull(path, "path");
@@ -411,12 +436,19 @@ public final class ArchiveOptions {
             return this;
         }
 
+        /** See {@link ArchiveOptions#columns()}: replaces the defaults (an empty map keeps no dedicated column). */
+        public Builder columns(Map<String, List<DedicatedColumn>> columns) {
+            this.columns = Objects.requireNonNull(columns, "columns");
+            return this;
+        }
+
         /**
          * The options.
          *
          * @throws IllegalArgumentException when a limit is not positive, the spool is smaller than one segment, the
          *     commit threshold is outside (0, 1], the zstd level outside 1 to 22, or more files may be open than the
-         *     buffer budget's writers allow
+         *     buffer budget's writers allow, or a dedicated column names an unknown table, an attribute twice or a
+         *     column another column of its table has
          */
         public ArchiveOptions build() {
             return new ArchiveOptions(this);

@@ -6,9 +6,11 @@ import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.FileSettings;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
+import io.nemolens.archive.parquet.Tables;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
 import io.nemolens.archive.store.ArchiveStore;
+import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.decode.OtlpDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,8 +19,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +49,8 @@ record ArchiveParts(
         FileOutcomes outcomes,
         Publisher publisher,
         ArchiveStore store,
-        @Nullable ClaimKeeper claims)
+        @Nullable ClaimKeeper claims,
+        @Nullable TableCommits tables)
         implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ArchiveParts.class);
@@ -52,12 +58,18 @@ record ArchiveParts(
     /** How long the start waits for the claims of the spool's messages before writing them again anyway. */
     private static final Duration SETTLE_CLAIMS = Duration.ofSeconds(30);
 
+    /** How long the start asks the catalog for the tables' columns before it gives up (the archive does not start). */
+    private static final Duration PREPARE_TABLES = Duration.ofMinutes(2);
+
     /**
      * Opens the archive's folder and spool (recovering what a crash left), and starts writing again what the
      * spool holds but no committed file has.
      *
+     * @param tables the tables committed files are appended to, or {@code null} for the folder (or bucket) alone
      * @param listener told of the commit path's moments (the publisher's and the claims' among them)
-     * @throws UncheckedIOException when a folder cannot be created or the spool is in use
+     * @throws UncheckedIOException when a folder cannot be created, the spool is in use, or the catalog does not
+     *     answer for two minutes
+     * @throws IllegalStateException when a table holds one of the archive's columns under another type
      */
     static ArchiveParts open(
             ArchiveOptions options,
@@ -66,8 +78,10 @@ record ArchiveParts(
             OutputFiles outputs,
             ArchiveStore store,
             @Nullable MessageClaims registry,
+            @Nullable ArchiveTables tables,
             CommitListener listener) {
         Path root = options.path();
+        Tables layout = tables == null ? Tables.of(options.columns()) : prepare(Tables.of(options.columns()), tables);
         Instances instances;
         Spool spool;
         Manifest manifest;
@@ -97,8 +111,14 @@ record ArchiveParts(
                 ? null
                 : new ClaimKeeper(
                         registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
-        Committer committer = new Committer(publisher, new CommitGate(spool, holds, claims, decided), outcomes);
-        OpenFiles files = openFiles(options, instances.id(), outputs, holds, committer::submit, outcomes, clock);
+        // with tables, a file the store took goes on only once it is in its table
+        TableCommits tableCommits = tables == null ? null : new TableCommits(tables, outcomes, holds, clock);
+        Committer committer = new Committer(
+                publisher,
+                new CommitGate(spool, holds, claims, decided),
+                tableCommits != null ? tableCommits : outcomes);
+        OpenFiles files =
+                openFiles(options, layout, instances.id(), outputs, holds, committer::submit, outcomes, clock);
         if (claims != null) {
             // started once the files exist: a message another instance claimed first costs the files with its rows
             claims.start(seq -> {
@@ -108,7 +128,7 @@ record ArchiveParts(
         }
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
         publisher.cleanUp();
-        new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims).run();
+        new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims, tableCommits).run();
         if (claims != null && !claims.settle(SETTLE_CLAIMS)) {
             String lastError = claims.status().lastError();
             log.warn(
@@ -130,19 +150,56 @@ record ArchiveParts(
                 outcomes,
                 publisher,
                 store,
-                claims);
+                claims,
+                tableCommits);
+    }
+
+    /**
+     * Has the catalog make each table exist with the archive's columns, and takes the tables' field ids, asking
+     * again for up to two minutes while it does not answer: the files must carry the ids of their table.
+     */
+    private static Tables prepare(Tables layout, ArchiveTables tables) {
+        Map<String, MessageType> schemas = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + PREPARE_TABLES.toNanos();
+        Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(10));
+        for (Map.Entry<String, MessageType> e : layout.schemas().entrySet()) {
+            while (true) {
+                try {
+                    schemas.put(e.getKey(), tables.prepare(e.getKey(), e.getValue()));
+                    break;
+                } catch (IOException failure) {
+                    if (System.nanoTime() > deadline) {
+                        throw new UncheckedIOException(
+                                "cannot prepare the table " + e.getKey() + " in " + tables.location() + ": "
+                                        + failure.getMessage(),
+                                failure);
+                    }
+                    log.warn(
+                            "preparing the table {} in {} failed ({}); asking again",
+                            e.getKey(),
+                            tables.location(),
+                            failure.getMessage());
+                    if (!backoff.pause(() -> false)) {
+                        throw new UncheckedIOException(failure);
+                    }
+                }
+            }
+        }
+        return layout.withSchemas(schemas);
     }
 
     /**
      * The archive's Parquet writing: rows into files of its layout and schema, cut by its options (rows,
      * size, age, row groups, memory budget, open files), named after this instance.
      *
+     * @param tables the tables' columns and field ids
      * @param holds the holds a file takes on the spool entries it has rows of
      * @param committer takes the files that are cut
      * @param lost takes the files that failed, and rows no file could be opened for
      */
     static OpenFiles openFiles(
             ArchiveOptions options,
+            Tables tables,
             String instanceId,
             OutputFiles outputs,
             OpenFiles.EntryHolds holds,
@@ -159,7 +216,7 @@ record ArchiveParts(
                 options.maxBufferBytes(),
                 options.maxOpenFiles(),
                 options.writersPerPartition());
-        return new OpenFiles(options.path(), instanceId, settings, outputs, holds, committer, lost, clock);
+        return new OpenFiles(options.path(), instanceId, settings, tables, outputs, holds, committer, lost, clock);
     }
 
     private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
@@ -183,16 +240,22 @@ record ArchiveParts(
         holds.forget(firstSeq, lastSeq);
     }
 
-    /** Commits every open file now and waits until they are committed (tests, shutdown). */
+    /** Commits every open file now and waits until they are committed, and in their tables (tests, shutdown). */
     void commitAll() {
         files.commitAll();
         committer.drain();
+        if (tables != null) {
+            tables.drain();
+        }
     }
 
     /** Stops writing again, commits every open file, then closes the spool and releases the folders. */
     @Override
     public void close() {
         publisher.closing();
+        if (tables != null) {
+            tables.closing();
+        }
         if (claims != null) {
             claims.closing();
         }
@@ -202,6 +265,9 @@ record ArchiveParts(
             claims.close();
         }
         committer.close();
+        if (tables != null) {
+            tables.close();
+        }
         spool.close();
         dedup.close();
         manifest.close();

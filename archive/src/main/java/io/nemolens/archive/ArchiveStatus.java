@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the archive reports for health and metrics, by concern: whether it takes messages, its spool (and the
- * damage found in it), the files being written, the files committed, its store, its claim registry.
+ * damage found in it), the files being written, the files committed, its store, its claim registry, its tables.
  *
  * @param accepting whether the archive takes messages now (spool writable and not full, archive writable)
  * @param problem why it does not, or {@code null}
@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param commits the files committed since start
  * @param store where committed files go, and how that goes
  * @param claims the claim registry several instances share, or {@code null} without one
+ * @param tables the tables committed files are appended to, or {@code null} without a catalog
  */
 public record ArchiveStatus(
         boolean accepting,
@@ -25,7 +26,8 @@ public record ArchiveStatus(
         Writing writing,
         Commits commits,
         StoreStatus store,
-        @Nullable ClaimsStatus claims) {
+        @Nullable ClaimsStatus claims,
+        @Nullable TableStatus tables) {
 
     /**
      * The spool.

@@ -2,6 +2,7 @@ package io.nemolens.archive;
 
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.DaemonThreads;
+import io.nemolens.archive.store.StagedFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -38,7 +39,13 @@ final class Committer implements AutoCloseable {
 
     /** What becomes of a file once it is committed or lost. */
     interface Outcome {
-        void committed(ParquetFile<?> file, long bytes, long nanos);
+        /**
+         * The store took the file.
+         *
+         * @param published the file as the store took it: its name, content id, size and rows
+         * @param nanos how long finishing and publishing it took
+         */
+        void committed(ParquetFile<?> file, StagedFile published, long nanos);
 
         void lost(ParquetFile<?> file, Throwable cause);
     }
@@ -236,8 +243,9 @@ final class Committer implements AutoCloseable {
                 outcome.lost(file, failure);
                 return;
             }
-            if (publisher.publish(file, finished.bytes())) {
-                outcome.committed(file, finished.bytes(), finished.nanos() + System.nanoTime() - start);
+            StagedFile published = publisher.publish(file, finished.bytes());
+            if (published != null) {
+                outcome.committed(file, published, finished.nanos() + System.nanoTime() - start);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("committing {} failed: {}", file.committedPath(), e.toString());

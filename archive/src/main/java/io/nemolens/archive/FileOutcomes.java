@@ -3,6 +3,7 @@ package io.nemolens.archive;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.parquet.PartitionKey;
+import io.nemolens.archive.store.StagedFile;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,10 +40,10 @@ final class FileOutcomes implements OpenFiles.LostFiles, Committer.Outcome {
     }
 
     @Override
-    public void committed(ParquetFile<?> file, long bytes, long nanos) {
+    public void committed(ParquetFile<?> file, StagedFile published, long nanos) {
         committedFiles.incrementAndGet();
         committedRows.addAndGet(file.rows());
-        committedBytes.addAndGet(bytes);
+        committedBytes.addAndGet(published.bytes());
         commitNanos.addAndGet(nanos);
         lastCommitAt = clock.instant();
         for (long seq : file.seqs()) {

@@ -14,6 +14,7 @@ import io.nemolens.archive.spool.SpoolStatus;
 import io.nemolens.archive.spool.SpoolUnavailableException;
 import io.nemolens.archive.store.ArchiveStore;
 import io.nemolens.archive.store.LocalFolder;
+import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageSink;
 import io.nemolens.handlers.ReceivedMessage;
@@ -78,7 +79,10 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final long MANIFEST_COMPACT_BYTES = 16L << 20;
-    /** While the store fails, messages are taken into the spool until this many files wait for the store. */
+    /**
+     * While the store (or the catalog) fails, messages are taken into the spool until this many files wait for the
+     * store (or for their tables).
+     */
     private static final int STORE_BACKLOG_FILES = 4;
 
     private final ArchiveOptions options;
@@ -141,11 +145,37 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             ArchiveStore store,
             @Nullable MessageClaims claims,
             List<? extends CommitListener> listeners) {
-        this(options, decoder, clock, OutputFiles.LOCAL, store, claims, CommitListeners.of(listeners));
+        this(options, decoder, clock, store, claims, null, listeners);
+    }
+
+    /**
+     * Opens the archive as {@link #ParquetArchive(ArchiveOptions, OtlpDecoder, Clock, ArchiveStore, MessageClaims,
+     * List)} does, with committed files appended to tables.
+     *
+     * @param tables the tables committed files are appended to (a catalog's), or {@code null} for the folder (or
+     *     bucket) alone; the archive does not close it
+     */
+    public ParquetArchive(
+            ArchiveOptions options,
+            OtlpDecoder decoder,
+            Clock clock,
+            ArchiveStore store,
+            @Nullable MessageClaims claims,
+            @Nullable ArchiveTables tables,
+            List<? extends CommitListener> listeners) {
+        this(options, decoder, clock, OutputFiles.LOCAL, store, claims, tables, CommitListeners.of(listeners));
     }
 
     ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
-        this(options, decoder, clock, outputs, new LocalFolder(options.path()), null, CommitListeners.of(List.of()));
+        this(
+                options,
+                decoder,
+                clock,
+                outputs,
+                new LocalFolder(options.path()),
+                null,
+                null,
+                CommitListeners.of(List.of()));
     }
 
     ParquetArchive(
@@ -155,11 +185,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             OutputFiles outputs,
             ArchiveStore store,
             @Nullable MessageClaims claims,
+            @Nullable ArchiveTables tables,
             CommitListener listener) {
         this.options = options;
         this.clock = clock;
         this.listener = listener;
-        this.parts = ArchiveParts.open(options, decoder, clock, outputs, store, claims, listener);
+        this.parts = ArchiveParts.open(options, decoder, clock, outputs, store, claims, tables, listener);
         long period = Math.max(100, Math.min(1000, options.maxAge().toMillis() / 10));
         timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lens-archive-timer"));
         // the tasks log their failures and errorsEscape reports errors: the futures would only cancel them
@@ -218,6 +249,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                     "the archive's store " + parts.store().location()
                             + " takes no files (" + parts.publisher().lastError() + "); "
                             + parts.committer().pending() + " files wait for it");
+        }
+        TableCommits tables = parts.tables();
+        if (tables != null && tables.failing() && tables.waitingFiles() >= STORE_BACKLOG_FILES) {
+            TableStatus status = tables.status();
+            throw new TransientHandlerException("the archive's tables " + status.location() + " take no files ("
+                    + status.lastError() + "); " + status.waitingFiles() + " files wait for them");
         }
         String id = message.info().messageId();
         if (parts.dedup().contains(MessageKey.ofHex(id))) {
@@ -375,6 +412,11 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
             problem = (problem == null ? "" : problem + "; ") + "the claim registry " + claims.location()
                     + " fails since " + claims.failingSince() + ": " + claims.lastError();
         }
+        TableStatus tables = tableStatus();
+        if (tables != null && tables.failingSince() != null) {
+            problem = (problem == null ? "" : problem + "; ") + "the archive's tables " + tables.location()
+                    + " fail since " + tables.failingSince() + ": " + tables.lastError();
+        }
         long oldest = s.oldestUnreleasedAppendedAtMillis();
         Duration lag = oldest == 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, clock.millis() - oldest));
         return new ArchiveStatus(
@@ -402,7 +444,13 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         parts.outcomes().lastCommitAt(),
                         lag),
                 store,
-                claims);
+                claims,
+                tables);
+    }
+
+    private @Nullable TableStatus tableStatus() {
+        TableCommits commits = parts.tables();
+        return commits == null ? null : commits.status();
     }
 
     private @Nullable ClaimsStatus claimsStatus() {

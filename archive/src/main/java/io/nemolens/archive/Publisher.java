@@ -82,10 +82,12 @@ final class Publisher {
     /**
      * Records a finished file in the manifest and publishes it, retrying while the store fails.
      *
-     * @return {@code false} when the archive closed before the store took the file (it is left unpublished)
+     * @return the file as the store took it (its name and content id), or {@code null} when the archive closed
+     *     before the store took it (it is left unpublished)
      * @throws IOException when recording it in the manifest failed (the file is lost, its rows written again)
      */
-    boolean publish(ParquetFile<?> file, long bytes) throws IOException {
+    @Nullable
+    StagedFile publish(ParquetFile<?> file, long bytes) throws IOException {
         Path local = file.finishedPath();
         String contentId = contentId(file);
         FileName naming = new FileName(relative(file.committedPath()), instanceId, contentId);
@@ -96,7 +98,8 @@ final class Publisher {
         while (true) {
             long start = System.nanoTime();
             try {
-                store.publish(new StagedFile(local, name, contentId, bytes, file.rows()));
+                StagedFile staged = new StagedFile(local, name, contentId, bytes, file.rows());
+                store.publish(staged);
                 listener.published(name);
                 publishNanos.addAndGet(System.nanoTime() - start);
                 publishedFiles.incrementAndGet();
@@ -109,7 +112,7 @@ final class Publisher {
                 if (cleanUpDue) {
                     cleanUp();
                 }
-                return true;
+                return staged;
             } catch (NameTakenException e) {
                 failed(e);
                 name = store.name(naming, ++variant);
@@ -126,7 +129,7 @@ final class Publisher {
                                     + "written again at the next start",
                             e.getMessage(),
                             name);
-                    return false;
+                    return null;
                 }
                 log.warn(
                         "publishing {} to {} failed ({}); trying again in {} ms",

@@ -40,8 +40,12 @@ final class StartupRecovery {
     private final Repairer repairer;
     private final ArchiveStore store;
     private final @Nullable ClaimKeeper claims;
+    private final @Nullable TableCommits tables;
 
-    /** @param claims claims the entries' message ids for this instance, or {@code null} without a registry */
+    /**
+     * @param claims claims the entries' message ids for this instance, or {@code null} without a registry
+     * @param tables appends the files the store holds to their tables, or {@code null} without tables
+     */
     StartupRecovery(
             Path spoolPath,
             Spool spool,
@@ -49,7 +53,8 @@ final class StartupRecovery {
             Holds holds,
             Repairer repairer,
             ArchiveStore store,
-            @Nullable ClaimKeeper claims) {
+            @Nullable ClaimKeeper claims,
+            @Nullable TableCommits tables) {
         this.spoolPath = spoolPath;
         this.spool = spool;
         this.manifest = manifest;
@@ -57,6 +62,7 @@ final class StartupRecovery {
         this.repairer = repairer;
         this.store = store;
         this.claims = claims;
+        this.tables = tables;
     }
 
     /**
@@ -100,6 +106,16 @@ final class StartupRecovery {
         long first = runs.get(0)[0];
         long last = runs.get(runs.size() - 1)[1];
         compactManifest(present, first);
+        if (tables != null) {
+            // the store took them, but a crash may have come before they were in their tables: appended unless
+            // they are (their spool entries held until then)
+            for (Manifest.Entry e : present) {
+                long[] seqs = e.seqs();
+                if (seqs.length > 0 && seqs[seqs.length - 1] >= first) {
+                    tables.recovered(e);
+                }
+            }
+        }
         int partial = 0;
         for (Map.Entry<Long, Set<String>> e : committed.entrySet()) {
             if (e.getKey() >= first) {

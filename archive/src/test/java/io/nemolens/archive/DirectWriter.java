@@ -4,6 +4,7 @@ import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.parquet.PartitionKey;
+import io.nemolens.archive.parquet.Tables;
 import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.handlers.ReceivedMessage;
 import java.io.IOException;
@@ -32,7 +33,14 @@ public final class DirectWriter implements AutoCloseable {
         String instanceId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         this.clock = clock;
         this.files = ArchiveParts.openFiles(
-                options, instanceId, OutputFiles.LOCAL, holds, DirectWriter::commit, new Fail(), clock);
+                options,
+                Tables.of(options.columns()),
+                instanceId,
+                OutputFiles.LOCAL,
+                holds,
+                DirectWriter::commit,
+                new Fail(),
+                clock);
     }
 
     /** Writes the rows of one message; the files it cut are committed meanwhile. */

@@ -70,6 +70,7 @@ class RecoveryWavesTest {
                 OutputFiles.LOCAL,
                 new io.nemolens.archive.store.LocalFolder(options.path()),
                 null,
+                null,
                 CommitListeners.of(java.util.List.of()))) {
             await().atMost(Duration.ofMinutes(1)).until(() -> parts.repairer().idle());
             usage = parts.files().usage();

@@ -4,6 +4,7 @@ import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.StoreStatus;
+import io.nemolens.archive.TableStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +85,19 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
             }
             if (claims.failingSince() != null) {
                 builder.withDetail("claimsFailingSince", claims.failingSince().toString());
+            }
+        }
+        TableStatus tables = status.tables();
+        if (tables != null) {
+            builder.withDetail("tables", tables.location())
+                    .withDetail("tablesFilesWaiting", tables.waitingFiles())
+                    .withDetail("tablesLagSeconds", tables.oldestWait().toSeconds());
+            if (tables.lastError() != null) {
+                builder.withDetail("tablesLastError", tables.lastError())
+                        .withDetail("tablesLastErrorAt", String.valueOf(tables.lastErrorAt()));
+            }
+            if (tables.failingSince() != null) {
+                builder.withDetail("tablesFailingSince", tables.failingSince().toString());
             }
         }
         if (status.problem() != null) {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.nemolens.archive.ArchiveStatus;
 import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.TableStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,10 @@ import org.jspecify.annotations.Nullable;
  * what waits for it ({@code lens.archive.store.waiting.files}, {@code .waiting.bytes}) and for how long
  * ({@code lens.archive.store.lag}, seconds), and how long every attempt has failed ({@code lens.archive.store.failing},
  * seconds, 0 when the last succeeded). With a claim registry: {@code lens.archive.claims.claimed}, {@code .lost},
- * {@code .failures}, {@code .waiting} and {@code .failing} (seconds). And the thresholds an alert compares with, as
+ * {@code .failures}, {@code .waiting} and {@code .failing} (seconds). With tables: table commits
+ * ({@code lens.archive.tables.commits}), files appended ({@code lens.archive.tables.files}), failed attempts
+ * ({@code lens.archive.tables.failures}), files waiting ({@code lens.archive.tables.waiting.files}) and for how long
+ * ({@code lens.archive.tables.lag}, seconds), and {@code lens.archive.tables.failing} (seconds). And the thresholds an alert compares with, as
  * each instance is configured: {@code lens.archive.spool.max}, {@code lens.archive.spool.commit.threshold} (bytes)
  * and {@code lens.archive.health.max.lag} (seconds).
  */
@@ -193,6 +197,39 @@ public final class ArchiveMetrics implements MeterBinder {
                     false,
                     s -> claims(s).waiting()));
 
+    /** The tables' meters, bound only when the archive appends to tables. */
+    private static final List<Meter> TABLE_METERS = List.of(
+            new Meter(
+                    "lens.archive.tables.commits",
+                    "table commits (one per table per wave of files)",
+                    null,
+                    true,
+                    s -> tables(s).commits()),
+            new Meter(
+                    "lens.archive.tables.files",
+                    "files appended to their tables",
+                    null,
+                    true,
+                    s -> tables(s).appendedFiles()),
+            new Meter(
+                    "lens.archive.tables.failures",
+                    "attempts to append files to their tables that failed (each is tried again)",
+                    null,
+                    true,
+                    s -> tables(s).failures()),
+            new Meter(
+                    "lens.archive.tables.waiting.files",
+                    "files the store holds that wait to be appended to their tables",
+                    null,
+                    false,
+                    s -> tables(s).waitingFiles()),
+            new Meter(
+                    "lens.archive.tables.lag",
+                    "how long the oldest file waiting for its table has waited",
+                    "seconds",
+                    false,
+                    s -> tables(s).oldestWait().toMillis() / 1000.0));
+
     private final ParquetArchive archive;
     private final Duration maxLag;
     private final double commitThreshold;
@@ -263,6 +300,19 @@ public final class ArchiveMetrics implements MeterBinder {
                     .baseUnit("seconds")
                     .register(registry);
         }
+        if (archive.status().tables() != null) {
+            for (Meter m : TABLE_METERS) {
+                register(m, registry);
+            }
+            Gauge.builder(
+                            "lens.archive.tables.failing",
+                            archive,
+                            a -> failingFor(tables(a.status()).failingSince()))
+                    .description("how long every attempt to append files to their tables has failed; 0 when the last"
+                            + " succeeded")
+                    .baseUnit("seconds")
+                    .register(registry);
+        }
     }
 
     private void register(Meter m, MeterRegistry registry) {
@@ -293,4 +343,12 @@ public final class ArchiveMetrics implements MeterBinder {
     }
 
     private static final ClaimsStatus NO_CLAIMS = new ClaimsStatus("", 0, 0, 0, 0, null, null);
+
+    /** The tables status of an archive that appends to tables (the tables meters are bound only then). */
+    private static TableStatus tables(ArchiveStatus status) {
+        TableStatus tables = status.tables();
+        return tables != null ? tables : NO_TABLES;
+    }
+
+    private static final TableStatus NO_TABLES = new TableStatus("", 0, Duration.ZERO, 0, 0, 0, null, null, null);
 }

@@ -6,6 +6,7 @@ import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.store.ArchiveStore;
 import io.nemolens.archive.store.LocalFolder;
+import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.decode.OtlpDecoder;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,7 +26,8 @@ import org.springframework.core.annotation.Order;
  * application's {@link Clock} (the system's UTC clock without one) times the spool, the files and the
  * de-duplication index. Committed files go to the application's {@link ArchiveStore} (an object store's, from
  * {@code lens.archive.store.uri}), or stay in the local folder; with a {@link MessageClaims} registry (from
- * {@code lens.archive.claims.*}), message ids are claimed before their rows are committed. The application's
+ * {@code lens.archive.claims.*}), message ids are claimed before their rows are committed; with {@link ArchiveTables}
+ * (a catalog's, from {@code lens.archive.catalog.*}), committed files are appended to tables. The application's
  * {@link CommitListener} beans are told of the commit path's moments.
  */
 @AutoConfiguration
@@ -42,6 +44,7 @@ public final class LensArchiveAutoConfiguration {
             ObjectProvider<Clock> clock,
             ObjectProvider<ArchiveStore> store,
             ObjectProvider<MessageClaims> claims,
+            ObjectProvider<ArchiveTables> tables,
             ObjectProvider<CommitListener> listeners) {
         ArchiveOptions options = archive.toOptions();
         return new ParquetArchive(
@@ -50,6 +53,7 @@ public final class LensArchiveAutoConfiguration {
                 clock.getIfAvailable(Clock::systemUTC),
                 store.getIfAvailable(() -> new LocalFolder(options.path())),
                 claims.getIfAvailable(),
+                tables.getIfAvailable(),
                 listeners.orderedStream().toList());
     }
 

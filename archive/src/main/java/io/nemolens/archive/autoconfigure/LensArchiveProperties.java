@@ -1,6 +1,7 @@
 package io.nemolens.archive.autoconfigure;
 
 import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.table.DedicatedColumn;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -9,6 +10,10 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -46,6 +51,13 @@ import org.springframework.validation.annotation.Validated;
  * @param instanceId this instance's id in its files' names (1 to 63 letters, digits and dashes): unset, one is
  *     made at the first start and kept in the spool's folder, so it stays with the spool's volume. Set it (to
  *     a StatefulSet pod's name, say) when the spool's volume could be copied to another instance
+ * @param columns per table ({@code spans}, {@code metrics}, {@code logs}, {@code gpu_metrics},
+ *     {@code node_metrics}), the attributes kept as typed columns of their own beside the typed JSON of every
+ *     attribute, each as {@code <attribute>:<type>} with type {@code long}, {@code double}, {@code string} or
+ *     {@code boolean} ({@code lens.archive.columns.spans=megatron.microbatch_id:long,megatron.loss:double}); a
+ *     table named here replaces its defaults (empty: none), the others keep theirs (spans:
+ *     {@code megatron.microbatch_id:long}, {@code megatron.loss:double}, {@code megatron.grad_norm:double}; logs:
+ *     {@code megatron.iteration:long}). A column added later is added to the catalog's table; none is ever dropped
  */
 @ConfigurationProperties("lens.archive")
 @Validated
@@ -65,7 +77,8 @@ public record LensArchiveProperties(
         @DefaultValue("24h") @NotNull Duration dedupWindow,
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
         @DefaultValue @Valid Health health,
-        @Nullable String instanceId) {
+        @Nullable String instanceId,
+        @Nullable Map<String, List<String>> columns) {
 
     /**
      * The spool ({@code lens.archive.spool.*}): an acknowledged message lives only here until its rows are in
@@ -110,6 +123,37 @@ public record LensArchiveProperties(
                 .zstdLevel(zstdLevel)
                 .dedupWindow(dedupWindow)
                 .instanceId(instanceId)
+                .columns(dedicatedColumns())
                 .build();
+    }
+
+    /** The defaults, with each table named in {@code columns} replaced. */
+    private Map<String, List<DedicatedColumn>> dedicatedColumns() {
+        Map<String, List<DedicatedColumn>> all = new LinkedHashMap<>(DedicatedColumn.DEFAULTS);
+        if (columns != null) {
+            columns.forEach((table, list) -> all.put(table, parse(table, list)));
+        }
+        return all;
+    }
+
+    private static List<DedicatedColumn> parse(String table, List<String> columns) {
+        List<DedicatedColumn> parsed = new ArrayList<>();
+        for (String c : columns) {
+            if (c.isBlank()) {
+                continue;
+            }
+            int colon = c.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("lens.archive.columns." + table + ": '" + c
+                        + "' is not <attribute>:<type> (e.g. megatron.microbatch_id:long)");
+            }
+            try {
+                parsed.add(new DedicatedColumn(
+                        c.substring(0, colon).trim(), DedicatedColumn.Type.of(c.substring(colon + 1))));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("lens.archive.columns." + table + ": " + e.getMessage(), e);
+            }
+        }
+        return parsed;
     }
 }

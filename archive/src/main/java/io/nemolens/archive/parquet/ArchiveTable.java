@@ -1,17 +1,26 @@
 package io.nemolens.archive.parquet;
 
+import io.nemolens.archive.table.DedicatedColumn;
 import io.nemolens.handlers.RecordKind;
+import io.nemolens.handlers.record.AnyValue;
+import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
 import io.nemolens.handlers.record.TelemetryRecord;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One archive table: its Parquet schema, how a record becomes a row, and which time places the row in
- * a date partition. Every table ends with the same columns: the record's origin (service, run, rank,
- * host, scope, resource) and {@code _message_id}, {@code _row}.
+ * a date partition. Every table ends with the same columns: the record's origin (service, run, its partition's
+ * {@code date}, rank, host, scope, resource), {@code _message_id}, {@code _row}, and then the table's
+ * {@linkplain DedicatedColumn dedicated columns}. Every field carries an Iceberg field id: the ids a new Iceberg
+ * table would give the schema ({@link FieldIds}), or the ids of the table the files are committed to.
  *
  * <p>Attributes are typed JSON: one object keyed by attribute name, each value in its OTLP/JSON form
  * ({@code {"dl.rank":{"intValue":"3"},"megatron.loss":{"doubleValue":2.5}}}), so every value keeps
@@ -28,6 +37,7 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     static final String COMMON_FIELDS = """
               optional binary service_name (STRING);
               optional binary run_id (STRING);
+              required int32 date (DATE);
               optional int64 dl_rank;
               optional binary host_name (STRING);
               optional binary scope_name (STRING);
@@ -51,6 +61,7 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     private final MessageType schema;
     private final int serviceName;
     private final int runId;
+    private final int date;
     private final int dlRank;
     private final int hostName;
     private final int scopeName;
@@ -64,20 +75,51 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     private final int scopeSchemaUrl;
     private final int messageId;
     private final int row;
+    private final List<DedicatedColumn> dedicated;
+    private final int[] dedicatedIndex;
+
+    /**
+     * A table's dedicated columns, and the schema with the field ids of the table its files are committed to.
+     *
+     * @param dedicated the attributes kept as typed columns of their own, after the common columns
+     * @param schema the table's schema with the catalog's field ids, or {@code null} for the ids a new Iceberg table
+     *     would give it: it must have the columns the table has (checked)
+     */
+    record Shape(List<DedicatedColumn> dedicated, @Nullable MessageType schema) {
+        Shape {
+            dedicated = List.copyOf(dedicated);
+        }
+
+        static Shape of(List<DedicatedColumn> dedicated) {
+            return new Shape(dedicated, null);
+        }
+    }
 
     /**
      * @param kind the kind of record the table holds
      * @param name the table name, also its folder
      * @param ownFields the table's own column definitions, before the common ones
+     * @param shape its dedicated columns and field ids
+     * @throws IllegalArgumentException when a dedicated column would take the name of another column, or the
+     *     shape's schema does not have the table's columns
      */
-    ArchiveTable(RecordKind<T> kind, String name, String ownFields) {
+    ArchiveTable(RecordKind<T> kind, String name, String ownFields, Shape shape) {
         this.kind = kind;
         this.name = name;
+        this.dedicated = shape.dedicated();
         // group definitions take no ';' in Parquet's schema language; the templates write one after every column
-        String text = ("message " + name + " {\n" + ownFields + COMMON_FIELDS + "}").replaceAll("}\\s*;", "}");
-        this.schema = MessageTypeParser.parseMessageType(text);
+        String text = ("message " + name + " {\n" + ownFields + COMMON_FIELDS + dedicatedFields(name, ownFields) + "}")
+                .replaceAll("}\\s*;", "}");
+        MessageType columns = FieldIds.assign(MessageTypeParser.parseMessageType(text));
+        MessageType withIds = shape.schema();
+        if (withIds != null && !FieldIds.sameColumns(columns, withIds)) {
+            throw new IllegalArgumentException("the schema given for table " + name + " does not have its columns:\n"
+                    + withIds + "\nexpected\n" + columns);
+        }
+        this.schema = withIds != null ? withIds : columns;
         serviceName = index("service_name");
         runId = index("run_id");
+        date = index("date");
         dlRank = index("dl_rank");
         hostName = index("host_name");
         scopeName = index("scope_name");
@@ -91,6 +133,42 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         scopeSchemaUrl = index("scope_schema_url");
         messageId = index("_message_id");
         row = index("_row");
+        dedicatedIndex = new int[dedicated.size()];
+        for (int i = 0; i < dedicatedIndex.length; i++) {
+            dedicatedIndex[i] = index(dedicated.get(i).column());
+        }
+    }
+
+    /** The schema text of the dedicated columns, each checked against the names of the table's other columns. */
+    private String dedicatedFields(String table, String ownFields) {
+        MessageType others = MessageTypeParser.parseMessageType(
+                ("message " + table + " {\n" + ownFields + COMMON_FIELDS + "}").replaceAll("}\\s*;", "}"));
+        Set<String> taken = new HashSet<>();
+        others.getFields().forEach(f -> taken.add(f.getName()));
+        StringBuilder fields = new StringBuilder();
+        for (DedicatedColumn c : dedicated) {
+            String column = c.column();
+            if (!taken.add(column)) {
+                throw new IllegalArgumentException("lens.archive.columns." + table + ": the column " + column
+                        + " of attribute " + c.attribute() + " is taken by another column of the table");
+            }
+            fields.append("optional ")
+                    .append(
+                            switch (c.type()) {
+                                case LONG -> "int64 ";
+                                case DOUBLE -> "double ";
+                                case STRING -> "binary ";
+                                case BOOLEAN -> "boolean ";
+                            })
+                    .append(column)
+                    .append(c.type() == DedicatedColumn.Type.STRING ? " (STRING);\n" : ";\n");
+        }
+        return fields.toString();
+    }
+
+    /** The attributes kept as typed columns of their own. */
+    final List<DedicatedColumn> dedicated() {
+        return dedicated;
     }
 
     /** The kind of record the table holds. */
@@ -152,8 +230,12 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         return 0;
     }
 
-    /** Writes one whole row. */
-    final void write(RowWriter w, T record, String messageIdValue, int rowIndex) {
+    /**
+     * Writes one whole row.
+     *
+     * @param epochDay the partition's date, as days since 1970-01-01
+     */
+    final void write(RowWriter w, T record, int epochDay, String messageIdValue, int rowIndex) {
         w.startRow();
         writeOwn(w, record);
         ResourceInfo resource = record.resource();
@@ -162,6 +244,7 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         w.optionalRepeatedString("service_name", serviceName, fromResource.serviceName());
         w.optionalRepeatedString(
                 "run_id", runId, fromResource.runId().isEmpty() ? record.runId() : fromResource.runId());
+        w.int32("date", date, epochDay);
         w.optionalInt64(
                 "dl_rank",
                 dlRank,
@@ -180,7 +263,74 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         w.optionalRepeatedString("scope_schema_url", scopeSchemaUrl, scope.schemaUrl());
         w.repeatedString("_message_id", messageId, messageIdValue);
         w.int32("_row", row, rowIndex);
+        for (int i = 0; i < dedicatedIndex.length; i++) {
+            writeDedicated(w, dedicated.get(i), dedicatedIndex[i], record.attributes(), resource.attributes());
+        }
         w.endRow();
+    }
+
+    /** A dedicated column: the record's attribute, else its resource's, if its value fits the type; else null. */
+    private static void writeDedicated(RowWriter w, DedicatedColumn c, int index, Attributes own, Attributes resource) {
+        AnyValue v = own.get(c.attribute());
+        if (v == null) {
+            v = resource.get(c.attribute());
+        }
+        if (v == null) {
+            return;
+        }
+        String column = c.column();
+        switch (c.type()) {
+            case LONG -> {
+                Long l = Attributes.longOf(v);
+                if (l != null) {
+                    w.int64(column, index, l);
+                }
+            }
+            case DOUBLE -> {
+                Double d = asDouble(v);
+                if (d != null) {
+                    w.float64(column, index, d);
+                }
+            }
+            case STRING -> {
+                if (v instanceof AnyValue.StringValue
+                        || v instanceof AnyValue.IntValue
+                        || v instanceof AnyValue.DoubleValue
+                        || v instanceof AnyValue.BoolValue) {
+                    w.repeatedString(column, index, v.asText());
+                }
+            }
+            case BOOLEAN -> {
+                if (v instanceof AnyValue.BoolValue b) {
+                    w.bool(column, index, b.value());
+                } else if (v instanceof AnyValue.StringValue s && isBoolean(s.value())) {
+                    w.bool(column, index, Boolean.parseBoolean(s.value().trim()));
+                }
+            }
+        }
+    }
+
+    /** A double or an int value, or a string that parses as a number. */
+    static @Nullable Double asDouble(AnyValue v) {
+        if (v instanceof AnyValue.DoubleValue d) {
+            return d.value();
+        }
+        if (v instanceof AnyValue.IntValue i) {
+            return (double) i.value();
+        }
+        if (v instanceof AnyValue.StringValue s) {
+            try {
+                return Double.parseDouble(s.value().trim());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isBoolean(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        return t.equals("true") || t.equals("false");
     }
 
     /**

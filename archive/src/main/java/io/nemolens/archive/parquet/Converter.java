@@ -1,6 +1,5 @@
 package io.nemolens.archive.parquet;
 
-import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.time.Clock;
@@ -22,15 +21,13 @@ final class Converter {
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
-    /** One table per {@link RecordKind} (stateless: shared by every converter). */
-    static final List<ArchiveTable<?>> TABLES =
-            List.of(new SpanTable(), new MetricTable(), new LogTable(), new GpuTable(), new NodeTable());
-
+    private final Tables tables;
     private final OpenFiles files;
     private final Clock clock;
     private static final ThreadLocal<LastDate> lastDate = new ThreadLocal<>();
 
-    Converter(OpenFiles files, Clock clock) {
+    Converter(Tables tables, OpenFiles files, Clock clock) {
+        this.tables = tables;
         this.files = files;
         this.clock = clock;
     }
@@ -38,7 +35,7 @@ final class Converter {
     /** Groups the records of one message by the partition each goes to, in one pass. */
     MessageRows group(Records r) {
         List<MessageRows.TableRows<?>> grouped = new ArrayList<>(2);
-        for (ArchiveTable<?> table : TABLES) {
+        for (ArchiveTable<?> table : tables.all()) {
             MessageRows.TableRows<?> rows = group(table, r);
             if (rows != null) {
                 grouped.add(rows);

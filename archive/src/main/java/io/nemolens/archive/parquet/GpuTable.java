@@ -21,6 +21,10 @@ final class GpuTable extends SampleTable<GpuSample> {
     private final int container = index("container");
 
     GpuTable() {
+        this(Shape.of(Tables.defaultColumns("gpu_metrics")));
+    }
+
+    GpuTable(Shape shape) {
         super(RecordKind.GPU_SAMPLES, "gpu_metrics", """
                   required binary field (STRING);
                   optional int32 gpu;
@@ -35,7 +39,7 @@ final class GpuTable extends SampleTable<GpuSample> {
                   optional binary pod (STRING);
                   optional binary namespace (STRING);
                   optional binary container (STRING);
-                """);
+                """, shape);
     }
 
     @Override

@@ -17,6 +17,10 @@ final class LogTable extends ArchiveTable<LogEntry> {
     private final int flags = index("flags");
 
     LogTable() {
+        this(Shape.of(Tables.defaultColumns("logs")));
+    }
+
+    LogTable(Shape shape) {
         super(RecordKind.LOGS, "logs", """
                   optional int64 time_unix_nano;
                   optional int64 observed_time_unix_nano;
@@ -27,7 +31,7 @@ final class LogTable extends ArchiveTable<LogEntry> {
                   optional binary trace_id (STRING);
                   optional binary span_id (STRING);
                   required int64 flags;
-                """.formatted(RowWriter.ANY_VALUE_FIELDS));
+                """.formatted(RowWriter.ANY_VALUE_FIELDS), shape);
     }
 
     @Override

@@ -49,7 +49,14 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     private final int metadata = index("metric_metadata");
 
     MetricTable() {
-        super(RecordKind.METRIC_POINTS, "metrics", """
+        this(Shape.of(Tables.defaultColumns("metrics")));
+    }
+
+    MetricTable(Shape shape) {
+        super(
+                RecordKind.METRIC_POINTS,
+                "metrics",
+                """
                   required binary metric_name (STRING);
                   required binary metric_type (STRING);
                   optional binary unit (STRING);
@@ -82,12 +89,13 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                   required boolean no_recorded_value;
                   %s;
                 """.formatted(
-                        INT64_LIST.formatted("bucket_counts"),
-                        DOUBLE_LIST.formatted("explicit_bounds"),
-                        INT64_LIST.formatted("exp_positive_bucket_counts"),
-                        INT64_LIST.formatted("exp_negative_bucket_counts"),
-                        RowWriter.jsonAttributes("filtered_attributes"),
-                        RowWriter.jsonAttributes("metric_metadata")));
+                                INT64_LIST.formatted("bucket_counts"),
+                                DOUBLE_LIST.formatted("explicit_bounds"),
+                                INT64_LIST.formatted("exp_positive_bucket_counts"),
+                                INT64_LIST.formatted("exp_negative_bucket_counts"),
+                                RowWriter.jsonAttributes("filtered_attributes"),
+                                RowWriter.jsonAttributes("metric_metadata")),
+                shape);
     }
 
     @Override

@@ -12,12 +12,16 @@ final class NodeTable extends SampleTable<NodeSample> {
     private final int host = index("host");
 
     NodeTable() {
+        this(Shape.of(Tables.defaultColumns("node_metrics")));
+    }
+
+    NodeTable(Shape shape) {
         super(RecordKind.NODE_SAMPLES, "node_metrics", """
                   required binary subsystem (STRING);
                   optional binary device (STRING);
                   optional binary port (STRING);
                   optional binary host (STRING);
-                """);
+                """, shape);
     }
 
     @Override

@@ -109,6 +109,7 @@ public final class OpenFiles {
     /**
      * @param root the archive's root folder: one sub-folder per table
      * @param instanceId the id of this process in the files' names
+     * @param tables the tables' columns and field ids
      * @param outputs where the files' bytes go
      * @param committer takes the files that are cut, to commit them
      * @param clock the files' ages and the times in their names, and the date of a record without a time
@@ -117,6 +118,7 @@ public final class OpenFiles {
             Path root,
             String instanceId,
             FileSettings settings,
+            Tables tables,
             OutputFiles outputs,
             EntryHolds holds,
             CutFiles committer,
@@ -130,7 +132,7 @@ public final class OpenFiles {
         this.committer = committer;
         this.lostFiles = lostFiles;
         this.clock = clock;
-        this.converter = new Converter(this, clock);
+        this.converter = new Converter(tables, this, clock);
         this.folders = new PartitionFolders(root, instanceId, outputs);
         if (settings.maxOpenFiles() < 1
                 || settings.maxOpenFiles() > WriterBudget.maxOpenFiles(settings.bufferBudgetBytes())) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +43,9 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     private final ArchiveTable<T> table;
     private final PartitionKey key;
+    /** The partition's date as days since 1970-01-01: every row's {@code date}. */
+    private final int epochDay;
+
     private final Path temporary;
     private final Path committed;
     private final ParquetProperties properties;
@@ -80,6 +85,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
             throws IOException {
         this.table = table;
         this.key = key;
+        this.epochDay = Math.toIntExact(LocalDate.parse(key.date()).toEpochDay());
         this.temporary = directory.resolve("." + fileName + ".tmp");
         this.committed = directory.resolve(fileName);
         this.oldestRowMillis = openedAtMillis;
@@ -139,7 +145,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         try {
             for (int i = 0; i < rowCount; i++) {
                 int row = rowIndices[i];
-                table.write(rowWriter, records.get(row), messageId, row);
+                table.write(rowWriter, records.get(row), epochDay, messageId, row);
             }
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -191,7 +197,8 @@ public final class ParquetFile<T extends TelemetryRecord> {
     }
 
     /**
-     * Writes the last row group and the footer (the archive's schema version, writer and the table's name)
+     * Writes the last row group and the footer (the archive's schema version, writer, the table's name and the
+     * partition's date and run id)
      * and forces the file, still under its temporary name. Next the archive records the file in its
      * manifest, then its store publishes the {@link #finishedPath() finished file}.
      *
@@ -212,6 +219,11 @@ public final class ParquetFile<T extends TelemetryRecord> {
             closeStores();
             Map<String, String> footer = new HashMap<>(FOOTER);
             footer.put("nemo_lens.table", table.name());
+            // the partition, for a reader that has the file alone (the catalog, appending a file found at start)
+            footer.put("nemo_lens.date", key.date());
+            if (!key.runId().isEmpty()) {
+                footer.put("nemo_lens.run_id", key.runId());
+            }
             fileWriter.end(footer);
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -242,6 +254,17 @@ public final class ParquetFile<T extends TelemetryRecord> {
             throw new IOException("only a finished file can be published: " + temporary);
         }
         return temporary;
+    }
+
+    /**
+     * The footer written by {@link #finish()}: the file's schema, row groups and column statistics (what a catalog
+     * takes a data file's metrics from).
+     *
+     * @throws IOException when the file is not finished or failed
+     */
+    public ParquetMetadata footer() throws IOException {
+        finishedPath();
+        return fileWriter.getFooter();
     }
 
     /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */

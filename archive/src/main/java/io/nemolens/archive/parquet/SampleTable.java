@@ -16,14 +16,14 @@ abstract class SampleTable<T extends TelemetryRecord> extends ArchiveTable<T> {
     private final int time = index("time_unix_nano");
 
     /** @param labelFields the column definitions of the table's own labels */
-    SampleTable(RecordKind<T> kind, String name, String labelFields) {
+    SampleTable(RecordKind<T> kind, String name, String labelFields, Shape shape) {
         super(kind, name, """
                   required binary metric_name (STRING);
                 %s
                   required double value;
                   required boolean is_counter;
                   required int64 time_unix_nano;
-                """.formatted(labelFields));
+                """.formatted(labelFields), shape);
     }
 
     /** Writes the sample's metric name: the first column. */

@@ -25,7 +25,14 @@ final class SpanTable extends ArchiveTable<Span> {
     private final int droppedLinks = index("dropped_links_count");
 
     SpanTable() {
-        super(RecordKind.SPANS, "spans", """
+        this(Shape.of(Tables.defaultColumns("spans")));
+    }
+
+    SpanTable(Shape shape) {
+        super(
+                RecordKind.SPANS,
+                "spans",
+                """
                   required binary trace_id (STRING);
                   required binary span_id (STRING);
                   optional binary parent_span_id (STRING);
@@ -47,8 +54,8 @@ final class SpanTable extends ArchiveTable<Span> {
                     %s; required int32 dropped_attributes_count; required int64 flags; } } }
                   required int32 dropped_events_count;
                   required int32 dropped_links_count;
-                """.formatted(
-                        RowWriter.jsonAttributes("attributes"), RowWriter.jsonAttributes("attributes")));
+                """.formatted(RowWriter.jsonAttributes("attributes"), RowWriter.jsonAttributes("attributes")),
+                shape);
     }
 
     @Override

@@ -20,9 +20,11 @@ public final class WriterBudget {
     /** The share of the budget that the writers of {@code maxOpenFiles} files of the widest table may take. */
     private static final double MAX_WRITER_SHARE = 0.75;
 
-    /** The widest table's writer, computed once. */
-    private static final long LARGEST_WRITER_BYTES =
-            Converter.TABLES.stream().mapToLong(WriterBudget::writerBytes).max().orElseThrow();
+    /** The widest table's writer (with the default dedicated columns), computed once. */
+    private static final long LARGEST_WRITER_BYTES = Tables.defaults().all().stream()
+            .mapToLong(WriterBudget::writerBytes)
+            .max()
+            .orElseThrow();
 
     private WriterBudget() {}
 

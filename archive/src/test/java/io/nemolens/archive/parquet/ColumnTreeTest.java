@@ -76,7 +76,7 @@ class ColumnTreeTest {
 
     @Test
     void everyArchiveTableHasAShapeTheWriterWrites() {
-        for (ArchiveTable<?> table : Converter.TABLES) {
+        for (ArchiveTable<?> table : Tables.defaults().all()) {
             assertThat(new ColumnTree(table.schema()).root().leaves)
                     .hasSize(table.schema().getColumns().size());
         }

@@ -87,6 +87,7 @@ class HotPartitionTest {
                 root,
                 "hottest00000",
                 settings,
+                Tables.defaults(),
                 OutputFiles.LOCAL,
                 holds,
                 file -> {

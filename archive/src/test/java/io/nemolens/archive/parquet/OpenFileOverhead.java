@@ -96,6 +96,7 @@ final class OpenFileOverhead {
                 "overhead0000",
                 // a budget (and a cap) that lets every file stay open and keep its rows
                 OpenFilesFixtures.settings(2 * (files + 1) * WriterBudget.largestWriterBytes(), files + 1),
+                Tables.defaults(),
                 OutputFiles.LOCAL,
                 OpenFilesFixtures.HOLD_ALL,
                 OpenFilesFixtures::commit,

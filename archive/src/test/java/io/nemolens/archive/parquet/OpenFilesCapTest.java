@@ -43,6 +43,7 @@ class OpenFilesCapTest {
                 root,
                 "captest00000",
                 settings,
+                Tables.defaults(),
                 OutputFiles.LOCAL,
                 OpenFilesFixtures.HOLD_ALL,
                 committer,

@@ -98,6 +98,14 @@ public final class Attributes {
      */
     public @Nullable Long getLong(String key) {
         AnyValue v = get(key);
+        return v == null ? null : longOf(v);
+    }
+
+    /**
+     * A value as a long, as {@link #getLong} reads it: an int value, a double with no fraction, or a string that
+     * parses as a decimal integer; otherwise {@code null}.
+     */
+    public static @Nullable Long longOf(AnyValue v) {
         if (v instanceof AnyValue.IntValue i) {
             return i.value();
         }

@@ -1,0 +1,331 @@
+package io.nemolens.archive;
+
+import io.nemolens.archive.parquet.ParquetFile;
+import io.nemolens.archive.spool.DaemonThreads;
+import io.nemolens.archive.store.StagedFile;
+import io.nemolens.archive.table.ArchiveTables;
+import io.nemolens.archive.table.TableFile;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends the files the store took to their tables ({@link ArchiveTables}), in waves: a file waits for the next
+ * wave, which comes {@link ArchiveTables#commitInterval()} after the last one (a little sooner or later, so that
+ * instances sharing a catalog do not commit in step), and appends everything that waits then, one commit per table.
+ * Only once a file is in its table does the commit path go on with it ({@code next}: its holds on its spool entries
+ * are released). While the catalog fails, the same wave is tried again with backoff and the files keep their spool
+ * entries held: the spool fills, and the archive stops taking messages when it is full, as it does while the store
+ * fails. A file the store took before a crash but no table holds ({@link #recovered}) is appended the same way.
+ * Thread-safe; one thread appends.
+ */
+final class TableCommits implements Committer.Outcome, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(TableCommits.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    private static final Duration LAST_BACKOFF = Duration.ofSeconds(30);
+
+    /**
+     * A file waiting to be appended.
+     *
+     * @param file what the table is given
+     * @param written the file as the archive wrote it, for the commit path to go on with; {@code null} for a file
+     *     found published at start
+     * @param published how the store took it (with {@code written})
+     * @param nanos how long finishing and publishing it took (with {@code written})
+     * @param seqs the spool entries held for a file found at start, released once it is in its table
+     * @param sinceNanos since when it waits
+     */
+    private record Waiting(
+            TableFile file,
+            @Nullable ParquetFile<?> written,
+            @Nullable StagedFile published,
+            long nanos,
+            long[] seqs,
+            long sinceNanos) {}
+
+    private final ArchiveTables tables;
+    private final Committer.Outcome next;
+    private final Holds holds;
+    private final Clock clock;
+    private final long intervalNanos;
+    private final Object lock = new Object();
+    private final List<Waiting> waiting = new ArrayList<>();
+    private final Thread thread;
+    /** Drains asked for and not yet done: the next wave comes at once. */
+    private int urgent;
+    /** The wave the thread appends now (taken from {@link #waiting}), or {@code null}. */
+    private @Nullable List<Waiting> appending;
+
+    private volatile boolean closing;
+    /** When the last wave ended, and how long after it the next one comes. */
+    private long lastWaveNanos;
+
+    private long nextIntervalNanos;
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong appendedFiles = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant lastErrorAt;
+    private volatile @Nullable Instant failingSince;
+
+    /**
+     * @param tables the tables files are appended to
+     * @param next what the commit path does with a file once it is in its table (releases its holds), and with a
+     *     file that failed before
+     * @param holds the holds on the spool entries of the files found published at start
+     */
+    TableCommits(ArchiveTables tables, Committer.Outcome next, Holds holds, Clock clock) {
+        this.tables = tables;
+        this.next = next;
+        this.holds = holds;
+        this.clock = clock;
+        this.intervalNanos = tables.commitInterval().toNanos();
+        this.lastWaveNanos = System.nanoTime();
+        this.nextIntervalNanos = jittered();
+        this.thread = DaemonThreads.of("lens-archive-tables", this::run);
+        thread.start();
+    }
+
+    /** The store took a file: it waits for the next wave. */
+    @Override
+    public void committed(ParquetFile<?> file, StagedFile published, long nanos) {
+        TableFile appended;
+        try {
+            appended = new TableFile(
+                    file.table(), published.name(), published.contentId(), published.bytes(), file.footer());
+        } catch (IOException e) {
+            // a published file is finished: its footer is there
+            throw new IllegalStateException("a published file has no footer: " + published.name(), e);
+        }
+        add(new Waiting(appended, file, published, nanos, new long[0], System.nanoTime()));
+    }
+
+    @Override
+    public void lost(ParquetFile<?> file, Throwable cause) {
+        next.lost(file, cause);
+    }
+
+    /**
+     * A file the manifest records and the store holds, found at start: it is appended to its table unless the table
+     * holds it already. Its spool entries still in the spool are held until then.
+     */
+    void recovered(Manifest.Entry entry) {
+        String table = entry.file().substring(0, entry.file().indexOf('/'));
+        List<Long> held = new ArrayList<>();
+        for (long seq : entry.seqs()) {
+            if (holds.hold(seq)) {
+                held.add(seq);
+            }
+        }
+        long[] seqs = held.stream().mapToLong(Long::longValue).toArray();
+        add(new Waiting(
+                new TableFile(table, entry.file(), entry.contentId(), -1, null),
+                null,
+                null,
+                0,
+                seqs,
+                System.nanoTime()));
+    }
+
+    private void add(Waiting w) {
+        synchronized (lock) {
+            waiting.add(w);
+            lock.notifyAll();
+        }
+    }
+
+    /** Appends every file waiting now, at once, and returns once they are in their tables (tests, shutdown). */
+    void drain() {
+        synchronized (lock) {
+            urgent++;
+            lock.notifyAll();
+            try {
+                while (!waiting.isEmpty() || appending != null) {
+                    if (!thread.isAlive()) {
+                        return;
+                    }
+                    lock.wait(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                urgent--;
+            }
+        }
+    }
+
+    private void run() {
+        while (true) {
+            List<Waiting> wave;
+            synchronized (lock) {
+                try {
+                    // the next wave: once something waits and the interval is over, at once when drained or closing
+                    while (!closing && (waiting.isEmpty() || urgent == 0)) {
+                        long left = lastWaveNanos + nextIntervalNanos - System.nanoTime();
+                        if (!waiting.isEmpty() && left <= 0) {
+                            break;
+                        }
+                        if (waiting.isEmpty()) {
+                            lock.wait();
+                        } else {
+                            lock.wait(Math.max(1, left / 1_000_000));
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (waiting.isEmpty()) {
+                    return; // closing, and nothing waits
+                }
+                wave = new ArrayList<>(waiting);
+                waiting.clear();
+                appending = wave;
+            }
+            try {
+                append(wave);
+            } finally {
+                synchronized (lock) {
+                    appending = null;
+                    lastWaveNanos = System.nanoTime();
+                    nextIntervalNanos = jittered();
+                    lock.notifyAll();
+                }
+            }
+        }
+    }
+
+    /** The interval before the next wave: within 20 % of the setting, so that instances sharing a catalog part. */
+    private long jittered() {
+        return (long) (intervalNanos * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+    }
+
+    /** Appends a wave, trying again with backoff while the catalog fails; once closing, tries once more at most. */
+    private void append(List<Waiting> wave) {
+        List<TableFile> files = new ArrayList<>(wave.size());
+        for (Waiting w : wave) {
+            files.add(w.file());
+        }
+        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
+        while (true) {
+            try {
+                tables.append(files);
+                commits.incrementAndGet();
+                appendedFiles.addAndGet(files.size());
+                if (failingSince != null) {
+                    log.info("the archive's tables {} take files again", tables.location());
+                    failingSince = null;
+                }
+                for (Waiting w : wave) {
+                    ParquetFile<?> written = w.written();
+                    StagedFile published = w.published();
+                    if (written != null && published != null) {
+                        next.committed(written, published, w.nanos());
+                    }
+                    for (long seq : w.seqs()) {
+                        holds.release(seq);
+                    }
+                }
+                return;
+            } catch (IOException | RuntimeException e) {
+                failed(e);
+                if (closing) {
+                    log.warn(
+                            "the archive closes while its tables {} fail ({}): {} files stay out of their tables until"
+                                    + " the next start, which appends them",
+                            tables.location(),
+                            e.getMessage(),
+                            files.size());
+                    return;
+                }
+                log.warn(
+                        "appending {} files to the tables {} failed ({}); trying again in {} ms",
+                        files.size(),
+                        tables.location(),
+                        e.toString(),
+                        backoff.nextMillis());
+            }
+            if (!backoff.pause(() -> closing)) {
+                return;
+            }
+        }
+    }
+
+    private void failed(Exception e) {
+        failures.incrementAndGet();
+        Instant now = clock.instant();
+        lastError = String.valueOf(e.getMessage());
+        lastErrorAt = now;
+        if (failingSince == null) {
+            failingSince = now;
+        }
+    }
+
+    /** Whether the last attempt to append files failed. */
+    boolean failing() {
+        return failingSince != null;
+    }
+
+    /** Files waiting to be appended (the wave under way included). */
+    int waitingFiles() {
+        synchronized (lock) {
+            List<Waiting> wave = appending;
+            return waiting.size() + (wave == null ? 0 : wave.size());
+        }
+    }
+
+    TableStatus status() {
+        int count;
+        long oldest = Long.MAX_VALUE;
+        synchronized (lock) {
+            List<Waiting> wave = appending;
+            count = waiting.size() + (wave == null ? 0 : wave.size());
+            if (wave != null) {
+                oldest = wave.get(0).sinceNanos();
+            }
+            if (!waiting.isEmpty()) {
+                oldest = Math.min(oldest, waiting.get(0).sinceNanos());
+            }
+        }
+        return new TableStatus(
+                tables.location(),
+                count,
+                oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest),
+                commits.get(),
+                appendedFiles.get(),
+                failures.get(),
+                lastError,
+                lastErrorAt,
+                failingSince);
+    }
+
+    /**
+     * From now on every file is appended at once, and tried once while the catalog fails (the archive closes): a file
+     * left out of its table is appended at the next start.
+     */
+    void closing() {
+        synchronized (lock) {
+            closing = true;
+            lock.notifyAll();
+        }
+    }
+
+    /** Appends what waits (once, while the catalog fails), then stops; what is left is appended at the next start. */
+    @Override
+    public void close() {
+        closing();
+        try {
+            thread.join(java.util.concurrent.TimeUnit.MINUTES.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
