@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The rules that keep the modules apart, checked on the main classes of every module with main code
- * ({@code handlers}, {@code decode}, {@code topology}, {@code archive}, {@code claims}, {@code archive-s3}, {@code generator},
+ * ({@code handlers}, {@code decode}, {@code topology}, {@code archive}, {@code claims}, {@code archive-s3},
+ * {@code archive-iceberg}, {@code generator},
  * {@code consumer}, {@code poison}, {@code console}, {@code consumer-app}, {@code test-support},
  * {@code benchmarks} and both {@code samples}): it lives in {@code architecture}, the one module downstream of
  * all of them. Each rule fails the build when broken, with the offending dependency named.
@@ -56,6 +57,7 @@ class ArchitectureTest {
             "io.nemolens.archive",
             "io.nemolens.claims",
             "io.nemolens.archive.s3",
+            "io.nemolens.archive.iceberg",
             "io.nemolens.generator",
             "io.nemolens.consumer",
             "io.nemolens.poison",

@@ -1,0 +1,69 @@
+package io.nemolens.archive.iceberg;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.jdbc.JdbcClientPool;
+
+/** Opens the catalog the settings name, with the archive's storage as the tables' file IO. */
+final class Catalogs {
+
+    private Catalogs() {}
+
+    /** The archive's tables in the catalog of {@code settings}, on {@code storage}. */
+    static IcebergTables open(CatalogSettings settings, TableStorage storage) {
+        Catalog catalog = settings.jdbc() ? jdbc(settings, storage) : rest(settings, storage);
+        return new IcebergTables(
+                catalog,
+                Namespace.of(settings.namespace().split("\\.")),
+                storage.root(),
+                "iceberg catalog " + settings.name() + " at " + settings.shownUri() + ", namespace "
+                        + settings.namespace(),
+                settings.commitInterval(),
+                settings.tableProperties());
+    }
+
+    /**
+     * The JDBC catalog (PostgreSQL, or SQLite for one node): its tables made at the first start, the archive's own
+     * file IO for the tables' metadata (the archive's folder, or its bucket through its own S3 client).
+     */
+    private static Catalog jdbc(CatalogSettings settings, TableStorage storage) {
+        Map<String, String> properties = new HashMap<>(settings.properties());
+        properties.put(CatalogProperties.URI, settings.uri());
+        properties.put(CatalogProperties.WAREHOUSE_LOCATION, storage.root());
+        properties.putIfAbsent("jdbc.schema-version", "V1");
+        if (settings.username() != null) {
+            properties.put("jdbc.user", settings.username());
+        }
+        if (settings.password() != null) {
+            properties.put("jdbc.password", settings.password());
+        }
+        if (settings.uri().startsWith("jdbc:sqlite:")) {
+            // one writer at a time is all SQLite has
+            properties.putIfAbsent(CatalogProperties.CLIENT_POOL_SIZE, "1");
+        }
+        JdbcCatalog catalog =
+                new JdbcCatalog(ignored -> storage.io(), p -> new JdbcClientPool(settings.uri(), p), true);
+        catalog.initialize(settings.name(), properties);
+        return catalog;
+    }
+
+    /**
+     * A REST catalog (Polaris, Lakekeeper, Nessie, Gravitino): its file IO as the catalog and the settings'
+     * properties make it (S3FileIO for a bucket, with {@code s3.*} properties or credentials the catalog vends).
+     */
+    private static Catalog rest(CatalogSettings settings, TableStorage storage) {
+        Map<String, String> properties = new HashMap<>(settings.properties());
+        properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
+        properties.put(CatalogProperties.URI, settings.uri());
+        properties.putIfAbsent(CatalogProperties.WAREHOUSE_LOCATION, storage.root());
+        if (!storage.root().startsWith("s3://")) {
+            properties.putIfAbsent(CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName());
+        }
+        return CatalogUtil.buildIcebergCatalog(settings.name(), properties, null);
+    }
+}
