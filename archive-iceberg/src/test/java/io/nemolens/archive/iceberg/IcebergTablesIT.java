@@ -153,7 +153,7 @@ class IcebergTablesIT {
         return TABLES.get(kind.index());
     }
 
-    private static ReceivedMessage received(DecodedMessage d, byte[] body) {
+    static ReceivedMessage received(DecodedMessage d, byte[] body) {
         MessageInfo info = new MessageInfo(
                 MessageIds.of(body),
                 d.signal(),
