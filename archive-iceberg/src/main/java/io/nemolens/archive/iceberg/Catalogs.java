@@ -42,6 +42,12 @@ final class Catalogs {
         if (settings.password() != null) {
             properties.put("jdbc.password", settings.password());
         }
+        if (settings.uri().startsWith("jdbc:postgresql:")) {
+            // a database that went away fails a call within a minute instead of hanging it (the driver waits forever
+            // for a reply by default); the archive tries again with backoff
+            properties.putIfAbsent("jdbc.connectTimeout", "10");
+            properties.putIfAbsent("jdbc.socketTimeout", "60");
+        }
         if (settings.uri().startsWith("jdbc:sqlite:")) {
             // one writer at a time is all SQLite has
             properties.putIfAbsent(CatalogProperties.CLIENT_POOL_SIZE, "1");
