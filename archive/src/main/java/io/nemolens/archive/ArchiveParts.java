@@ -112,7 +112,7 @@ record ArchiveParts(
                 : new ClaimKeeper(
                         registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
         // with tables, a file the store took goes on only once it is in its table
-        TableCommits tableCommits = tables == null ? null : new TableCommits(tables, outcomes, holds, clock);
+        TableCommits tableCommits = tables == null ? null : new TableCommits(tables, outcomes, holds, listener, clock);
         Committer committer = new Committer(
                 publisher,
                 new CommitGate(spool, holds, claims, decided),

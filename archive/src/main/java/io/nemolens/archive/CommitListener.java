@@ -3,10 +3,11 @@ package io.nemolens.archive;
 import java.util.List;
 
 /**
- * Told of three moments of the archive's commit path, in the order a message meets them: its append is durable in
+ * Told of four moments of the archive's commit path, in the order a message meets them: its append is durable in
  * the spool and its acknowledgement goes to the broker next ({@link #durable}); its id goes to the claim registry
  * with others ({@link #claiming}, only with a registry); the store took a file with its rows, whose spool entries
- * the archive releases next ({@link #published}). A listener observes; it decides nothing: the archive calls it
+ * the archive releases next, or, with tables, appends it to its table next ({@link #published}); with tables, a wave
+ * of files is in its tables and their spool entries are released next ({@link #appended}). A listener observes; it decides nothing: the archive calls it
  * on its own threads, a listener returns quickly, and what it throws is logged and otherwise ignored. Every
  * method does nothing unless overridden.
  *
@@ -29,4 +30,10 @@ public interface CommitListener {
      * archive has not yet released the spool entries it holds rows of.
      */
     default void published(String name) {}
+
+    /**
+     * With tables: the tables hold these files now ({@code names}, relative to the archive's root or bucket prefix);
+     * the archive has not yet released the spool entries they hold rows of.
+     */
+    default void appended(List<String> names) {}
 }

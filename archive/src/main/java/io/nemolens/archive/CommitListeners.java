@@ -34,6 +34,11 @@ final class CommitListeners implements CommitListener {
         tell("published", listener -> listener.published(name));
     }
 
+    @Override
+    public void appended(List<String> names) {
+        tell("appended", listener -> listener.appended(names));
+    }
+
     private void tell(String event, Event told) {
         for (CommitListener listener : listeners) {
             try {

@@ -55,6 +55,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private final ArchiveTables tables;
     private final Committer.Outcome next;
     private final Holds holds;
+    private final CommitListener listener;
     private final Clock clock;
     private final long intervalNanos;
     private final Object lock = new Object();
@@ -82,9 +83,11 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
      * @param next what the commit path does with a file once it is in its table (releases its holds), and with a
      *     file that failed before
      * @param holds the holds on the spool entries of the files found published at start
+     * @param listener told when a wave is in its tables
      */
-    TableCommits(ArchiveTables tables, Committer.Outcome next, Holds holds, Clock clock) {
+    TableCommits(ArchiveTables tables, Committer.Outcome next, Holds holds, CommitListener listener, Clock clock) {
         this.tables = tables;
+        this.listener = listener;
         this.next = next;
         this.holds = holds;
         this.clock = clock;
@@ -218,6 +221,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         while (true) {
             try {
                 tables.append(files);
+                listener.appended(files.stream().map(TableFile::name).toList());
                 commits.incrementAndGet();
                 appendedFiles.addAndGet(files.size());
                 if (failingSince != null) {

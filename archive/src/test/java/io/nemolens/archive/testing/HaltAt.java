@@ -16,7 +16,10 @@ import org.springframework.core.env.Environment;
  * <ul>
  *   <li>{@code before-ack}: a message is durable in the spool; its acknowledgement has not reached the broker;
  *   <li>{@code before-claim}: a batch of messages is durable in the spool; their ids are not claimed yet;
- *   <li>{@code after-publish}: the store took a file; the archive has not released its spool entries.
+ *   <li>{@code after-publish}: the store took a file; the archive has not released its spool entries (or, with
+ *       tables, not appended it to its table);
+ *   <li>{@code after-append}: with tables, a wave of files is in its tables; the archive has not released their spool
+ *       entries.
  * </ul>
  *
  * A test puts the archive's test-jar on the class path of the service it starts ({@link #classPath()}; the shipped
@@ -30,7 +33,7 @@ public final class HaltAt implements CommitListener {
     public static final String ARMING = "test.halt-at";
 
     /** The moments, in the order a message meets them. */
-    public static final List<String> MOMENTS = List.of("before-ack", "before-claim", "after-publish");
+    public static final List<String> MOMENTS = List.of("before-ack", "before-claim", "after-publish", "after-append");
 
     private final String moment;
     private final int at;
@@ -78,6 +81,11 @@ public final class HaltAt implements CommitListener {
     @Override
     public void published(String name) {
         pass("after-publish");
+    }
+
+    @Override
+    public void appended(List<String> names) {
+        pass("after-append");
     }
 
     private void pass(String passed) {

@@ -35,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * archive a stream of thousands of messages of 16 runs into one archive while they are killed: by SIGKILL at
  * random moments, and at crash points a fault from the archive's test-jar halts them at ({@link HaltAt}, on
  * their class path from test scope): right after the store took a file (before its spool entries are released), after a spool fsync before the claim,
- * and after a spool fsync before the acknowledgement reaches the broker. A killed instance comes back with its
- * own spool and id. The archive then holds every published record exactly once, counted without
+ * and after a spool fsync before the acknowledgement reaches the broker; with an Iceberg catalog also right after a
+ * wave of files is in its tables (before their spool entries are released). A killed instance comes back with its
+ * own spool and id. The archive (and the table) then holds every published record exactly once, counted without
  * {@code DISTINCT}, and nothing half-written.
  */
 class ScaleOutIT {
@@ -51,6 +52,10 @@ class ScaleOutIT {
     private static final int SIGKILLS = 2;
 
     private static final List<String> CRASH_POINTS = List.of("after-publish", "before-claim", "before-ack");
+
+    /** With tables, also after a wave is in its tables and before its spool entries are released. */
+    private static final List<String> TABLE_CRASH_POINTS =
+            List.of("after-append", "after-publish", "before-claim", "before-ack");
 
     @TempDir
     Path dir;
@@ -73,7 +78,7 @@ class ScaleOutIT {
     @Test
     void threeInstancesOnOneFolderKilledAtRandomAndAtCrashPointsArchiveEveryRecordOnce() throws Exception {
         Path archive = dir.resolve("archive");
-        Fleet fleet = new Fleet(i -> Map.of("lens.archive.path", archive.toString()));
+        Fleet fleet = new Fleet(CRASH_POINTS, i -> Map.of("lens.archive.path", archive.toString()));
         fleet.run();
         fleet.assertExactlyOnce(archive);
         try (Stream<Path> files = Files.walk(archive.resolve("spans"))) {
@@ -90,7 +95,7 @@ class ScaleOutIT {
             String bucket = "lens-scale-out";
             server.createBucket(bucket);
             Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
-            Fleet fleet = new Fleet(i -> {
+            Fleet fleet = new Fleet(CRASH_POINTS, i -> {
                 Map<String, Object> props = new HashMap<>(store);
                 props.put("lens.archive.path", dir.resolve("work-" + i).toString());
                 return props;
@@ -112,6 +117,56 @@ class ScaleOutIT {
         }
     }
 
+    /**
+     * With one PostgreSQL Iceberg catalog too, and a crash point between a wave's table commit and its bookkeeping:
+     * the table holds every published record exactly once, no data file twice.
+     */
+    @Test
+    void threeInstancesOnOneBucketAndOneCatalogKilledAtRandomAndAtCrashPointsPutEveryRecordInTheTableOnce()
+            throws Exception {
+        try (S3Server server = S3Server.inTempFolder();
+                CatalogDatabase database = CatalogDatabase.create()) {
+            String bucket = "lens-scale-out-tables";
+            server.createBucket(bucket);
+            Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
+            Fleet fleet = new Fleet(TABLE_CRASH_POINTS, i -> {
+                Map<String, Object> props = new HashMap<>(store);
+                props.put("lens.archive.path", dir.resolve("work-" + i).toString());
+                props.put("lens.archive.catalog.uri", database.uri());
+                props.put("lens.archive.catalog.username", CatalogDatabase.USER);
+                props.put("lens.archive.catalog.commit-interval", "300ms");
+                return props;
+            });
+            fleet.run();
+            String about = fleet.about();
+            try (ArchivedTables tables = new ArchivedTables(
+                            database.uri(),
+                            CatalogDatabase.USER,
+                            dir,
+                            "lens",
+                            server.folder(bucket).getParent());
+                    ArchiveReader reader = new ArchiveReader(dir)) {
+                List<Path> files = tables.files("spans");
+                assertThat(new HashSet<>(files))
+                        .as("data files in the table twice (%s)", about)
+                        .hasSize(files.size());
+                String table = ArchivedTables.readParquet(files);
+                Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
+                assertThat(reader.scalar("SELECT count(*) FROM " + table))
+                        .as("rows in the table, counted without DISTINCT (%s)", about)
+                        .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
+                assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
+                                + " GROUP BY ALL HAVING count(*) > 1)"))
+                        .as("(_message_id, _row) pairs in the table more than once (%s)", about)
+                        .isEqualTo(0L);
+                Set<String> archived = new HashSet<>();
+                reader.query("SELECT DISTINCT _message_id FROM " + table)
+                        .forEach(r -> archived.add((String) r.get("_message_id")));
+                assertThat(archived).as("the messages in the table (%s)", about).isEqualTo(ids);
+            }
+        }
+    }
+
     /** The settings of instance {@code i} that say where its files go. */
     @FunctionalInterface
     interface Target {
@@ -121,6 +176,7 @@ class ScaleOutIT {
     /** The instances, their kills and restarts, and the stream they consume. */
     final class Fleet {
 
+        private final List<String> crashPoints;
         private final Target target;
         private final Random random;
         private final long seed = System.nanoTime();
@@ -133,7 +189,8 @@ class ScaleOutIT {
         private final List<String> events = new ArrayList<>();
         private final Set<String> crashesSeen = new HashSet<>();
 
-        Fleet(Target target) throws IOException {
+        Fleet(List<String> crashPoints, Target target) throws IOException {
+            this.crashPoints = crashPoints;
             this.target = target;
             this.random = new Random(seed);
             this.logs = Files.createDirectories(
@@ -143,7 +200,7 @@ class ScaleOutIT {
         void run() throws Exception {
             // each instance starts armed with one crash point, so the three crashes come at once, not one restart
             // (a JVM start under load) after another; the SIGKILLs then hit the restarted ones
-            List<String> armings = new ArrayList<>(CRASH_POINTS);
+            List<String> armings = new ArrayList<>(crashPoints);
             for (int i = 0; i < INSTANCES; i++) {
                 start(i, nextArming(armings));
             }
@@ -160,7 +217,7 @@ class ScaleOutIT {
             stream = s;
             int sigkills = 0;
             long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
-            while ((sigkills < SIGKILLS || !crashesSeen.containsAll(CRASH_POINTS)) && System.nanoTime() < deadline) {
+            while ((sigkills < SIGKILLS || !crashesSeen.containsAll(crashPoints)) && System.nanoTime() < deadline) {
                 Thread.sleep(500 + random.nextInt(1_000));
                 restartTheDead(armings);
                 if (sigkills < SIGKILLS) {
@@ -177,7 +234,7 @@ class ScaleOutIT {
             }
             assertThat(crashesSeen)
                     .as("every crash point was hit (seed %d, %s)", seed, events)
-                    .containsAll(CRASH_POINTS);
+                    .containsAll(crashPoints);
             int published = s.finish(Duration.ofMinutes(5));
             events.add("published " + published);
             restartTheDead(new ArrayList<>());
@@ -227,7 +284,7 @@ class ScaleOutIT {
                 ConsumerProcess p = processes[i];
                 if (p != null && !p.alive()) {
                     String output = p.output();
-                    for (String point : CRASH_POINTS) {
+                    for (String point : crashPoints) {
                         if (output.contains("halting at " + point)) {
                             crashesSeen.add(point);
                             events.add("instance " + i + " halted at " + point);
@@ -248,8 +305,8 @@ class ScaleOutIT {
                 return null;
             }
             String point = armings.remove(0);
-            // publications are rarer than acknowledgements and claims (a file holds many messages)
-            int pass = point.equals("after-publish") ? 1 + random.nextInt(3) : 20 + random.nextInt(200);
+            // publications and table commits are rarer than acknowledgements and claims (a file holds many messages)
+            int pass = point.startsWith("after-") ? 1 + random.nextInt(3) : 20 + random.nextInt(200);
             return point + ":" + pass;
         }
 
@@ -271,9 +328,14 @@ class ScaleOutIT {
             processes[i] = lens.startProcess(logs.resolve("instance-" + i + "-" + starts[i]++ + ".log"), jvm, props);
         }
 
+        /** What a failure says: the seed and the events. */
+        String about() {
+            return "seed " + seed + ", " + events;
+        }
+
         void assertExactlyOnce(Path archive) throws Exception {
             SpanStream s = java.util.Objects.requireNonNull(stream);
-            String about = "seed " + seed + ", " + events;
+            String about = about();
             ArchivedSpans.assertExactlyOnce(archive, s.ids(), SPANS_PER_MESSAGE, about);
             try (ArchiveReader reader = new ArchiveReader(archive)) {
                 assertThat(reader.scalar("SELECT count(DISTINCT run_id) FROM %s", "spans"))
