@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the targets other than the local folder need: an S3 server (s3proxy 4.0.0, {@link S3Server} of
  * test-support, in the bench's own JVM: its CPU comes out of the same cores, where a real store is remote),
- * one bucket with a prefix per target, and a claims table of this invocation's own in the shared PostgreSQL,
- * dropped at the end.
+ * one bucket with a prefix per target, a claims table of this invocation's own in the shared PostgreSQL, and for the
+ * targets with tables a database of its own there for the Iceberg catalog (a namespace per target); both dropped at
+ * the end.
  */
 final class BenchStores implements AutoCloseable {
 
@@ -26,18 +27,28 @@ final class BenchStores implements AutoCloseable {
 
     private final @Nullable S3Server s3;
     private final @Nullable String claimsTable;
+    /** The PostgreSQL database of this invocation's Iceberg catalog, or {@code null}. */
+    private final @Nullable String catalogDatabase;
+
     private final String claimsUrl;
     private final String claimsUser;
 
-    private BenchStores(@Nullable S3Server s3, @Nullable String claimsTable, String claimsUrl, String claimsUser) {
+    private BenchStores(
+            @Nullable S3Server s3,
+            @Nullable String claimsTable,
+            @Nullable String catalogDatabase,
+            String claimsUrl,
+            String claimsUser) {
         this.s3 = s3;
         this.claimsTable = claimsTable;
+        this.catalogDatabase = catalogDatabase;
         this.claimsUrl = claimsUrl;
         this.claimsUser = claimsUser;
     }
 
     /** Starts the S3 server if a target needs it; names the claims table if one claims. */
-    static BenchStores forTargets(List<Target> targets, String claimsUrl, String claimsUser) throws IOException {
+    static BenchStores forTargets(List<Target> targets, String claimsUrl, String claimsUser)
+            throws IOException, SQLException {
         S3Server s3 = null;
         if (targets.stream().anyMatch(Target::objectStore)) {
             s3 = S3Server.inTempFolder();
@@ -46,7 +57,12 @@ final class BenchStores implements AutoCloseable {
         String table = targets.stream().anyMatch(Target::claims)
                 ? "lens_bench_claims_" + UUID.randomUUID().toString().substring(0, 8)
                 : null;
-        return new BenchStores(s3, table, claimsUrl, claimsUser);
+        String catalog = null;
+        if (targets.stream().anyMatch(Target::tables)) {
+            catalog = "lens_bench_catalog_" + UUID.randomUUID().toString().substring(0, 8);
+            execute(claimsUrl, claimsUser, "CREATE DATABASE " + catalog);
+        }
+        return new BenchStores(s3, table, catalog, claimsUrl, claimsUser);
     }
 
     /** The {@code lens.archive.*} properties of a target, beyond the local folder's. */
@@ -60,6 +76,11 @@ final class BenchStores implements AutoCloseable {
             props.put("lens.archive.claims.url", claimsUrl);
             props.put("lens.archive.claims.username", claimsUser);
             props.put("lens.archive.claims.table", claimsTable());
+        }
+        if (target.tables()) {
+            props.put("lens.archive.catalog.uri", catalogUri());
+            props.put("lens.archive.catalog.username", claimsUser);
+            props.put("lens.archive.catalog.namespace", prefix(target).replace('-', '_'));
         }
         return props;
     }
@@ -81,6 +102,14 @@ final class BenchStores implements AutoCloseable {
                     .append(" over ")
                     .append(s3.folder());
         }
+        if (catalogDatabase != null) {
+            out.append(out.length() == 0 ? "" : "; ")
+                    .append("Iceberg catalog: the JDBC catalog on ")
+                    .append(catalogUri())
+                    .append(" as ")
+                    .append(claimsUser)
+                    .append(", a namespace per target");
+        }
         if (claimsTable != null) {
             out.append(out.length() == 0 ? "" : "; ")
                     .append("claim registry: ")
@@ -91,6 +120,23 @@ final class BenchStores implements AutoCloseable {
                     .append(claimsTable);
         }
         return out.toString();
+    }
+
+    /** The catalog's database: the claims' PostgreSQL server, a database of this invocation's own. */
+    private String catalogUri() {
+        if (catalogDatabase == null) {
+            throw new IllegalStateException("no catalog: no target appends to tables");
+        }
+        return claimsUrl.substring(0, claimsUrl.lastIndexOf('/') + 1) + catalogDatabase;
+    }
+
+    private static void execute(String url, String user, String sql) throws SQLException {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", user);
+        try (Connection c = DriverManager.getConnection(url, credentials);
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
     }
 
     private static String prefix(Target target) {
@@ -116,12 +162,10 @@ final class BenchStores implements AutoCloseable {
     public void close() throws SQLException {
         try {
             if (claimsTable != null) {
-                Properties credentials = new Properties();
-                credentials.setProperty("user", claimsUser);
-                try (Connection c = DriverManager.getConnection(claimsUrl, credentials);
-                        Statement s = c.createStatement()) {
-                    s.execute("DROP TABLE IF EXISTS " + claimsTable);
-                }
+                execute(claimsUrl, claimsUser, "DROP TABLE IF EXISTS " + claimsTable);
+            }
+            if (catalogDatabase != null) {
+                execute(claimsUrl, claimsUser, "DROP DATABASE IF EXISTS " + catalogDatabase + " WITH (FORCE)");
             }
         } finally {
             if (s3 != null) {

@@ -10,6 +10,7 @@ import io.nemolens.archive.ClaimsStatus;
 import io.nemolens.archive.DirectWriter;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.StoreStatus;
+import io.nemolens.archive.TableStatus;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
@@ -490,8 +491,24 @@ public final class EndToEndBenchmark {
                             "claimed " + claimed + " message ids for " + m.messages() + " messages");
                 }
             }
-            if (c.target() != Target.LOCAL
-                    && (publishedFiles != written.count() || publishedBytes != written.bytes())) {
+            TableStatus tables0 = status0.tables();
+            TableStatus tables1 = status1.tables();
+            if (tables0 != null && tables1 != null) {
+                long appended = tables1.appendedFiles() - tables0.appendedFiles();
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-8s tables in %s: %d files appended in %d table commits, %d failed attempts%n",
+                        tag,
+                        tables1.location(),
+                        appended,
+                        tables1.commits() - tables0.commits(),
+                        tables1.failures() - tables0.failures());
+                if (appended != publishedFiles) {
+                    throw new IllegalStateException(
+                            "appended " + appended + " files to the tables, the store took " + publishedFiles);
+                }
+            }
+            if (c.target().objectStore() && (publishedFiles != written.count() || publishedBytes != written.bytes())) {
                 // committed means uploaded: every file the archive counts is an object in the store, whole
                 throw new IllegalStateException("the store took " + publishedFiles + " files (" + publishedBytes
                         + " bytes), its folder holds " + written.count() + " new objects (" + written.bytes()

@@ -11,7 +11,11 @@ enum Target {
     /** An S3-compatible object store (s3proxy in the bench's JVM): a file is committed once uploaded. */
     S3("s3"),
     /** The same object store, and the claim registry on PostgreSQL: every message id claimed before its rows are committed. */
-    S3_CLAIMS("s3+claims");
+    S3_CLAIMS("s3+claims"),
+    /** The local folder, and every committed file appended to its Iceberg table (a JDBC catalog on PostgreSQL). */
+    LOCAL_TABLES("local+tables"),
+    /** The object store, and every committed file appended to its Iceberg table (the same catalog). */
+    S3_TABLES("s3+tables");
 
     private final String label;
 
@@ -19,13 +23,18 @@ enum Target {
         this.label = label;
     }
 
-    /** {@code local}, {@code s3} or {@code s3+claims}, as {@code --targets} spells it. */
+    /** {@code local}, {@code s3}, {@code s3+claims}, {@code local+tables} or {@code s3+tables}, as {@code --targets} spells it. */
     String label() {
         return label;
     }
 
     boolean objectStore() {
-        return this != LOCAL;
+        return this == S3 || this == S3_CLAIMS || this == S3_TABLES;
+    }
+
+    /** Whether committed files are appended to Iceberg tables. */
+    boolean tables() {
+        return this == LOCAL_TABLES || this == S3_TABLES;
     }
 
     boolean claims() {
@@ -44,8 +53,8 @@ enum Target {
                 }
             }
             if (found == null) {
-                throw new IllegalArgumentException(
-                        "--targets: unknown target '" + item + "' (local, s3, s3+claims, separated by commas)");
+                throw new IllegalArgumentException("--targets: unknown target '" + item
+                        + "' (local, s3, s3+claims, local+tables, s3+tables, separated by commas)");
             }
             if (!out.contains(found)) {
                 out.add(found);

@@ -4,7 +4,6 @@ import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.archive.table.TableFile;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -14,16 +13,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.MetricsConfig;
-import org.apache.iceberg.PartitionData;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -42,12 +34,9 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
-import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.util.SnapshotUtil;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,6 +123,15 @@ public final class IcebergTables implements ArchiveTables {
             throw new IllegalStateException("the table " + name + " is not prepared");
         }
         return t;
+    }
+
+    /** The archive's schema of a prepared table, with the table's field ids: what its files carry. */
+    public MessageType schema(String name) {
+        MessageType schema = prepared.get(name);
+        if (schema == null) {
+            throw new IllegalStateException("the table " + name + " is not prepared");
+        }
+        return schema;
     }
 
     /** The tables prepared so far, by name. */
@@ -315,7 +313,7 @@ public final class IcebergTables implements ArchiveTables {
     private boolean live(Table table, TableFile f) throws IOException {
         String path = root + "/" + f.name();
         ParquetMetadata footer = Footers.read(table.io().newInputFile(path));
-        Partition p = Partition.of(footer, path);
+        TableDataFiles.Partition p = TableDataFiles.Partition.of(footer, path);
         Expression inPartition = Expressions.equal("date", p.date().toString());
         inPartition = Expressions.and(
                 inPartition, p.runId() == null ? Expressions.isNull("run_id") : Expressions.equal("run_id", p.runId()));
@@ -340,76 +338,7 @@ public final class IcebergTables implements ArchiveTables {
             footer = footer != null ? footer : Footers.read(input);
             bytes = bytes >= 0 ? bytes : input.getLength();
         }
-        checkIds(table, footer, path);
-        Partition p = Partition.of(footer, path);
-        Metrics metrics = ParquetUtil.footerMetrics(footer, Stream.empty(), MetricsConfig.forTable(table));
-        List<Long> offsets = new ArrayList<>();
-        for (BlockMetaData block : footer.getBlocks()) {
-            offsets.add(block.getStartingPos());
-        }
-        return DataFiles.builder(table.spec())
-                .withPath(path)
-                .withFormat(FileFormat.PARQUET)
-                .withFileSizeInBytes(bytes)
-                .withPartition(partition(table, p, path))
-                .withMetrics(metrics)
-                .withSplitOffsets(offsets)
-                .build();
-    }
-
-    /** The file's partition as the table's spec has it: the archive's two identity fields, in any order. */
-    private static PartitionData partition(Table table, Partition p, String path) throws IOException {
-        PartitionSpec spec = table.spec();
-        PartitionData data = new PartitionData(spec.partitionType());
-        List<PartitionField> fields = spec.fields();
-        if (fields.size() != 2) {
-            throw new IOException("the Iceberg table " + table.name() + " is partitioned as " + spec
-                    + "; the archive appends files partitioned by date and run_id");
-        }
-        for (int i = 0; i < fields.size(); i++) {
-            PartitionField field = fields.get(i);
-            String source = table.schema().findColumnName(field.sourceId());
-            if (!field.transform().isIdentity()) {
-                throw new IOException("the Iceberg table " + table.name() + " partitions " + source + " by "
-                        + field.transform() + "; the archive appends files partitioned by date and run_id as they"
-                        + " are (" + path + ")");
-            }
-            switch (source) {
-                case "date" -> data.set(i, (int) p.date().toEpochDay());
-                case "run_id" -> data.set(i, p.runId());
-                default ->
-                    throw new IOException("the Iceberg table " + table.name() + " is partitioned by " + source
-                            + "; the archive appends files partitioned by date and run_id");
-            }
-        }
-        return data;
-    }
-
-    /** A file whose columns carry other ids than its table gives them would read as other columns: refused. */
-    private static void checkIds(Table table, ParquetMetadata footer, String path) throws IOException {
-        Schema schema = table.schema();
-        for (org.apache.parquet.schema.Type field :
-                footer.getFileMetaData().getSchema().getFields()) {
-            var column = schema.findField(field.getName());
-            org.apache.parquet.schema.Type.ID id = field.getId();
-            if (column == null || id == null || id.intValue() != column.fieldId()) {
-                throw new IOException("the file " + path + " carries the field id " + id + " for " + field.getName()
-                        + ", its Iceberg table " + table.name() + " "
-                        + (column == null ? "has no such column" : "gives it " + column.fieldId()));
-            }
-        }
-    }
-
-    /** A file's partition, as its footer says it (the archive writes it there). */
-    private record Partition(LocalDate date, @Nullable String runId) {
-        static Partition of(ParquetMetadata footer, String path) throws IOException {
-            Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
-            String date = kv.get("nemo_lens.date");
-            if (date == null) {
-                throw new IOException(path + " does not say its partition (no nemo_lens.date in its footer)");
-            }
-            return new Partition(LocalDate.parse(date), kv.get("nemo_lens.run_id"));
-        }
+        return TableDataFiles.of(table, path, bytes, footer);
     }
 
     /** Refuses a commit whose base history already appended one of its content ids (re-checked at every retry). */
