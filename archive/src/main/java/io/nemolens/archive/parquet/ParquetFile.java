@@ -91,7 +91,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.oldestRowMillis = openedAtMillis;
         this.openedAtMillis = openedAtMillis;
         this.writerClosed = writerClosed;
-        this.properties = settings.properties(table);
+        this.properties = FileSettings.properties(table.schema());
         this.compressor = settings.compressor();
         this.rowWriter = table.rowWriter();
         this.output = new TrackedOutputFile(outputs.create(temporary));
