@@ -46,7 +46,7 @@ public record FileSettings(
 
     /** A compressor for one file's pages. */
     CompressionCodecFactory.BytesInputCompressor compressor() {
-        return Compressors.of(codec, zstdLevel);
+        return PageCodecs.INSTANCE.getCompressor(codec, zstdLevel);
     }
 
     /**
