@@ -16,7 +16,7 @@ import org.apache.parquet.schema.MessageType;
  * A Parquet file written row group by row group, without Parquet's record writer: parquet-java's file writer, and
  * the column stores of the row group under way, which rows are written to ({@link #columns()}) column by column.
  * Its owner decides when a row group is cut ({@link #flush}) and when the file ends ({@link #end}); the archive's
- * files ({@link ParquetFile}) are written through it. Not thread-safe.
+ * files ({@link ParquetFile}) and the compactor's ({@link CompactedFiles}) are written through it. Not thread-safe.
  */
 final class RowGroupWriter {
 
