@@ -124,12 +124,7 @@ class ParquetCompactorTest extends ArchiveTestCase {
 
     @Test
     void rowsOfMessagesThatOtherFilesHoldAreDropped() throws Exception {
-        List<Request> requests = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            requests.add(new Request(Signal.SPANS, NemoLensRequests.spans(100, "run-held", 0, i)));
-        }
-        List<Path> files = files(
-                archive(ArchiveOptions.defaults(dir.resolve("a")), requests).resolve("spans"));
+        List<Path> files = spanFiles(ArchiveOptions.defaults(dir.resolve("a")), "run-held", 4, 100, 0);
         assertThat(files).hasSize(4);
         Set<String> held = new HashSet<>(ParquetCompactor.messageIds(new LocalInputFile(files.get(0))));
         held.addAll(ParquetCompactor.messageIds(new LocalInputFile(files.get(2))));
@@ -155,12 +150,7 @@ class ParquetCompactorTest extends ArchiveTestCase {
 
     @Test
     void outputsAreCutIntoRowGroupsAndFilesAtTheirSizes() throws Exception {
-        List<Request> requests = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            requests.add(new Request(Signal.SPANS, NemoLensRequests.spans(2000, "run-big", 0, i)));
-        }
-        List<Path> files = files(
-                archive(ArchiveOptions.defaults(dir.resolve("a")), requests).resolve("spans"));
+        List<Path> files = spanFiles(ArchiveOptions.defaults(dir.resolve("a")), "run-big", 6, 2000, 0);
         long target = 256 << 10;
         Path out = dir.resolve("out");
         ParquetCompactor.Result result = new ParquetCompactor(ArchiveOptions.Compression.ZSTD, 1, 64 << 10)
@@ -191,22 +181,17 @@ class ParquetCompactorTest extends ArchiveTestCase {
 
     @Test
     void inputsOfAnOlderSchemaHaveNullsInTheColumnsTheyLack() throws Exception {
-        List<Request> older = new ArrayList<>();
-        List<Request> newer = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            older.add(new Request(Signal.SPANS, NemoLensRequests.spans(50, "run-schema", 0, i)));
-            newer.add(new Request(Signal.SPANS, NemoLensRequests.spans(50, "run-schema", 0, 10 + i)));
-        }
         // written without the spans' dedicated columns, uncompressed, then with them
-        List<Path> files = new ArrayList<>(files(archive(
-                        ArchiveOptions.builder(dir.resolve("old"))
-                                .columns(Map.of("spans", List.of()))
-                                .compression(ArchiveOptions.Compression.UNCOMPRESSED)
-                                .build(),
-                        older)
-                .resolve("spans")));
-        files.addAll(files(
-                archive(ArchiveOptions.defaults(dir.resolve("new")), newer).resolve("spans")));
+        List<Path> files = new ArrayList<>(spanFiles(
+                ArchiveOptions.builder(dir.resolve("old"))
+                        .columns(Map.of("spans", List.of()))
+                        .compression(ArchiveOptions.Compression.UNCOMPRESSED)
+                        .build(),
+                "run-schema",
+                3,
+                50,
+                0));
+        files.addAll(spanFiles(ArchiveOptions.defaults(dir.resolve("new")), "run-schema", 3, 50, 10));
         assertThat(files).hasSize(6);
 
         try (ArchiveReader db = new ArchiveReader(dir)) {
@@ -229,14 +214,8 @@ class ParquetCompactorTest extends ArchiveTestCase {
 
     @Test
     void inputsThatDoNotFitTheSchemaOrOnePartitionAreRefusedBeforeAnythingIsWritten() throws Exception {
-        List<Path> runA = files(archive(
-                        ArchiveOptions.defaults(dir.resolve("a")),
-                        List.of(new Request(Signal.SPANS, NemoLensRequests.spans(10, "run-a", 0, 1))))
-                .resolve("spans"));
-        List<Path> runB = files(archive(
-                        ArchiveOptions.defaults(dir.resolve("b")),
-                        List.of(new Request(Signal.SPANS, NemoLensRequests.spans(10, "run-b", 0, 2))))
-                .resolve("spans"));
+        List<Path> runA = spanFiles(ArchiveOptions.defaults(dir.resolve("a")), "run-a", 1, 10, 1);
+        List<Path> runB = spanFiles(ArchiveOptions.defaults(dir.resolve("b")), "run-b", 1, 10, 2);
         MessageType spans = Tables.defaults().schemas().get("spans");
         Path out = dir.resolve("out");
         List<Path> both = new ArrayList<>(runA);
@@ -270,6 +249,14 @@ class ParquetCompactorTest extends ArchiveTestCase {
         assertThat(out).as("no output was asked for").doesNotExist();
     }
 
+    @Test
+    void theseTestsRunWithoutHadoop() {
+        // archive/pom.xml keeps hadoop-common, which the compiler alone needs, off the tests' class path: the reads
+        // above need no Hadoop class
+        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.conf.Configuration"))
+                .isInstanceOf(ClassNotFoundException.class);
+    }
+
     // ---------------------------------------------------------------- the archive's files
 
     private record Request(Signal signal, Message message) {}
@@ -289,6 +276,21 @@ class ParquetCompactorTest extends ArchiveTestCase {
             a.close();
         }
         return options.path();
+    }
+
+    /**
+     * The files of span messages of one run, one file each: seeds {@code firstSeed} on, rank 0.
+     *
+     * @param messages how many messages
+     * @param spans the spans of each
+     */
+    private List<Path> spanFiles(ArchiveOptions options, String run, int messages, int spans, int firstSeed)
+            throws Exception {
+        List<Request> requests = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            requests.add(new Request(Signal.SPANS, NemoLensRequests.spans(spans, run, 0, firstSeed + i)));
+        }
+        return files(archive(options, requests).resolve("spans"));
     }
 
     /** The request with a resource attribute of its own: another message of the same partitions. */
