@@ -22,7 +22,10 @@ final class PageCodecs implements CompressionCodecFactory {
     static final Set<CompressionCodecName> SUPPORTED =
             EnumSet.of(CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY, CompressionCodecName.ZSTD);
 
-    /** The one factory: a compressor takes the zstd level it is asked for ({@link #getCompressor(CompressionCodecName, int)}). */
+    /**
+     * The one factory: a compressor takes the zstd level it is asked for
+     * ({@link #getCompressor(CompressionCodecName, int)}).
+     */
     static final PageCodecs INSTANCE = new PageCodecs();
 
     private PageCodecs() {}
