@@ -219,7 +219,8 @@ record ArchiveParts(
         return new OpenFiles(options.path(), instanceId, settings, tables, outputs, holds, committer, lost, clock);
     }
 
-    private static CompressionCodecName codec(ArchiveOptions.Compression compression) {
+    /** Parquet's name of an archive compression (the archive's files and the compactor's). */
+    static CompressionCodecName codec(ArchiveOptions.Compression compression) {
         return switch (compression) {
             case ZSTD -> CompressionCodecName.ZSTD;
             case SNAPPY -> CompressionCodecName.SNAPPY;

@@ -215,7 +215,7 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
             "exemplars",
             "_row");
 
-    boolean highCardinality(String column) {
+    static boolean highCardinality(String column) {
         return HIGH_CARDINALITY.contains(column);
     }
 

@@ -5,6 +5,7 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * How the archive writes its Parquet files, and when it cuts them.
@@ -45,7 +46,7 @@ public record FileSettings(
 
     /** A compressor for one file's pages. */
     CompressionCodecFactory.BytesInputCompressor compressor() {
-        return Compressors.of(codec, zstdLevel);
+        return PageCodecs.INSTANCE.getCompressor(codec, zstdLevel);
     }
 
     /**
@@ -53,20 +54,23 @@ public record FileSettings(
      * (of no use to a reader, a comparison per value), no size statistics (a histogram update per
      * value), no dictionary on columns whose values are nearly unique per row, and dictionary strings that
      * a message's rows share recognised without hashing them again ({@link RepeatedValuesWriterFactory}).
+     * The archive's files and the compactor's are written with them.
+     *
+     * @param schema a table's schema, its columns known by their names
      */
-    ParquetProperties properties(ArchiveTable<?> table) {
+    static ParquetProperties properties(MessageType schema) {
         ParquetProperties.Builder b = ParquetProperties.builder()
                 .withPageSize(PAGE_BYTES)
                 .withDictionaryEncoding(true)
                 .withSizeStatisticsEnabled(false)
                 .withValuesWriterFactory(new RepeatedValuesWriterFactory());
-        for (ColumnDescriptor column : table.schema().getColumns()) {
+        for (ColumnDescriptor column : schema.getColumns()) {
             String[] path = column.getPath();
             String dotted = String.join(".", path);
             if (path.length > 1 || path[0].endsWith("attributes") || path[0].equals("metric_metadata")) {
                 b.withStatisticsEnabled(dotted, false);
             }
-            if (table.highCardinality(path[0])) {
+            if (ArchiveTable.highCardinality(path[0])) {
                 b.withDictionaryEncoding(dotted, false);
             }
         }

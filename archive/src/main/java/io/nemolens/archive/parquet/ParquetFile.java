@@ -11,13 +11,8 @@ import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.compression.CompressionCodecFactory;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,7 +32,14 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ParquetFile<T extends TelemetryRecord> {
 
-    /** What the footer of every file says (with the table's name): the archive's schema version and writer. */
+    /** The footer's key of the file's table name. */
+    static final String TABLE_KEY = "nemo_lens.table";
+    /** The footer's key of the file's partition date ({@code yyyy-MM-dd}). */
+    static final String DATE_KEY = "nemo_lens.date";
+    /** The footer's key of the file's partition run id, absent for the rows of no run. */
+    static final String RUN_ID_KEY = "nemo_lens.run_id";
+
+    /** What the footer of every file says (with its table and partition): the archive's schema version and writer. */
     private static final Map<String, String> FOOTER =
             Map.of("nemo_lens.schema_version", "1", "writer.model.name", "nemo-lens-archive");
 
@@ -48,25 +50,19 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     private final Path temporary;
     private final Path committed;
-    private final ParquetProperties properties;
-    private final CompressionCodecFactory.BytesInputCompressor compressor;
-    private final TrackedOutputFile output;
-    private final ParquetFileWriter fileWriter;
+    private final RowGroupWriter writer;
     private final RowWriter rowWriter;
     /** When the oldest row's spool entry was appended: the file's age counts from it (never after opening). */
     private volatile long oldestRowMillis;
 
     private final Runnable writerClosed;
 
-    private ColumnChunkPageWriteStore pageStore;
-    private ColumnWriteStore columnStore;
     private final long openedAtMillis;
     /** What the row groups already written buffered before they were flushed (see {@link #rowBytes}). */
     private long flushedRowBytes;
 
     private long rowsInGroup;
     private long rows;
-    private int rowGroups;
     private long[] seqs = new long[16];
     private int seqCount;
     private @Nullable Throwable failure;
@@ -91,41 +87,20 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.oldestRowMillis = openedAtMillis;
         this.openedAtMillis = openedAtMillis;
         this.writerClosed = writerClosed;
-        this.properties = settings.properties(table);
-        this.compressor = settings.compressor();
         this.rowWriter = table.rowWriter();
-        this.output = new TrackedOutputFile(outputs.create(temporary));
+        OutputFile file = outputs.create(temporary);
         try {
-            this.fileWriter = new ParquetFileWriter(
-                    output,
+            this.writer = new RowGroupWriter(
+                    file,
                     table.schema(),
-                    ParquetFileWriter.Mode.CREATE,
-                    settings.rowGroupBytes(),
-                    0,
-                    null,
-                    properties);
-            fileWriter.start();
+                    FileSettings.properties(table.schema()),
+                    settings.compressor(),
+                    settings.rowGroupBytes());
         } catch (IOException | RuntimeException | Error e) {
-            output.closeQuietly();
             Files.deleteIfExists(temporary);
             throw e;
         }
-        startRowGroup();
-    }
-
-    private void startRowGroup() {
-        CompressionCodecFactory.BytesInputCompressor c = compressor;
-        pageStore = ColumnChunkPageWriteStore.builder()
-                .withSchema(table.schema())
-                .withAllocator(properties.getAllocator())
-                .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
-                .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
-                .withCompressorProvider((ColumnDescriptor column) -> c)
-                .withRowGroupOrdinal(rowGroups)
-                .build();
-        columnStore = properties.newColumnWriteStore(table.schema(), pageStore, pageStore);
-        rowWriter.bind(columnStore);
-        rowsInGroup = 0;
+        rowWriter.bind(writer.columns());
     }
 
     /**
@@ -172,28 +147,14 @@ public final class ParquetFile<T extends TelemetryRecord> {
             return;
         }
         try {
-            flushedRowBytes += columnStore.getBufferedSize();
-            fileWriter.startBlock(rowsInGroup);
-            columnStore.flush();
-            pageStore.flushToFileWriter(fileWriter);
-            fileWriter.endBlock();
-            rowGroups++;
+            flushedRowBytes += writer.bufferedBytes();
+            writer.flush(rowsInGroup);
         } catch (IOException | RuntimeException | Error e) {
             failure = e;
             throw e;
-        } finally {
-            closeStores();
         }
-        startRowGroup();
-    }
-
-    private void closeStores() {
-        try {
-            columnStore.close();
-        } catch (RuntimeException e) {
-            // the stores only hold memory
-        }
-        pageStore.close();
+        rowWriter.bind(writer.columns());
+        rowsInGroup = 0;
     }
 
     /**
@@ -216,15 +177,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private long end() throws IOException {
         try {
             closed = true;
-            closeStores();
-            Map<String, String> footer = new HashMap<>(FOOTER);
-            footer.put("nemo_lens.table", table.name());
-            // the partition, for a reader that has the file alone (the catalog, appending a file found at start)
-            footer.put("nemo_lens.date", key.date());
-            if (!key.runId().isEmpty()) {
-                footer.put("nemo_lens.run_id", key.runId());
-            }
-            fileWriter.end(footer);
+            writer.end(footer(table.name(), key.date(), key.runId()));
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }
@@ -233,6 +186,22 @@ public final class ParquetFile<T extends TelemetryRecord> {
             failure = e;
             throw e;
         }
+    }
+
+    /**
+     * What the footer of a file of this table and partition says: the archive's schema version and writer, the table's
+     * name, and the partition, for a reader that has the file alone (the catalog, appending a file found at start).
+     *
+     * @param runId the partition's run id, empty for the rows of no run (then not in the footer)
+     */
+    static Map<String, String> footer(String table, String date, String runId) {
+        Map<String, String> footer = new HashMap<>(FOOTER);
+        footer.put(TABLE_KEY, table);
+        footer.put(DATE_KEY, date);
+        if (!runId.isEmpty()) {
+            footer.put(RUN_ID_KEY, runId);
+        }
+        return footer;
     }
 
     /** Tells the opener, once, that this file's writer is closed (its buffers, dictionaries and pages released). */
@@ -264,24 +233,17 @@ public final class ParquetFile<T extends TelemetryRecord> {
      */
     public ParquetMetadata footer() throws IOException {
         finishedPath();
-        return fileWriter.getFooter();
+        return writer.footer();
     }
 
     /** Gives the file up: releases its buffers, closes its stream and deletes the temporary file (never renamed). */
     public void abort() {
-        if (!closed) {
-            closeStores();
-        }
         closed = true;
         try {
-            fileWriter.close();
-        } catch (IOException | RuntimeException e) {
-            // the file is being thrown away
+            writer.abort();
         } finally {
             tellWriterClosed();
         }
-        // a writer that failed is aborted, and its close() leaves the stream open
-        output.closeQuietly();
         try {
             Files.deleteIfExists(temporary);
         } catch (IOException e) {
@@ -312,7 +274,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
 
     /** Rows and pages held in memory, not yet in the file. */
     long bufferedBytes() {
-        return columnStore.getBufferedSize();
+        return writer.bufferedBytes();
     }
 
     /**
@@ -320,15 +282,15 @@ public final class ParquetFile<T extends TelemetryRecord> {
      * in the one measure that compression and row-group cuts do not change.
      */
     long rowBytes() {
-        return flushedRowBytes + columnStore.getBufferedSize();
+        return flushedRowBytes + writer.bufferedBytes();
     }
 
     /** What the file will be about: bytes written so far plus what is buffered. */
     public long estimatedSize() {
         try {
-            return fileWriter.getPos() + columnStore.getBufferedSize();
+            return writer.position() + writer.bufferedBytes();
         } catch (IOException e) {
-            return columnStore.getBufferedSize();
+            return writer.bufferedBytes();
         }
     }
 

@@ -9,12 +9,14 @@ import org.jspecify.annotations.Nullable;
  * An output file that keeps the stream Parquet opens on it, so that a file given up can close it: a
  * {@code ParquetFileWriter} that failed is marked aborted, and its {@code close()} then leaves the stream
  * open — an open descriptor that would hold the disk space of the deleted temporary file (on a full disk,
- * the very space the archive waits for).
+ * the very space the archive waits for). It also tells the file's length once the stream is closed (where a
+ * stream's own position may no longer be asked for).
  */
 final class TrackedOutputFile implements OutputFile {
 
     private final OutputFile delegate;
     private @Nullable PositionOutputStream stream;
+    private long length = -1;
 
     TrackedOutputFile(OutputFile delegate) {
         this.delegate = delegate;
@@ -22,16 +24,23 @@ final class TrackedOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        PositionOutputStream s = delegate.create(blockSizeHint);
-        stream = s;
-        return s;
+        return track(delegate.create(blockSizeHint));
     }
 
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-        PositionOutputStream s = delegate.createOrOverwrite(blockSizeHint);
-        stream = s;
-        return s;
+        return track(delegate.createOrOverwrite(blockSizeHint));
+    }
+
+    private PositionOutputStream track(PositionOutputStream s) {
+        PositionOutputStream tracked = new LengthOnClose(s);
+        stream = tracked;
+        return tracked;
+    }
+
+    /** The bytes written, once the stream was closed; -1 before. */
+    long length() {
+        return length;
     }
 
     @Override
@@ -59,6 +68,46 @@ final class TrackedOutputFile implements OutputFile {
             s.close();
         } catch (IOException | RuntimeException e) {
             // the file is deleted next
+        }
+    }
+
+    /** The stream, which notes its position as the file's length when it is closed. */
+    private final class LengthOnClose extends PositionOutputStream {
+        private final PositionOutputStream out;
+
+        LengthOnClose(PositionOutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public long getPos() throws IOException {
+            return out.getPos();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                if (length < 0) {
+                    length = out.getPos();
+                }
+            } finally {
+                out.close();
+            }
         }
     }
 }
