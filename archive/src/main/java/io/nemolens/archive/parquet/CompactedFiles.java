@@ -14,7 +14,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The files a compaction writes, one after the other: a file is asked of the sink for its first row, its rows are cut
  * into row groups once they buffer {@code rowGroupBytes}, and it is finished once it reaches about
- * {@code targetFileBytes} (written and buffered), always between two rows. Not thread-safe.
+ * {@code targetFileBytes}, always between two rows. What a file has written is its size so far; what it buffers counts
+ * its pages under way uncompressed, which for spans is ten to twenty times what they take written, so the buffered
+ * bytes count at the ratio the row groups written so far in this compaction came to, and the footer at what its row
+ * groups' column chunks take; a row group is written once it buffers {@code rowGroupBytes} or a quarter of the target
+ * at that ratio, whichever comes first, so that a file is cut within about a quarter of the target. Not thread-safe.
  */
 final class CompactedFiles {
 
@@ -34,6 +38,12 @@ final class CompactedFiles {
     private long rowsInGroup;
     private long rowsInFile;
     private int rowsSinceCheck;
+    /** Bytes written per byte buffered, as the row groups written so far came to; 1 until one is written. */
+    private double writtenPerBuffered = 1;
+
+    private boolean ratioKnown;
+    private long bufferedSoFar;
+    private long writtenSoFar;
 
     /**
      * @param footer the key-value metadata of every file's footer
@@ -77,12 +87,13 @@ final class CompactedFiles {
         }
         rowsSinceCheck = 0;
         long buffered = f.bufferedBytes();
-        if (f.position() + buffered >= targetFileBytes) {
-            finish();
-        } else if (buffered >= rowGroupBytes) {
-            f.flush(rowsInGroup);
-            rowsInGroup = 0;
+        if (buffered >= flushAt()) {
+            flush(f, buffered);
             writers = writersOf(f.columns());
+            buffered = 0;
+        }
+        if (f.position() + (long) (buffered * writtenPerBuffered) + footerBytes(f) >= targetFileBytes) {
+            finish();
         }
     }
 
@@ -93,11 +104,45 @@ final class CompactedFiles {
             return;
         }
         if (rowsInGroup > 0) {
-            f.flush(rowsInGroup);
+            flush(f, f.bufferedBytes());
         }
         f.end(footer);
         file = null;
         sink.finished(f.length(), rowsInFile, f.footer());
+    }
+
+    /**
+     * About what the file's footer will take: each row group's column chunks with their statistics, column and offset
+     * indexes, measured at 140 bytes a chunk on span files; next to nothing with row groups of many megabytes, but with
+     * many small ones it can be as much as the data.
+     */
+    private long footerBytes(RowGroupWriter f) {
+        return (f.rowGroups() + 1L) * schema.getColumns().size() * FOOTER_BYTES_PER_CHUNK;
+    }
+
+    private static final long FOOTER_BYTES_PER_CHUNK = 150;
+
+    /**
+     * How much a row group buffers before it is written: {@code rowGroupBytes}, but no more than what makes a quarter of
+     * the target file written (the first one, before the ratio is known, a quarter of the target buffered), so that a
+     * file's size is known to within a quarter of the target when it is cut.
+     */
+    private long flushAt() {
+        long quarter = Math.max(1, targetFileBytes / 4);
+        return Math.min(rowGroupBytes, ratioKnown ? Math.max(1, (long) (quarter / writtenPerBuffered)) : quarter);
+    }
+
+    /** Writes the row group under way, and learns what it came to written against what it buffered. */
+    private void flush(RowGroupWriter f, long buffered) throws IOException {
+        long before = f.position();
+        f.flush(rowsInGroup);
+        rowsInGroup = 0;
+        if (buffered > 0) {
+            bufferedSoFar += buffered;
+            writtenSoFar += f.position() - before;
+            writtenPerBuffered = Math.min(1, (double) writtenSoFar / bufferedSoFar);
+            ratioKnown = true;
+        }
     }
 
     /** Gives up the file under way, if any: its buffers released, its stream closed; the file is the sink's. */

@@ -83,6 +83,11 @@ final class RowGroupWriter {
         return columnStore.getBufferedSize();
     }
 
+    /** The row groups written so far. */
+    int rowGroups() {
+        return rowGroups;
+    }
+
     /** The bytes written to the file so far (the row groups flushed). */
     long position() throws IOException {
         return fileWriter.getPos();

@@ -1,6 +1,9 @@
 package io.nemolens.archive.iceberg.autoconfigure;
 
 import io.nemolens.archive.iceberg.CatalogSettings;
+import io.nemolens.archive.iceberg.maintenance.MaintenanceSettings;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -9,6 +12,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -28,6 +32,7 @@ import org.springframework.validation.annotation.Validated;
  * @param properties more catalog properties as Iceberg names them (a REST catalog's {@code credential},
  *     {@code warehouse}, {@code s3.*}, ...)
  * @param tableProperties properties a new table is made with, as Iceberg names them
+ * @param maintenance the tables' upkeep: compaction, snapshot expiry, orphan removal, one instance at a time
  */
 @ConfigurationProperties("lens.archive.catalog")
 @Validated
@@ -39,7 +44,75 @@ public record LensArchiveCatalogProperties(
         @DefaultValue("lens") @NotBlank String namespace,
         @DefaultValue("10s") @NotNull Duration commitInterval,
         @Nullable Map<String, String> properties,
-        @Nullable Map<String, String> tableProperties) {
+        @Nullable Map<String, String> tableProperties,
+        @DefaultValue @Valid Maintenance maintenance) {
+
+    /**
+     * The tables' upkeep ({@code lens.archive.catalog.maintenance.*}), engine-free, on one instance at a time (a
+     * PostgreSQL advisory lock in the catalog's database; a file lock beside an SQLite catalog).
+     *
+     * @param enabled whether this instance takes part
+     * @param interval how often a run comes
+     * @param compaction compaction of small files
+     * @param snapshots snapshot expiry
+     * @param orphans removal of files no snapshot references
+     */
+    public record Maintenance(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("15m") @NotNull Duration interval,
+            @DefaultValue @Valid Compaction compaction,
+            @DefaultValue @Valid Snapshots snapshots,
+            @DefaultValue @Valid Orphans orphans) {
+
+        /** The settings of the runs. */
+        public MaintenanceSettings toSettings() {
+            return new MaintenanceSettings(
+                    interval,
+                    new MaintenanceSettings.Compaction(
+                            compaction.enabled(),
+                            compaction.targetFileSize().toBytes(),
+                            compaction.minInputFiles(),
+                            compaction.maxSmallFiles(),
+                            compaction.quietPeriod()),
+                    new MaintenanceSettings.Expiry(snapshots.expire(), snapshots.maxAge(), snapshots.retainLast()),
+                    new MaintenanceSettings.Orphans(orphans.remove(), orphans.minAge(), orphans.interval()));
+        }
+    }
+
+    /**
+     * @param enabled whether small files are compacted
+     * @param targetFileSize compacted files are cut near this size; a file under three quarters of it is small
+     * @param minInputFiles a partition is compacted once it has this many small files ...
+     * @param quietPeriod ... and none of them is younger than this (its run went on to another date, or ended)
+     * @param maxSmallFiles ... or, while its run still writes to it, once it has this many
+     */
+    public record Compaction(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("512MB") @NotNull DataSize targetFileSize,
+            @DefaultValue("5") @Min(2) int minInputFiles,
+            @DefaultValue("30m") @NotNull Duration quietPeriod,
+            @DefaultValue("100") @Min(2) int maxSmallFiles) {}
+
+    /**
+     * @param expire whether old snapshots are expired, and the files only they referenced deleted
+     * @param maxAge snapshots older than this are expired (time travel reaches this far back) ...
+     * @param retainLast ... but the newest this many are kept whatever their age
+     */
+    public record Snapshots(
+            @DefaultValue("true") boolean expire,
+            @DefaultValue("1h") @NotNull Duration maxAge,
+            @DefaultValue("10") @Min(1) int retainLast) {}
+
+    /**
+     * @param remove whether files under a table that no snapshot references, and that the tables' writers made
+     *     (metadata, compaction outputs), are deleted; the archive's own files never are
+     * @param minAge ... once they are this old: a margin for commits and uploads under way
+     * @param interval how often a run looks for them (listing a table's files is the costly part)
+     */
+    public record Orphans(
+            @DefaultValue("true") boolean remove,
+            @DefaultValue("3d") @NotNull Duration minAge,
+            @DefaultValue("1d") @NotNull Duration interval) {}
 
     /** The catalog's settings (the uri is set: the auto-configuration backs off without it). */
     public CatalogSettings toSettings() {

@@ -2,14 +2,19 @@ package io.nemolens.archive.iceberg.autoconfigure;
 
 import io.nemolens.archive.autoconfigure.LensArchiveAutoConfiguration;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
+import io.nemolens.archive.iceberg.CatalogSettings;
 import io.nemolens.archive.iceberg.IcebergTables;
 import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.archive.iceberg.TableStorage;
+import io.nemolens.archive.iceberg.maintenance.MaintenanceLock;
+import io.nemolens.archive.iceberg.maintenance.TableMaintenance;
 import io.nemolens.archive.s3.autoconfigure.LensArchiveS3Properties;
 import io.nemolens.archive.table.ArchiveTables;
+import java.time.Clock;
 import java.util.Map;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -24,8 +29,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link ArchiveTables} bean ({@link IcebergTables}) that the archive's auto-configuration, which runs after this one,
  * appends committed files to. The tables are on the archive's own storage ({@link TableStorage}): its folder, or its
  * bucket (with {@code lens-archive-s3} and {@code lens.archive.store.uri}: Iceberg's S3FileIO on the archive's own S3
- * client settings). Every bean backs off when the application defines its own; nothing is made when the archive is
- * off ({@code lens.archive.enabled=false}).
+ * client settings). The tables' upkeep ({@link TableMaintenance}: compaction, snapshot expiry, orphan removal) runs
+ * on one instance at a time, with its meters. Every bean backs off when the application defines its own; nothing is
+ * made when the archive is off ({@code lens.archive.enabled=false}).
  */
 @AutoConfiguration(
         before = LensArchiveAutoConfiguration.class,
@@ -65,5 +71,40 @@ public final class LensArchiveIcebergAutoConfiguration {
     @ConditionalOnMissingBean(ArchiveTables.class)
     IcebergTables icebergTables(LensArchiveCatalogProperties catalog, TableStorage storage) {
         return IcebergTables.open(catalog.toSettings(), storage);
+    }
+
+    /**
+     * The tables' upkeep on this instance (compaction with the archive's page compression), started with the
+     * application and stopped before the tables close; off with {@code lens.archive.catalog.maintenance.enabled=false}.
+     */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(IcebergTables.class)
+    @ConditionalOnProperty(
+            prefix = "lens.archive.catalog.maintenance",
+            name = "enabled",
+            havingValue = "true",
+            matchIfMissing = true)
+    TableMaintenance icebergTableMaintenance(
+            IcebergTables tables, LensArchiveCatalogProperties catalog, LensArchiveProperties archive) {
+        CatalogSettings settings = catalog.toSettings();
+        return new TableMaintenance(
+                tables,
+                catalog.maintenance().toSettings(),
+                MaintenanceLock.forCatalog(
+                        settings.uri(),
+                        settings.username(),
+                        settings.password(),
+                        settings.name() + "." + settings.namespace()),
+                archive.compression(),
+                archive.zstdLevel(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(TableMaintenance.class)
+    MaintenanceMetrics icebergMaintenanceMetrics(TableMaintenance maintenance) {
+        return new MaintenanceMetrics(maintenance);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.nemolens.archive.iceberg.IcebergTables;
 import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.archive.iceberg.TableStorage;
+import io.nemolens.archive.iceberg.maintenance.TableMaintenance;
 import io.nemolens.archive.s3.autoconfigure.LensArchiveS3AutoConfiguration;
 import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.testing.Wiring;
@@ -38,7 +39,9 @@ class LensArchiveIcebergAutoConfigurationTest implements WiringChecks {
     }
 
     static Stream<Wiring.Replaceable> replaceables() {
-        return Stream.of(Wiring.Replaceable.byType("icebergTables", ArchiveTables.class, catalog()));
+        return Stream.of(
+                Wiring.Replaceable.byType("icebergTables", ArchiveTables.class, catalog()),
+                Wiring.Replaceable.byType("icebergTableMaintenance", TableMaintenance.class, catalog()));
     }
 
     static Stream<String> invalidSettings() {
@@ -118,6 +121,24 @@ class LensArchiveIcebergAutoConfigurationTest implements WiringChecks {
                                     .toString())
                             .doesNotContain("s3cret")
                             .contains("password=(set)");
+                });
+    }
+
+    @Test
+    void theTablesAreKeptOnOneInstanceAtATimeWithMeters() {
+        runner.withPropertyValues(catalog(), "lens.archive.catalog.maintenance.interval=1h")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(TableMaintenance.class);
+                    assertThat(context.getBean(TableMaintenance.class).lockDescription())
+                            .isEqualTo("file lock " + dir.resolve("catalog.db") + ".lens-maintenance.lock");
+                    assertThat(context).hasSingleBean(MaintenanceMetrics.class);
+                });
+        runner.withPropertyValues(catalog(), "lens.archive.catalog.maintenance.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TableMaintenance.class));
+        runner.withPropertyValues(catalog(), "lens.archive.catalog.maintenance.compaction.min-input-files=1")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context).getFailure().hasStackTraceContaining("maintenance.compaction.minInputFiles");
                 });
     }
 

@@ -1,0 +1,67 @@
+package io.nemolens.archive.iceberg.maintenance;
+
+import java.time.Duration;
+
+/**
+ * How the tables are kept: how often, and each action's setting.
+ *
+ * @param interval how often a run comes (the first one an interval after start)
+ * @param compaction compaction of small files, or off
+ * @param expiry snapshot expiry, or off
+ * @param orphans removal of files no snapshot references, or off
+ */
+public record MaintenanceSettings(Duration interval, Compaction compaction, Expiry expiry, Orphans orphans) {
+
+    public MaintenanceSettings {
+        positive(interval, "interval");
+    }
+
+    /**
+     * @param enabled whether small files are compacted
+     * @param targetFileBytes the size compacted files are cut at (a file smaller than three quarters of it is small)
+     * @param minInputFiles a partition is compacted once it has this many small files
+     * @param maxSmallFiles ... or, while its run still writes to it, this many
+     * @param quietPeriod a partition whose newest small file is older than this is done being written
+     */
+    public record Compaction(
+            boolean enabled, long targetFileBytes, int minInputFiles, int maxSmallFiles, Duration quietPeriod) {
+        public Compaction {
+            if (targetFileBytes < 1 || minInputFiles < 2 || maxSmallFiles < minInputFiles) {
+                throw new IllegalArgumentException("compaction: the target size must be positive, min-input-files at"
+                        + " least 2 and max-small-files at least min-input-files");
+            }
+        }
+    }
+
+    /**
+     * @param enabled whether old snapshots are expired (and the files only they referenced deleted)
+     * @param maxAge snapshots older than this are expired
+     * @param retainLast ... but the newest this many are kept whatever their age
+     */
+    public record Expiry(boolean enabled, Duration maxAge, int retainLast) {
+        public Expiry {
+            positive(maxAge, "snapshot max-age");
+            if (retainLast < 1) {
+                throw new IllegalArgumentException("retain-last must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * @param enabled whether files no snapshot references are deleted
+     * @param minAge ... once they are this old (a safety margin for commits under way)
+     * @param interval how often a run looks for them (listing a table's files is the costly part)
+     */
+    public record Orphans(boolean enabled, Duration minAge, Duration interval) {
+        public Orphans {
+            positive(minAge, "orphan min-age");
+            positive(interval, "orphan interval");
+        }
+    }
+
+    private static void positive(Duration d, String what) {
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive: " + d);
+        }
+    }
+}
