@@ -1,6 +1,10 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.ByteString;
+import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.SharedStrings;
+import io.nemolens.decode.records.SharedValues;
+import io.nemolens.decode.records.SpanParts;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.Exemplar;
@@ -51,16 +55,6 @@ public final class ProtoRecordMapper {
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
     private static final HexFormat HEX = HexFormat.of();
-    private static final AnyValue TRUE = new AnyValue.BoolValue(true);
-    private static final AnyValue FALSE = new AnyValue.BoolValue(false);
-    /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
-    private static final AnyValue[] SMALL_INTS = new AnyValue[1024];
-
-    static {
-        for (int i = 0; i < SMALL_INTS.length; i++) {
-            SMALL_INTS[i] = new AnyValue.IntValue(i);
-        }
-    }
 
     private ProtoRecordMapper() {}
 
@@ -224,12 +218,12 @@ public final class ProtoRecordMapper {
         }
     }
 
-    static ResourceInfo resource(Resource r, String schemaUrl) {
-        return resource(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
+    private static ResourceInfo resource(Resource r, String schemaUrl) {
+        return HeadParts.resource(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
     }
 
-    static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
-        return scope(
+    private static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
+        return HeadParts.scope(
                 s.getName(),
                 s.getVersion(),
                 attributes(s.getAttributesList()),
@@ -237,41 +231,21 @@ public final class ProtoRecordMapper {
                 schemaUrl);
     }
 
-    /** The resource of a group, as every decoder makes it: {@link ResourceInfo#EMPTY} when it has nothing. */
-    static ResourceInfo resource(Attributes attributes, int droppedAttributesCount, String schemaUrl) {
-        if (attributes.isEmpty() && droppedAttributesCount == 0 && schemaUrl.isEmpty()) {
-            return ResourceInfo.EMPTY;
-        }
-        return new ResourceInfo(attributes, droppedAttributesCount, schemaUrl);
-    }
-
-    /** The instrumentation scope of a group, as every decoder makes it: {@link ScopeInfo#EMPTY} when it has nothing. */
-    static ScopeInfo scope(
-            String name, String version, Attributes attributes, int droppedAttributesCount, String schemaUrl) {
-        if (attributes.isEmpty()
-                && droppedAttributesCount == 0
-                && schemaUrl.isEmpty()
-                && name.isEmpty()
-                && version.isEmpty()) {
-            return ScopeInfo.EMPTY;
-        }
-        return new ScopeInfo(name, version, attributes, droppedAttributesCount, schemaUrl);
-    }
-
     private static Span span(
             io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
         SpanParts parts = new SpanParts();
-        parts.traceId = ids.trace(s.getTraceId());
-        parts.spanId = spanId(s.getSpanId());
-        parts.parentSpanId = ids.parent(s.getParentSpanId(), s.getSpanId(), parts.spanId);
-        parts.traceState = s.getTraceState();
-        parts.flags = s.getFlags();
-        parts.name = SharedStrings.shared(s.getName());
-        parts.kind = s.getKindValue();
-        parts.startTime = s.getStartTimeUnixNano();
-        parts.endTime = s.getEndTimeUnixNano();
+        String spanId = spanId(s.getSpanId());
+        parts.traceId(ids.trace(s.getTraceId()));
+        parts.spanId(spanId);
+        parts.parentSpanId(ids.parent(s.getParentSpanId(), s.getSpanId(), spanId));
+        parts.traceState(s.getTraceState());
+        parts.flags(s.getFlags());
+        parts.name(SharedStrings.shared(s.getName()));
+        parts.kind(s.getKindValue());
+        parts.startTime(s.getStartTimeUnixNano());
+        parts.endTime(s.getEndTimeUnixNano());
         parts.attributes(attributes(s.getAttributesList()));
-        parts.droppedAttributes = s.getDroppedAttributesCount();
+        parts.droppedAttributes(s.getDroppedAttributesCount());
         for (io.opentelemetry.proto.trace.v1.Span.Event e : s.getEventsList()) {
             parts.event(SpanParts.event(
                     e.getTimeUnixNano(),
@@ -279,7 +253,7 @@ public final class ProtoRecordMapper {
                     attributes(e.getAttributesList()),
                     e.getDroppedAttributesCount()));
         }
-        parts.droppedEvents = s.getDroppedEventsCount();
+        parts.droppedEvents(s.getDroppedEventsCount());
         for (io.opentelemetry.proto.trace.v1.Span.Link l : s.getLinksList()) {
             parts.link(SpanParts.link(
                     traceId(l.getTraceId()),
@@ -289,9 +263,9 @@ public final class ProtoRecordMapper {
                     l.getDroppedAttributesCount(),
                     l.getFlags()));
         }
-        parts.droppedLinks = s.getDroppedLinksCount();
-        parts.statusCode = s.getStatus().getCodeValue();
-        parts.statusMessage = s.getStatus().getMessage();
+        parts.droppedLinks(s.getDroppedLinksCount());
+        parts.statusCode(s.getStatus().getCodeValue());
+        parts.statusMessage(s.getStatus().getMessage());
         return parts.span(resource, scope, RawOtlp.of(s));
     }
 
@@ -536,8 +510,8 @@ public final class ProtoRecordMapper {
     private static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v, int depth) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
-            case BOOL_VALUE -> bool(v.getBoolValue());
-            case INT_VALUE -> integer(v.getIntValue());
+            case BOOL_VALUE -> SharedValues.bool(v.getBoolValue());
+            case INT_VALUE -> SharedValues.integer(v.getIntValue());
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {
@@ -554,16 +528,6 @@ public final class ProtoRecordMapper {
                 new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList(), nested(depth)));
             case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
         };
-    }
-
-    /** The one record of each bool value. */
-    static AnyValue bool(boolean value) {
-        return value ? TRUE : FALSE;
-    }
-
-    /** The record of an int value: one shared instance each for the small ones. */
-    static AnyValue integer(long value) {
-        return value >= 0 && value < SMALL_INTS.length ? SMALL_INTS[(int) value] : new AnyValue.IntValue(value);
     }
 
     /** The depth inside one more array or key-value list, refused past {@link OtlpDecoder#MAX_VALUE_NESTING}. */

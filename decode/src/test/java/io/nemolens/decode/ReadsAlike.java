@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /** The one check of a direct span reader against the reference way, for both encodings' tests. */
-final class ReadsAlike {
+public final class ReadsAlike {
 
     private ReadsAlike() {}
 
@@ -17,7 +17,7 @@ final class ReadsAlike {
      * reference refuses the body, else equal records with equal raw spans. Returns whether the reader read the body
      * itself (it may leave a body the reference reads to the reference).
      */
-    static boolean agree(@Nullable List<Span> fast, Supplier<List<Span>> reference) {
+    public static boolean agree(@Nullable List<Span> fast, Supplier<List<Span>> reference) {
         List<Span> expected;
         try {
             expected = reference.get();

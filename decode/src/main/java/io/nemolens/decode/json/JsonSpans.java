@@ -1,5 +1,11 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
+import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.Limits;
+import io.nemolens.decode.records.NotCommon;
+import io.nemolens.decode.records.SharedStrings;
+import io.nemolens.decode.records.SharedValues;
+import io.nemolens.decode.records.SpanParts;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
@@ -35,16 +41,16 @@ import tools.jackson.core.sym.PropertyNameMatcher;
  * Reads the spans of an OTLP/JSON trace request straight into records, without building the protobuf request
  * first; the request (and each span's raw OTLP from it) is read the reference way when first asked for.
  *
- * <p>Like {@link ProtobufSpans} it reads the common case only and returns {@code null} for anything else, which
- * the decoder then reads the reference way ({@link OtlpJsonReader}, then {@link ProtoRecordMapper}), errors
- * included: any value the reference would refuse, an object that names a singular message twice, a top-level
+ * <p>Like the protobuf reader it reads the common case only and returns {@code null} for anything else, which
+ * the decoder then reads the reference way ({@link JsonRequests}, then {@code io.nemolens.decode.ProtoRecordMapper}),
+ * errors included: any value the reference would refuse, an object that names a singular message twice, a top-level
  * property other than the spans', string-table indexes (profiles), values nested deeper than
- * {@link OtlpDecoder#MAX_VALUE_NESTING}. Within that it reads as the reference reads: both spellings of every
+ * {@link Limits#MAX_VALUE_NESTING}. Within that it reads as the reference reads: both spellings of every
  * name, {@code null} as absent, unknown properties skipped, repeated fields appended and scalars last-wins, and
  * the value readers of {@link JsonCursor} itself. The collector writes a group's schema URL after its spans, so
  * a group's spans become records when the group ends. Not thread-safe; one instance reads one body.
  */
-final class JsonSpans {
+public final class JsonSpans {
 
     private static final JsonNames REQUEST = JsonNames.of(ExportTraceServiceRequest.getDescriptor(), "resource_spans");
     private static final JsonNames RESOURCE_SPANS =
@@ -135,11 +141,11 @@ final class JsonSpans {
      *
      * @param request the request the reference way, parsed when asked for: each span's raw OTLP comes from it
      */
-    static @Nullable List<Span> read(
+    public static @Nullable List<Span> read(
             byte[] body, int offset, int length, RawOtlp<com.google.protobuf.Message> request) {
-        try (JsonParser p = OtlpJsonReader.FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
+        try (JsonParser p = JsonRequests.FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
             return new JsonSpans(p, request).request();
-        } catch (NotCommon | DecodeException | JacksonException e) {
+        } catch (NotCommon | OtlpJsonException | JacksonException e) {
             return null;
         }
     }
@@ -239,8 +245,7 @@ final class JsonSpans {
             }
         }
         // the schema URL comes last in the collector's JSON: the resource is whole only now
-        ResourceInfo whole =
-                ProtoRecordMapper.resource(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
+        ResourceInfo whole = HeadParts.resource(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
         for (ScopeGroup group : groups) {
             for (PendingSpan pending : group.spans()) {
                 out.add(pending.parts()
@@ -269,7 +274,7 @@ final class JsonSpans {
                 default -> entityRefs();
             }
         }
-        return ProtoRecordMapper.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, "");
+        return HeadParts.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, "");
     }
 
     /**
@@ -341,7 +346,7 @@ final class JsonSpans {
                 default -> schemaUrl = values.string();
             }
         }
-        return new ScopeGroup(ProtoRecordMapper.scope(name, version, attributes, dropped, schemaUrl), spans);
+        return new ScopeGroup(HeadParts.scope(name, version, attributes, dropped, schemaUrl), spans);
     }
 
     // ---------------------------------------------------------------- spans
@@ -357,50 +362,51 @@ final class JsonSpans {
         int field;
         while ((field = next(SPAN)) >= 0) {
             switch (field) {
-                case 0 -> s.traceId = trace.hex(p, TRACE_ID_CHARS);
+                case 0 -> s.traceId(trace.hex(p, TRACE_ID_CHARS));
                 case 1 -> {
-                    s.spanId = hex(SPAN_ID_CHARS);
-                    if (s.spanId.isEmpty()) {
+                    String spanId = hex(SPAN_ID_CHARS);
+                    s.spanId(spanId);
+                    if (spanId.isEmpty()) {
                         thisSpan.clear();
                     } else {
-                        thisSpan.set(p.getStringCharacters(), p.getStringOffset(), p.getStringLength(), s.spanId);
+                        thisSpan.set(p.getStringCharacters(), p.getStringOffset(), p.getStringLength(), spanId);
                     }
                 }
-                case 2 -> s.traceState = values.string();
+                case 2 -> s.traceState(values.string());
                 case 3 -> {
-                    s.parentSpanId = parent();
+                    s.parentSpanId(parent());
                     parentSeen = true;
                 }
-                case 4 -> s.flags = values.uint32();
-                case 5 -> s.name = names.recent(p);
-                case 6 -> s.kind = values.enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor());
-                case 7 -> s.startTime = values.uint64();
-                case 8 -> s.endTime = values.uint64();
+                case 4 -> s.flags(values.uint32());
+                case 5 -> s.name(names.recent(p));
+                case 6 -> s.kind(values.enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor()));
+                case 7 -> s.startTime(values.uint64());
+                case 8 -> s.endTime(values.uint64());
                 case 9 -> attributeCount = keyValues(s.attributes(spanAttributes.size), attributeCount, spanAttributes);
-                case 10 -> s.droppedAttributes = values.uint32();
+                case 10 -> s.droppedAttributes(values.uint32());
                 case 11 -> {
                     array();
                     while (nextObject()) {
                         s.event(event());
                     }
                 }
-                case 12 -> s.droppedEvents = values.uint32();
+                case 12 -> s.droppedEvents(values.uint32());
                 case 13 -> {
                     array();
                     while (nextObject()) {
                         s.link(link());
                     }
                 }
-                case 14 -> s.droppedLinks = values.uint32();
+                case 14 -> s.droppedLinks(values.uint32());
                 default -> {
                     s.status();
                     object();
                     int statusField;
                     while ((statusField = next(STATUS)) >= 0) {
                         if (statusField == 0) {
-                            s.statusMessage = values.string();
+                            s.statusMessage(values.string());
                         } else {
-                            s.statusCode = values.enumNumber(Status.StatusCode.getDescriptor());
+                            s.statusCode(values.enumNumber(Status.StatusCode.getDescriptor()));
                         }
                     }
                 }
@@ -635,12 +641,12 @@ final class JsonSpans {
             value = switch (field) {
                 case 0 ->
                     cache == null ? new AnyValue.StringValue(values.string()) : cache.stringValue(p, 2 * place + 1);
-                case 1 -> ProtoRecordMapper.bool(values.bool());
-                case 2 -> ProtoRecordMapper.integer(values.int64());
+                case 1 -> SharedValues.bool(values.bool());
+                case 2 -> SharedValues.integer(values.int64());
                 case 3 -> new AnyValue.DoubleValue(values.float64());
-                case 4 -> array(nested(depth));
+                case 4 -> array(Limits.deeper(depth));
                 case 5 -> {
-                    int inner = nested(depth);
+                    int inner = Limits.deeper(depth);
                     object();
                     Attributes.Builder list = Attributes.builder(4);
                     while (next(KEY_VALUE_LIST) >= 0) {
@@ -665,14 +671,6 @@ final class JsonSpans {
             }
         }
         return new AnyValue.ArrayValue(List.copyOf(list));
-    }
-
-    /** The depth inside one more array or key-value list; deeper than the limit is the reference's to refuse. */
-    private static int nested(int depth) {
-        if (depth >= OtlpDecoder.MAX_VALUE_NESTING) {
-            throw new NotCommon();
-        }
-        return depth + 1;
     }
 
     // ---------------------------------------------------------------- reuse by place

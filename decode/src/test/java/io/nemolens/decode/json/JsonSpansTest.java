@@ -1,9 +1,15 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Message;
+import io.nemolens.decode.DecodeException;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.decode.OtlpJsonReader;
+import io.nemolens.decode.ProtoRecordMapper;
+import io.nemolens.decode.ReadsAlike;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.generator.TelemetryGenerator;

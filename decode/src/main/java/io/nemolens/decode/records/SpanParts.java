@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.records;
 
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.RawOtlp;
@@ -13,31 +13,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Span} record is made of, gathered field by field as a reader of one encoding comes upon them, and
- * the one place a span, its events and its links become records: the protobuf wire reader ({@link ProtobufSpans}),
- * the OTLP/JSON token reader ({@link JsonSpans}) and the reference path over protobuf-java's objects
- * ({@link ProtoRecordMapper}) each translate their encoding's fields into these and nothing more. What a field
- * is when a span does not have it (empty strings, no attributes, no events or links, status unset) is said here
- * once.
+ * the one place a span, its events and its links become records: the protobuf wire reader, the OTLP/JSON token
+ * reader and the reference path over protobuf-java's objects ({@code io.nemolens.decode.ProtoRecordMapper}) each
+ * translate their encoding's fields into these and nothing more. What a field is when a span does not have it
+ * (empty strings, no attributes, no events or links, status unset) is said here once.
  *
- * <p>A reader sets the plain fields directly (they are this package's, read on one thread) and the repeated ones
- * through {@link #attributes(int)}, {@link #event} and {@link #link}.
+ * <p>A reader sets the plain fields one by one and the repeated ones through {@link #attributes(int)},
+ * {@link #event} and {@link #link}. Not thread-safe: one reader fills one instance.
  */
-final class SpanParts {
+public final class SpanParts {
 
-    String traceId = "";
-    String spanId = "";
-    String parentSpanId = "";
-    String traceState = "";
-    int flags;
-    String name = "";
-    int kind;
-    long startTime;
-    long endTime;
-    int droppedAttributes;
-    int droppedEvents;
-    int droppedLinks;
-    int statusCode;
-    String statusMessage = "";
+    private String traceId = "";
+    private String spanId = "";
+    private String parentSpanId = "";
+    private String traceState = "";
+    private int flags;
+    private String name = "";
+    private int kind;
+    private long startTime;
+    private long endTime;
+    private int droppedAttributes;
+    private int droppedEvents;
+    private int droppedLinks;
+    private int statusCode;
+    private String statusMessage = "";
 
     private Attributes attributes = Attributes.empty();
     private Attributes.@Nullable Builder attributeBuilder;
@@ -45,12 +44,68 @@ final class SpanParts {
     private @Nullable List<SpanLink> links;
     private boolean statusSeen;
 
+    public void traceId(String hex) {
+        traceId = hex;
+    }
+
+    public void spanId(String hex) {
+        spanId = hex;
+    }
+
+    public void parentSpanId(String hex) {
+        parentSpanId = hex;
+    }
+
+    public void traceState(String traceState) {
+        this.traceState = traceState;
+    }
+
+    public void flags(int flags) {
+        this.flags = flags;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public void kind(int kind) {
+        this.kind = kind;
+    }
+
+    public void startTime(long unixNanos) {
+        startTime = unixNanos;
+    }
+
+    public void endTime(long unixNanos) {
+        endTime = unixNanos;
+    }
+
+    public void droppedAttributes(int count) {
+        droppedAttributes = count;
+    }
+
+    public void droppedEvents(int count) {
+        droppedEvents = count;
+    }
+
+    public void droppedLinks(int count) {
+        droppedLinks = count;
+    }
+
+    public void statusCode(int code) {
+        statusCode = code;
+    }
+
+    public void statusMessage(String message) {
+        statusMessage = message;
+    }
+
     /**
      * The builder the span's attributes go into, made at the first one.
      *
      * @param expected how many a span of this request had the last time (the builder's first size; at least 4)
      */
-    Attributes.Builder attributes(int expected) {
+    public Attributes.Builder attributes(int expected) {
         Attributes.Builder builder = attributeBuilder;
         if (builder == null) {
             builder = Attributes.builder(Math.max(expected, 4));
@@ -60,11 +115,11 @@ final class SpanParts {
     }
 
     /** The span's attributes, made already (the reference path reads them whole). */
-    void attributes(Attributes all) {
+    public void attributes(Attributes all) {
         attributes = all;
     }
 
-    void event(SpanEvent event) {
+    public void event(SpanEvent event) {
         List<SpanEvent> list = events;
         if (list == null) {
             list = new ArrayList<>(4);
@@ -73,7 +128,7 @@ final class SpanParts {
         list.add(event);
     }
 
-    void link(SpanLink link) {
+    public void link(SpanLink link) {
         List<SpanLink> list = links;
         if (list == null) {
             list = new ArrayList<>(2);
@@ -88,7 +143,7 @@ final class SpanParts {
      *
      * @throws NotCommon at the second
      */
-    void status() {
+    public void status() {
         if (statusSeen) {
             throw new NotCommon();
         }
@@ -96,7 +151,7 @@ final class SpanParts {
     }
 
     /** The record, in its resource and scope, with its raw OTLP. */
-    Span span(ResourceInfo resource, ScopeInfo scope, RawOtlp<io.opentelemetry.proto.trace.v1.Span> source) {
+    public Span span(ResourceInfo resource, ScopeInfo scope, RawOtlp<io.opentelemetry.proto.trace.v1.Span> source) {
         Attributes.Builder builder = attributeBuilder;
         List<SpanEvent> eventList = events;
         List<SpanLink> linkList = links;
@@ -127,21 +182,21 @@ final class SpanParts {
      * The builder of a group of attributes (a resource's, a scope's, an event's, a link's): the one so far, or a new
      * one of {@code size} at the first attribute.
      */
-    static Attributes.Builder started(Attributes.@Nullable Builder builder, int size) {
+    public static Attributes.Builder started(Attributes.@Nullable Builder builder, int size) {
         return builder != null ? builder : Attributes.builder(size);
     }
 
     /** An event of a span; {@code attributes} {@code null} when it has none. */
-    static SpanEvent event(long time, String name, Attributes.@Nullable Builder attributes, int dropped) {
+    public static SpanEvent event(long time, String name, Attributes.@Nullable Builder attributes, int dropped) {
         return event(time, name, attributes == null ? Attributes.empty() : attributes.build(), dropped);
     }
 
-    static SpanEvent event(long time, String name, Attributes attributes, int dropped) {
+    public static SpanEvent event(long time, String name, Attributes attributes, int dropped) {
         return new SpanEvent(time, name, attributes, dropped);
     }
 
     /** A link of a span; {@code attributes} {@code null} when it has none. */
-    static SpanLink link(
+    public static SpanLink link(
             String traceId,
             String spanId,
             String traceState,
@@ -157,7 +212,7 @@ final class SpanParts {
                 flags);
     }
 
-    static SpanLink link(
+    public static SpanLink link(
             String traceId, String spanId, String traceState, Attributes attributes, int dropped, int flags) {
         return new SpanLink(traceId, spanId, traceState, attributes, dropped, flags);
     }

@@ -1,11 +1,10 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
-import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import java.math.BigInteger;
 import java.nio.CharBuffer;
@@ -281,7 +280,7 @@ final class JsonCursor {
         }
     }
 
-    private DecodeException badInteger(char[] c, int off, int len) {
+    private OtlpJsonException badInteger(char[] c, int off, int len) {
         return fail("'" + new String(c, off, len) + "' is not a decimal integer");
     }
 
@@ -398,14 +397,14 @@ final class JsonCursor {
 
     // ---------------------------------------------------------------- failures
 
-    private DecodeException fail(String what) {
+    private OtlpJsonException fail(String what) {
         String path = null;
         try {
             path = p.streamReadContext().pathAsPointer().toString();
         } catch (RuntimeException e) {
             // the location alone will do
         }
-        return new DecodeException("invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), Encoding.JSON);
+        return new OtlpJsonException("invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), null);
     }
 
     /** " at line L, column C (path)", as much of it as is known. */

@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.protobuf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.UnknownFieldSet;
+import io.nemolens.decode.DecodeException;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.decode.ProtoRecordMapper;
+import io.nemolens.decode.ProtobufRequests;
+import io.nemolens.decode.ReadsAlike;
+import io.nemolens.decode.records.SharedStrings;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.generator.TelemetryGenerator;
 import io.nemolens.generator.TelemetryGenerator.Batch;

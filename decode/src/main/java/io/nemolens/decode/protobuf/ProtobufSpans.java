@@ -1,8 +1,14 @@
-package io.nemolens.decode;
+package io.nemolens.decode.protobuf;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
+import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.Limits;
+import io.nemolens.decode.records.NotCommon;
+import io.nemolens.decode.records.SharedStrings;
+import io.nemolens.decode.records.SharedValues;
+import io.nemolens.decode.records.SpanParts;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.RawOtlp;
@@ -24,19 +30,20 @@ import org.jspecify.annotations.Nullable;
  * protobuf-java's object tree of the request; each span's raw OTLP is parsed from its bytes when first asked for.
  *
  * <p>It reads the common case only and says so by returning {@code null} for anything else, which the decoder
- * then reads the reference way (protobuf-java, then {@link ProtoRecordMapper}), errors included: a malformed or
- * truncated body, a field with a wire type its {@code .proto} does not give it, a group, a singular message field
- * that appears twice (protobuf merges those), an attribute value with more than one member of its oneof, a string that is not valid UTF-8, an id of the wrong length,
- * values nested deeper than {@link OtlpDecoder#MAX_VALUE_NESTING}, and the profiles signal's string-table indexes
- * ({@code key_strindex}, {@code string_value_strindex}). Unknown fields
- * are skipped as protobuf-java skips them. So whatever this returns, the reference way returns an equal list,
- * and the whole request and every span parse later as they would have at once.
+ * then reads the reference way (protobuf-java, then {@code io.nemolens.decode.ProtoRecordMapper}), errors
+ * included: a malformed or truncated body, a field with a wire type its {@code .proto} does not give it, a group,
+ * a singular message field that appears twice (protobuf merges those), an attribute value with more than one
+ * member of its oneof, a string that is not valid UTF-8, an id of the wrong length, values nested deeper than
+ * {@link Limits#MAX_VALUE_NESTING}, and the profiles signal's string-table indexes ({@code key_strindex},
+ * {@code string_value_strindex}). Unknown fields are skipped as protobuf-java skips them. So whatever this
+ * returns, the reference way returns an equal list, and the whole request and every span parse later as they would
+ * have at once.
  *
  * <p>It reuses what spans of one request repeat: an attribute key or string value equal to the one at the same
  * place in the span before is that instance again, found by comparing bytes (no string is made), and so are
  * trace and parent ids. Not thread-safe; one instance reads one body.
  */
-final class ProtobufSpans {
+public final class ProtobufSpans {
 
     // wire types
     private static final int VARINT = 0;
@@ -79,7 +86,7 @@ final class ProtobufSpans {
      * The spans of the request in {@code length} bytes of {@code body} at {@code offset}, in request order, or
      * {@code null} when the body is not the common case (see the class comment).
      */
-    static @Nullable List<Span> read(byte[] body, int offset, int length) {
+    public static @Nullable List<Span> read(byte[] body, int offset, int length) {
         if (offset < 0 || length < 0 || length > body.length - offset) {
             throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + " in " + body.length);
         }
@@ -191,8 +198,7 @@ final class ProtobufSpans {
                 }
             }
         }
-        return ProtoRecordMapper.resource(
-                attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
+        return HeadParts.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
     }
 
     /**
@@ -232,7 +238,7 @@ final class ProtobufSpans {
                 }
             }
         }
-        return ProtoRecordMapper.scope(
+        return HeadParts.scope(
                 name, version, attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
     }
 
@@ -259,44 +265,45 @@ final class ProtobufSpans {
                     spanAt = length(end);
                     spanLength = pos - spanAt;
                 }
-                case 3 << 3 | LEN -> s.traceState = string(end);
+                case 3 << 3 | LEN -> s.traceState(string(end));
                 case 4 << 3 | LEN -> {
                     parentAt = length(end);
                     parentLength = pos - parentAt;
                 }
-                case 5 << 3 | LEN -> s.name = SharedStrings.shared(string(end));
-                case 6 << 3 | VARINT -> s.kind = (int) varint(end);
-                case 7 << 3 | I64 -> s.startTime = fixed64(end);
-                case 8 << 3 | I64 -> s.endTime = fixed64(end);
+                case 5 << 3 | LEN -> s.name(SharedStrings.shared(string(end)));
+                case 6 << 3 | VARINT -> s.kind((int) varint(end));
+                case 7 << 3 | I64 -> s.startTime(fixed64(end));
+                case 8 << 3 | I64 -> s.endTime(fixed64(end));
                 case 9 << 3 | LEN ->
                     keyValue(end, s.attributes(spanAttributes.size), 0, spanAttributes, attributeCount++);
-                case 10 << 3 | VARINT -> s.droppedAttributes = (int) varint(end);
+                case 10 << 3 | VARINT -> s.droppedAttributes((int) varint(end));
                 case 11 << 3 | LEN -> s.event(event(end));
-                case 12 << 3 | VARINT -> s.droppedEvents = (int) varint(end);
+                case 12 << 3 | VARINT -> s.droppedEvents((int) varint(end));
                 case 13 << 3 | LEN -> s.link(link(end));
-                case 14 << 3 | VARINT -> s.droppedLinks = (int) varint(end);
+                case 14 << 3 | VARINT -> s.droppedLinks((int) varint(end));
                 case 15 << 3 | LEN -> {
                     s.status();
                     int statusEnd = lengthEnd(end);
                     while (pos < statusEnd) {
                         int statusTag = tag(statusEnd);
                         switch (statusTag) {
-                            case 2 << 3 | LEN -> s.statusMessage = string(statusEnd);
-                            case 3 << 3 | VARINT -> s.statusCode = (int) varint(statusEnd);
+                            case 2 << 3 | LEN -> s.statusMessage(string(statusEnd));
+                            case 3 << 3 | VARINT -> s.statusCode((int) varint(statusEnd));
                             default -> skip(statusTag, statusEnd, 3);
                         }
                     }
                 }
-                case 16 << 3 | I32 -> s.flags = fixed32(end);
+                case 16 << 3 | I32 -> s.flags(fixed32(end));
                 default -> skip(tag, end, 16);
             }
         }
         if (attributeCount > 0) {
             spanAttributes.size = attributeCount;
         }
-        s.traceId = traceId(traceAtHere, traceLength);
-        s.spanId = spanId(spanAt, spanLength);
-        s.parentSpanId = parentId(parentAt, parentLength, spanAt, spanLength, s.spanId);
+        String spanHex = spanId(spanAt, spanLength);
+        s.traceId(traceId(traceAtHere, traceLength));
+        s.spanId(spanHex);
+        s.parentSpanId(parentId(parentAt, parentLength, spanAt, spanLength, spanHex));
         return s.span(resource, scope, RawOtlp.lazy(new SpanBytes(b, start, end - start)));
     }
 
@@ -477,11 +484,11 @@ final class ProtobufSpans {
                     field = 1;
                 }
                 case 2 << 3 | VARINT -> {
-                    value = ProtoRecordMapper.bool(varint(end) != 0);
+                    value = SharedValues.bool(varint(end) != 0);
                     field = 2;
                 }
                 case 3 << 3 | VARINT -> {
-                    value = ProtoRecordMapper.integer(varint(end));
+                    value = SharedValues.integer(varint(end));
                     field = 3;
                 }
                 case 4 << 3 | I64 -> {
@@ -492,12 +499,12 @@ final class ProtobufSpans {
                     field = 4;
                 }
                 case 5 << 3 | LEN -> {
-                    value = array(lengthEnd(end), nested(depth));
+                    value = array(lengthEnd(end), Limits.deeper(depth));
                     field = 5;
                 }
                 case 6 << 3 | LEN -> {
                     int listEnd = lengthEnd(end);
-                    int inner = nested(depth);
+                    int inner = Limits.deeper(depth);
                     Attributes.Builder list = Attributes.builder(4);
                     while (pos < listEnd) {
                         int listTag = tag(listEnd);
@@ -532,14 +539,6 @@ final class ProtobufSpans {
             }
         }
         return new AnyValue.ArrayValue(List.copyOf(values));
-    }
-
-    /** The depth inside one more array or key-value list; deeper than the limit is the reference's to refuse. */
-    private static int nested(int depth) {
-        if (depth >= OtlpDecoder.MAX_VALUE_NESTING) {
-            throw new NotCommon();
-        }
-        return depth + 1;
     }
 
     // ---------------------------------------------------------------- the wire format
@@ -750,7 +749,7 @@ final class ProtobufSpans {
                 CodedInputStream in =
                         UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
                 in.enableAliasing(true);
-                in.setRecursionLimit(OtlpDecoder.MAX_PARSE_DEPTH);
+                in.setRecursionLimit(Limits.MAX_PARSE_DEPTH);
                 return io.opentelemetry.proto.trace.v1.Span.parser().parseFrom(in);
             } catch (InvalidProtocolBufferException e) {
                 throw new IllegalStateException("a span the decoder read does not parse: " + e.getMessage(), e);
