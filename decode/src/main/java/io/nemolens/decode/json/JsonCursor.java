@@ -129,6 +129,11 @@ final class JsonCursor {
         }
     }
 
+    /** The parser is on an object (else says what it is on). */
+    void object() {
+        object(p.currentToken());
+    }
+
     void object(JsonToken t) {
         if (t != JsonToken.START_OBJECT) {
             throw fail("expected an object, found " + JsonToken.valueDescFor(t));
