@@ -1,7 +1,9 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.ByteString;
+import io.nemolens.decode.records.EventParts;
 import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.LinkParts;
 import io.nemolens.decode.records.SharedStrings;
 import io.nemolens.decode.records.SharedValues;
 import io.nemolens.decode.records.SpanParts;
@@ -247,7 +249,7 @@ public final class ProtoRecordMapper {
         parts.attributes(attributes(s.getAttributesList()));
         parts.droppedAttributes(s.getDroppedAttributesCount());
         for (io.opentelemetry.proto.trace.v1.Span.Event e : s.getEventsList()) {
-            parts.event(SpanParts.event(
+            parts.event(EventParts.event(
                     e.getTimeUnixNano(),
                     SharedStrings.shared(e.getName()),
                     attributes(e.getAttributesList()),
@@ -255,7 +257,7 @@ public final class ProtoRecordMapper {
         }
         parts.droppedEvents(s.getDroppedEventsCount());
         for (io.opentelemetry.proto.trace.v1.Span.Link l : s.getLinksList()) {
-            parts.link(SpanParts.link(
+            parts.link(LinkParts.link(
                     traceId(l.getTraceId()),
                     spanId(l.getSpanId()),
                     l.getTraceState(),

@@ -1,11 +1,12 @@
 package io.nemolens.decode.json;
 
+import io.nemolens.decode.records.EventParts;
 import io.nemolens.decode.records.HeadParts;
 import io.nemolens.decode.records.Limits;
+import io.nemolens.decode.records.LinkParts;
 import io.nemolens.decode.records.NotCommon;
 import io.nemolens.decode.records.SpanParts;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
@@ -167,7 +168,7 @@ public final class JsonSpans {
     private record ScopeGroup(ScopeInfo scope, List<PendingSpan> spans) {}
 
     private void resourceSpans(int resourceIndex, List<Span> out) {
-        ResourceInfo resource = ResourceInfo.EMPTY;
+        HeadParts resource = new HeadParts();
         boolean resourceSeen = false;
         String schemaUrl = "";
         List<ScopeGroup> groups = new ArrayList<>(1);
@@ -180,7 +181,7 @@ public final class JsonSpans {
                         throw new NotCommon();
                     }
                     resourceSeen = true;
-                    resource = resource();
+                    resource(resource);
                 }
                 case 1 -> {
                     values.array();
@@ -192,7 +193,7 @@ public final class JsonSpans {
             }
         }
         // the schema URL comes last in the collector's JSON: the resource is whole only now
-        ResourceInfo whole = HeadParts.resource(resource.attributes(), resource.droppedAttributesCount(), schemaUrl);
+        ResourceInfo whole = resource.resource(schemaUrl);
         for (ScopeGroup group : groups) {
             for (PendingSpan pending : group.spans()) {
                 out.add(pending.parts()
@@ -205,23 +206,17 @@ public final class JsonSpans {
         }
     }
 
-    /** The resource's attributes and dropped count, without the group's schema URL. */
-    private ResourceInfo resource() {
+    /** Reads the resource the parser is on into {@code resource}: its attributes and dropped count. */
+    private void resource(HeadParts resource) {
         values.object();
-        Attributes.Builder attributes = null;
-        int dropped = 0;
         int field;
         while ((field = RESOURCE.next(p)) >= 0) {
             switch (field) {
-                case 0 -> {
-                    attributes = SpanParts.started(attributes, 16);
-                    attributeReader.keyValues(attributes, 0, null);
-                }
-                case 1 -> dropped = values.uint32();
+                case 0 -> attributeReader.keyValues(resource.attributes(16), 0, null);
+                case 1 -> resource.droppedAttributes(values.uint32());
                 default -> entityRefs();
             }
         }
-        return HeadParts.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, "");
     }
 
     /**
@@ -249,10 +244,7 @@ public final class JsonSpans {
     }
 
     private ScopeGroup scopeSpans(int resourceIndex, int scopeIndex) {
-        String name = "";
-        String version = "";
-        Attributes attributes = Attributes.empty();
-        int dropped = 0;
+        HeadParts scope = new HeadParts();
         boolean scopeSeen = false;
         String schemaUrl = "";
         List<PendingSpan> spans = new ArrayList<>();
@@ -264,25 +256,7 @@ public final class JsonSpans {
                         throw new NotCommon();
                     }
                     scopeSeen = true;
-                    values.object();
-                    Attributes.Builder scopeAttributes = null;
-                    int scopeField;
-                    while ((scopeField = SCOPE.next(p)) >= 0) {
-                        switch (scopeField) {
-                            case 0 -> name = values.string();
-                            case 1 -> version = values.string();
-                            case 2 -> {
-                                if (scopeAttributes == null) {
-                                    scopeAttributes = Attributes.builder(4);
-                                }
-                                attributeReader.keyValues(scopeAttributes, 0, null);
-                            }
-                            default -> dropped = values.uint32();
-                        }
-                    }
-                    if (scopeAttributes != null) {
-                        attributes = scopeAttributes.build();
-                    }
+                    scope(scope);
                 }
                 case 1 -> {
                     values.array();
@@ -293,7 +267,21 @@ public final class JsonSpans {
                 default -> schemaUrl = values.string();
             }
         }
-        return new ScopeGroup(HeadParts.scope(name, version, attributes, dropped, schemaUrl), spans);
+        return new ScopeGroup(scope.scope(schemaUrl), spans);
+    }
+
+    /** Reads the instrumentation scope the parser is on into {@code scope}. */
+    private void scope(HeadParts scope) {
+        values.object();
+        int field;
+        while ((field = SCOPE.next(p)) >= 0) {
+            switch (field) {
+                case 0 -> scope.name(values.string());
+                case 1 -> scope.version(values.string());
+                case 2 -> attributeReader.keyValues(scope.attributes(4), 0, null);
+                default -> scope.droppedAttributes(values.uint32());
+            }
+        }
     }
 
     // ---------------------------------------------------------------- spans
@@ -393,48 +381,34 @@ public final class JsonSpans {
     }
 
     private SpanEvent event() {
-        long time = 0;
-        String name = "";
-        Attributes.Builder attributes = null;
+        EventParts event = new EventParts();
         int count = 0;
-        int dropped = 0;
         int field;
         while ((field = EVENT.next(p)) >= 0) {
             switch (field) {
-                case 0 -> time = values.uint64();
-                case 1 -> name = names.recent(p);
-                case 2 -> {
-                    attributes = SpanParts.started(attributes, 4);
-                    count = attributeReader.keyValues(attributes, count, eventAttributes);
-                }
-                default -> dropped = values.uint32();
+                case 0 -> event.time(values.uint64());
+                case 1 -> event.name(names.recent(p));
+                case 2 -> count = attributeReader.keyValues(event.attributes(4), count, eventAttributes);
+                default -> event.droppedAttributes(values.uint32());
             }
         }
-        return SpanParts.event(time, name, attributes, dropped);
+        return event.event();
     }
 
     private SpanLink link() {
-        String traceId = "";
-        String spanId = "";
-        String traceState = "";
-        Attributes.Builder attributes = null;
-        int dropped = 0;
-        int flags = 0;
+        LinkParts link = new LinkParts();
         int field;
         while ((field = LINK.next(p)) >= 0) {
             switch (field) {
-                case 0 -> traceId = hex(TRACE_ID_CHARS);
-                case 1 -> spanId = hex(SPAN_ID_CHARS);
-                case 2 -> traceState = values.string();
-                case 3 -> {
-                    attributes = SpanParts.started(attributes, 4);
-                    attributeReader.keyValues(attributes, 0, null);
-                }
-                case 4 -> dropped = values.uint32();
-                default -> flags = values.uint32();
+                case 0 -> link.traceId(hex(TRACE_ID_CHARS));
+                case 1 -> link.spanId(hex(SPAN_ID_CHARS));
+                case 2 -> link.traceState(values.string());
+                case 3 -> attributeReader.keyValues(link.attributes(4), 0, null);
+                case 4 -> link.droppedAttributes(values.uint32());
+                default -> link.flags(values.uint32());
             }
         }
-        return SpanParts.link(traceId, spanId, traceState, attributes, dropped, flags);
+        return link.link();
     }
 
     // ---------------------------------------------------------------- ids

@@ -8,12 +8,13 @@ import static io.nemolens.decode.protobuf.WireCursor.VARINT;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
+import io.nemolens.decode.records.EventParts;
 import io.nemolens.decode.records.HeadParts;
 import io.nemolens.decode.records.Limits;
+import io.nemolens.decode.records.LinkParts;
 import io.nemolens.decode.records.NotCommon;
 import io.nemolens.decode.records.SharedStrings;
 import io.nemolens.decode.records.SpanParts;
-import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
@@ -54,7 +55,7 @@ public final class ProtobufSpans {
 
     private final WireCursor in;
     private final WireAttributes attributeReader;
-    /** Where the head of the group {@link #envelope} read last starts and ends; -1 when it has none. */
+    /** Where the head of the group {@link #envelope} read last starts and ends; an empty range when it has none. */
     private int headAt;
 
     private int headEnd;
@@ -135,8 +136,9 @@ public final class ProtobufSpans {
 
     /**
      * Reads the envelope of a resource or scope group at [start, end), which the three signals share: its head
-     * (field 1, the resource or scope: where it is goes to {@link #headAt} and {@link #headEnd}, -1 when absent),
-     * its items (2, skipped here) and its schema URL (3, returned). A head twice is the reference's to merge.
+     * (field 1, the resource or scope: where it is goes to {@link #headAt} and {@link #headEnd}; when absent, an
+     * empty range, which reads as protobuf reads an absent message, empty), its items (2, skipped here) and its
+     * schema URL (3, returned). A head twice is the reference's to merge.
      */
     private String envelope(int start, int end) {
         headAt = -1;
@@ -158,6 +160,10 @@ public final class ProtobufSpans {
                 default -> in.skip(tag, end, 3);
             }
         }
+        if (headAt < 0) {
+            headAt = end;
+            headEnd = end;
+        }
         return schemaUrl;
     }
 
@@ -176,26 +182,20 @@ public final class ProtobufSpans {
         return -1;
     }
 
-    /** The resource of the bytes at [start, end), or none when {@code start} is -1, as the mapper makes it. */
+    /** The resource of the bytes at [start, end), as the mapper makes it. */
     private ResourceInfo resource(int start, int end, String schemaUrl) {
-        Attributes.Builder attributes = null;
-        int dropped = 0;
-        if (start >= 0) {
-            in.pos = start;
-            while (in.pos < end) {
-                int tag = in.tag(end);
-                switch (tag) {
-                    case 1 << 3 | LEN -> {
-                        attributes = SpanParts.started(attributes, 16);
-                        attributeReader.keyValue(end, attributes, 0, null, 0);
-                    }
-                    case 2 << 3 | VARINT -> dropped = (int) in.varint(end);
-                    case 3 << 3 | LEN -> entityRef(end);
-                    default -> in.skip(tag, end, 3);
-                }
+        HeadParts resource = new HeadParts();
+        in.pos = start;
+        while (in.pos < end) {
+            int tag = in.tag(end);
+            switch (tag) {
+                case 1 << 3 | LEN -> attributeReader.keyValue(end, resource.attributes(16), 0, null, 0);
+                case 2 << 3 | VARINT -> resource.droppedAttributes((int) in.varint(end));
+                case 3 << 3 | LEN -> entityRef(end);
+                default -> in.skip(tag, end, 3);
             }
         }
-        return HeadParts.resource(attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
+        return resource.resource(schemaUrl);
     }
 
     /**
@@ -213,30 +213,21 @@ public final class ProtobufSpans {
         }
     }
 
-    /** The instrumentation scope of the bytes at [start, end), or none when {@code start} is -1. */
+    /** The instrumentation scope of the bytes at [start, end). */
     private ScopeInfo scope(int start, int end, String schemaUrl) {
-        String name = "";
-        String version = "";
-        Attributes.Builder attributes = null;
-        int dropped = 0;
-        if (start >= 0) {
-            in.pos = start;
-            while (in.pos < end) {
-                int tag = in.tag(end);
-                switch (tag) {
-                    case 1 << 3 | LEN -> name = in.string(end);
-                    case 2 << 3 | LEN -> version = in.string(end);
-                    case 3 << 3 | LEN -> {
-                        attributes = SpanParts.started(attributes, 4);
-                        attributeReader.keyValue(end, attributes, 0, null, 0);
-                    }
-                    case 4 << 3 | VARINT -> dropped = (int) in.varint(end);
-                    default -> in.skip(tag, end, 4);
-                }
+        HeadParts scope = new HeadParts();
+        in.pos = start;
+        while (in.pos < end) {
+            int tag = in.tag(end);
+            switch (tag) {
+                case 1 << 3 | LEN -> scope.name(in.string(end));
+                case 2 << 3 | LEN -> scope.version(in.string(end));
+                case 3 << 3 | LEN -> attributeReader.keyValue(end, scope.attributes(4), 0, null, 0);
+                case 4 << 3 | VARINT -> scope.droppedAttributes((int) in.varint(end));
+                default -> in.skip(tag, end, 4);
             }
         }
-        return HeadParts.scope(
-                name, version, attributes == null ? Attributes.empty() : attributes.build(), dropped, schemaUrl);
+        return scope.scope(schemaUrl);
     }
 
     // ---------------------------------------------------------------- spans
@@ -307,53 +298,39 @@ public final class ProtobufSpans {
 
     private SpanEvent event(int outerEnd) {
         int end = in.lengthEnd(outerEnd);
-        long time = 0;
-        String name = "";
-        Attributes.Builder attributes = null;
+        EventParts event = new EventParts();
         int count = 0;
-        int dropped = 0;
         while (in.pos < end) {
             int tag = in.tag(end);
             switch (tag) {
-                case 1 << 3 | I64 -> time = in.fixed64(end);
-                case 2 << 3 | LEN -> name = in.string(end);
-                case 3 << 3 | LEN -> {
-                    attributes = SpanParts.started(attributes, 4);
-                    attributeReader.keyValue(end, attributes, 0, eventAttributes, count++);
-                }
-                case 4 << 3 | VARINT -> dropped = (int) in.varint(end);
+                case 1 << 3 | I64 -> event.time(in.fixed64(end));
+                case 2 << 3 | LEN -> event.name(SharedStrings.shared(in.string(end)));
+                case 3 << 3 | LEN -> attributeReader.keyValue(end, event.attributes(4), 0, eventAttributes, count++);
+                case 4 << 3 | VARINT -> event.droppedAttributes((int) in.varint(end));
                 default -> in.skip(tag, end, 4);
             }
         }
-        return SpanParts.event(time, SharedStrings.shared(name), attributes, dropped);
+        return event.event();
     }
 
     private SpanLink link(int outerEnd) {
         int end = in.lengthEnd(outerEnd);
-        String traceId = "";
-        String spanId = "";
-        String traceState = "";
-        Attributes.Builder attributes = null;
-        int dropped = 0;
-        int flags = 0;
+        LinkParts link = new LinkParts();
         while (in.pos < end) {
             int tag = in.tag(end);
             switch (tag) {
                 // a link's ids need no cache: their hex at once (an id of the wrong length that a later one
                 // replaces is still the reference's to read, which then reads the link alike)
-                case 1 << 3 | LEN -> traceId = id(end, TRACE_ID_BYTES);
-                case 2 << 3 | LEN -> spanId = id(end, SPAN_ID_BYTES);
-                case 3 << 3 | LEN -> traceState = in.string(end);
-                case 4 << 3 | LEN -> {
-                    attributes = SpanParts.started(attributes, 4);
-                    attributeReader.keyValue(end, attributes, 0, null, 0);
-                }
-                case 5 << 3 | VARINT -> dropped = (int) in.varint(end);
-                case 6 << 3 | I32 -> flags = in.fixed32(end);
+                case 1 << 3 | LEN -> link.traceId(id(end, TRACE_ID_BYTES));
+                case 2 << 3 | LEN -> link.spanId(id(end, SPAN_ID_BYTES));
+                case 3 << 3 | LEN -> link.traceState(in.string(end));
+                case 4 << 3 | LEN -> attributeReader.keyValue(end, link.attributes(4), 0, null, 0);
+                case 5 << 3 | VARINT -> link.droppedAttributes((int) in.varint(end));
+                case 6 << 3 | I32 -> link.flags(in.fixed32(end));
                 default -> in.skip(tag, end, 6);
             }
         }
-        return SpanParts.link(traceId, spanId, traceState, attributes, dropped, flags);
+        return link.link();
     }
 
     // ---------------------------------------------------------------- ids

@@ -1,6 +1,5 @@
 package io.nemolens.decode.records;
 
-import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
@@ -19,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * (empty strings, no attributes, no events or links, status unset) is said here once.
  *
  * <p>A reader sets the plain fields one by one and the repeated ones through {@link #attributes(int)},
- * {@link #event} and {@link #link}. Not thread-safe: one reader fills one instance.
+ * {@link #event} and {@link #link}; an event and a link are gathered as {@link EventParts} and {@link LinkParts}.
+ * Not thread-safe: one reader fills one instance.
  */
-public final class SpanParts {
+public final class SpanParts extends AttributedParts {
 
     private String traceId = "";
     private String spanId = "";
@@ -32,14 +32,11 @@ public final class SpanParts {
     private int kind;
     private long startTime;
     private long endTime;
-    private int droppedAttributes;
     private int droppedEvents;
     private int droppedLinks;
     private int statusCode;
     private String statusMessage = "";
 
-    private Attributes attributes = Attributes.empty();
-    private Attributes.@Nullable Builder attributeBuilder;
     private @Nullable List<SpanEvent> events;
     private @Nullable List<SpanLink> links;
     private boolean statusSeen;
@@ -80,10 +77,6 @@ public final class SpanParts {
         endTime = unixNanos;
     }
 
-    public void droppedAttributes(int count) {
-        droppedAttributes = count;
-    }
-
     public void droppedEvents(int count) {
         droppedEvents = count;
     }
@@ -98,25 +91,6 @@ public final class SpanParts {
 
     public void statusMessage(String message) {
         statusMessage = message;
-    }
-
-    /**
-     * The builder the span's attributes go into, made at the first one.
-     *
-     * @param expected how many a span of this request had the last time (the builder's first size; at least 4)
-     */
-    public Attributes.Builder attributes(int expected) {
-        Attributes.Builder builder = attributeBuilder;
-        if (builder == null) {
-            builder = Attributes.builder(Math.max(expected, 4));
-            attributeBuilder = builder;
-        }
-        return builder;
-    }
-
-    /** The span's attributes, made already (the reference path reads them whole). */
-    public void attributes(Attributes all) {
-        attributes = all;
     }
 
     public void event(SpanEvent event) {
@@ -152,7 +126,6 @@ public final class SpanParts {
 
     /** The record, in its resource and scope, with its raw OTLP. */
     public Span span(ResourceInfo resource, ScopeInfo scope, RawOtlp<io.opentelemetry.proto.trace.v1.Span> source) {
-        Attributes.Builder builder = attributeBuilder;
         List<SpanEvent> eventList = events;
         List<SpanLink> linkList = links;
         return new Span(
@@ -165,8 +138,8 @@ public final class SpanParts {
                 kind,
                 startTime,
                 endTime,
-                builder == null ? attributes : builder.build(),
-                droppedAttributes,
+                builtAttributes(),
+                droppedAttributes(),
                 eventList == null ? List.of() : eventList,
                 droppedEvents,
                 linkList == null ? List.of() : linkList,
@@ -176,44 +149,5 @@ public final class SpanParts {
                 resource,
                 scope,
                 source);
-    }
-
-    /**
-     * The builder of a group of attributes (a resource's, a scope's, an event's, a link's): the one so far, or a new
-     * one of {@code size} at the first attribute.
-     */
-    public static Attributes.Builder started(Attributes.@Nullable Builder builder, int size) {
-        return builder != null ? builder : Attributes.builder(size);
-    }
-
-    /** An event of a span; {@code attributes} {@code null} when it has none. */
-    public static SpanEvent event(long time, String name, Attributes.@Nullable Builder attributes, int dropped) {
-        return event(time, name, attributes == null ? Attributes.empty() : attributes.build(), dropped);
-    }
-
-    public static SpanEvent event(long time, String name, Attributes attributes, int dropped) {
-        return new SpanEvent(time, name, attributes, dropped);
-    }
-
-    /** A link of a span; {@code attributes} {@code null} when it has none. */
-    public static SpanLink link(
-            String traceId,
-            String spanId,
-            String traceState,
-            Attributes.@Nullable Builder attributes,
-            int dropped,
-            int flags) {
-        return link(
-                traceId,
-                spanId,
-                traceState,
-                attributes == null ? Attributes.empty() : attributes.build(),
-                dropped,
-                flags);
-    }
-
-    public static SpanLink link(
-            String traceId, String spanId, String traceState, Attributes attributes, int dropped, int flags) {
-        return new SpanLink(traceId, spanId, traceState, attributes, dropped, flags);
     }
 }
