@@ -42,6 +42,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Maps decoded OTLP requests to the handler record types. Both encodings end here, so protobuf and
@@ -66,13 +68,8 @@ public final class ProtoRecordMapper {
      * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
      */
     public static List<Span> spans(ExportTraceServiceRequest request) {
-        int total = 0;
-        for (ResourceSpans rs : request.getResourceSpansList()) {
-            for (ScopeSpans ss : rs.getScopeSpansList()) {
-                total += ss.getSpansCount();
-            }
-        }
-        List<Span> out = new ArrayList<>(total);
+        List<Span> out = new ArrayList<>(
+                total(request.getResourceSpansList(), ResourceSpans::getScopeSpansList, ScopeSpans::getSpansCount));
         IdCache ids = new IdCache();
         for (ResourceSpans rs : request.getResourceSpansList()) {
             ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
@@ -121,13 +118,8 @@ public final class ProtoRecordMapper {
      * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
      */
     public static List<LogEntry> logs(ExportLogsServiceRequest request) {
-        int total = 0;
-        for (ResourceLogs rl : request.getResourceLogsList()) {
-            for (ScopeLogs sl : rl.getScopeLogsList()) {
-                total += sl.getLogRecordsCount();
-            }
-        }
-        List<LogEntry> out = new ArrayList<>(total);
+        List<LogEntry> out = new ArrayList<>(
+                total(request.getResourceLogsList(), ResourceLogs::getScopeLogsList, ScopeLogs::getLogRecordsCount));
         for (ResourceLogs rl : request.getResourceLogsList()) {
             ResourceInfo resource = resource(rl.getResource(), rl.getSchemaUrl());
             for (ScopeLogs sl : rl.getScopeLogsList()) {
@@ -142,6 +134,24 @@ public final class ProtoRecordMapper {
             }
         }
         return out;
+    }
+
+    /**
+     * How many records the scope groups of a request's resource groups hold, for the list they become.
+     *
+     * @param resourceGroups the request's resource groups
+     * @param scopeGroups a resource group's scope groups
+     * @param records how many records a scope group holds
+     */
+    private static <R, S> int total(
+            List<R> resourceGroups, Function<R, List<S>> scopeGroups, ToIntFunction<S> records) {
+        int total = 0;
+        for (R resourceGroup : resourceGroups) {
+            for (S scopeGroup : scopeGroups.apply(resourceGroup)) {
+                total += records.applyAsInt(scopeGroup);
+            }
+        }
+        return total;
     }
 
     /** A wrong id in a record of a request, which suggests the body is another signal's request. */
