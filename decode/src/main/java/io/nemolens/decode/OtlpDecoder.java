@@ -1,6 +1,9 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.Message;
+import io.nemolens.decode.json.JsonSpans;
+import io.nemolens.decode.protobuf.ProtobufSpans;
+import io.nemolens.decode.records.Limits;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Records;
@@ -39,7 +42,7 @@ public final class OtlpDecoder {
      * (a {@link DecodeException}: the message is poisoned). Both parsers allow more structural nesting
      * ({@link #MAX_PARSE_DEPTH}) than values this deep need anywhere in a request.
      */
-    public static final int MAX_VALUE_NESTING = 100;
+    public static final int MAX_VALUE_NESTING = Limits.MAX_VALUE_NESTING;
 
     /**
      * The nesting both parsers accept: the OTLP/JSON reader's JSON nesting depth (Jackson's default,
@@ -48,7 +51,7 @@ public final class OtlpDecoder {
      * {@link #MAX_VALUE_NESTING} deep needs at most four JSON levels, and three protobuf levels, per array or
      * key-value list, plus 15 for the deepest place a value can sit (an exemplar's filtered attributes).
      */
-    public static final int MAX_PARSE_DEPTH = tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_DEPTH;
+    public static final int MAX_PARSE_DEPTH = Limits.MAX_PARSE_DEPTH;
 
     static {
         if (MAX_PARSE_DEPTH < 15 + 4 * MAX_VALUE_NESTING) {

@@ -1,16 +1,13 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.Message;
+import io.nemolens.decode.json.JsonRequests;
+import io.nemolens.decode.json.OtlpJsonException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.json.JsonFactory;
 
 /**
  * A streaming OTLP/JSON reader: builds the protobuf request field by field from Jackson tokens, with
@@ -23,17 +20,10 @@ import tools.jackson.core.json.JsonFactory;
  * URL-safe). Keys are lowerCamelCase or snake_case; unknown fields of any shape are skipped and
  * {@code null} means absent. Thread-safe.
  *
- * <p>Each message's fields are declared once, in {@link OtlpFieldTables}; one loop
- * ({@link JsonCursor#message}) reads every message by its table.
+ * <p>Each message's fields are declared once, in a field table per message; one loop reads every message by its
+ * table ({@link JsonRequests}, in {@code io.nemolens.decode.json}).
  */
 public final class OtlpJsonReader {
-
-    /** Jackson's defaults, with the nesting depth stated: the same limit as protobuf's ({@link OtlpDecoder#MAX_PARSE_DEPTH}). */
-    static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(OtlpDecoder.MAX_PARSE_DEPTH)
-                    .build())
-            .build();
 
     private OtlpJsonReader() {}
 
@@ -44,13 +34,10 @@ public final class OtlpJsonReader {
      * @throws DecodeException when the body is not OTLP/JSON of that signal, with the line and column of the fault
      */
     public static Message read(Signal signal, byte[] body, int offset, int length) {
-        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
-            return new JsonCursor(parser, signal).request(OtlpFieldTables.request(signal));
-        } catch (JacksonException e) {
-            // Jackson points at where an unclosed array or object started with a source description we do not need
-            String what = e.getOriginalMessage().replaceAll("\\s*\\(for \\w+ starting at \\[Source: [^\\]]*\\]\\)", "");
-            throw new DecodeException(
-                    "malformed JSON: " + what + JsonCursor.where(e.getLocation(), null), Encoding.JSON, e);
+        try {
+            return JsonRequests.read(signal, body, offset, length);
+        } catch (OtlpJsonException e) {
+            throw new DecodeException(e.getMessage(), Encoding.JSON, e);
         }
     }
 }

@@ -1,6 +1,12 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.ByteString;
+import io.nemolens.decode.records.EventParts;
+import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.LinkParts;
+import io.nemolens.decode.records.SharedStrings;
+import io.nemolens.decode.records.SharedValues;
+import io.nemolens.decode.records.SpanParts;
 import io.nemolens.handlers.record.AnyValue;
 import io.nemolens.handlers.record.Attributes;
 import io.nemolens.handlers.record.Exemplar;
@@ -36,6 +42,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Maps decoded OTLP requests to the handler record types. Both encodings end here, so protobuf and
@@ -51,16 +59,6 @@ public final class ProtoRecordMapper {
     private static final int TRACE_ID_BYTES = 16;
     private static final int SPAN_ID_BYTES = 8;
     private static final HexFormat HEX = HexFormat.of();
-    private static final AnyValue TRUE = new AnyValue.BoolValue(true);
-    private static final AnyValue FALSE = new AnyValue.BoolValue(false);
-    /** Shared records of small integers, which attributes such as iteration counters, ranks and sizes repeat. */
-    private static final AnyValue[] SMALL_INTS = new AnyValue[1024];
-
-    static {
-        for (int i = 0; i < SMALL_INTS.length; i++) {
-            SMALL_INTS[i] = new AnyValue.IntValue(i);
-        }
-    }
 
     private ProtoRecordMapper() {}
 
@@ -70,13 +68,8 @@ public final class ProtoRecordMapper {
      * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
      */
     public static List<Span> spans(ExportTraceServiceRequest request) {
-        int total = 0;
-        for (ResourceSpans rs : request.getResourceSpansList()) {
-            for (ScopeSpans ss : rs.getScopeSpansList()) {
-                total += ss.getSpansCount();
-            }
-        }
-        List<Span> out = new ArrayList<>(total);
+        List<Span> out = new ArrayList<>(
+                total(request.getResourceSpansList(), ResourceSpans::getScopeSpansList, ScopeSpans::getSpansCount));
         IdCache ids = new IdCache();
         for (ResourceSpans rs : request.getResourceSpansList()) {
             ResourceInfo resource = resource(rs.getResource(), rs.getSchemaUrl());
@@ -125,13 +118,8 @@ public final class ProtoRecordMapper {
      * @throws IllegalArgumentException when an id has the wrong length (the body is likely another signal's request)
      */
     public static List<LogEntry> logs(ExportLogsServiceRequest request) {
-        int total = 0;
-        for (ResourceLogs rl : request.getResourceLogsList()) {
-            for (ScopeLogs sl : rl.getScopeLogsList()) {
-                total += sl.getLogRecordsCount();
-            }
-        }
-        List<LogEntry> out = new ArrayList<>(total);
+        List<LogEntry> out = new ArrayList<>(
+                total(request.getResourceLogsList(), ResourceLogs::getScopeLogsList, ScopeLogs::getLogRecordsCount));
         for (ResourceLogs rl : request.getResourceLogsList()) {
             ResourceInfo resource = resource(rl.getResource(), rl.getSchemaUrl());
             for (ScopeLogs sl : rl.getScopeLogsList()) {
@@ -146,6 +134,24 @@ public final class ProtoRecordMapper {
             }
         }
         return out;
+    }
+
+    /**
+     * How many records the scope groups of a request's resource groups hold, for the list they become.
+     *
+     * @param resourceGroups the request's resource groups
+     * @param scopeGroups a resource group's scope groups
+     * @param records how many records a scope group holds
+     */
+    private static <R, S> int total(
+            List<R> resourceGroups, Function<R, List<S>> scopeGroups, ToIntFunction<S> records) {
+        int total = 0;
+        for (R resourceGroup : resourceGroups) {
+            for (S scopeGroup : scopeGroups.apply(resourceGroup)) {
+                total += records.applyAsInt(scopeGroup);
+            }
+        }
+        return total;
     }
 
     /** A wrong id in a record of a request, which suggests the body is another signal's request. */
@@ -224,12 +230,12 @@ public final class ProtoRecordMapper {
         }
     }
 
-    static ResourceInfo resource(Resource r, String schemaUrl) {
-        return resource(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
+    private static ResourceInfo resource(Resource r, String schemaUrl) {
+        return HeadParts.resource(attributes(r.getAttributesList()), r.getDroppedAttributesCount(), schemaUrl);
     }
 
-    static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
-        return scope(
+    private static ScopeInfo scope(InstrumentationScope s, String schemaUrl) {
+        return HeadParts.scope(
                 s.getName(),
                 s.getVersion(),
                 attributes(s.getAttributesList()),
@@ -237,51 +243,31 @@ public final class ProtoRecordMapper {
                 schemaUrl);
     }
 
-    /** The resource of a group, as every decoder makes it: {@link ResourceInfo#EMPTY} when it has nothing. */
-    static ResourceInfo resource(Attributes attributes, int droppedAttributesCount, String schemaUrl) {
-        if (attributes.isEmpty() && droppedAttributesCount == 0 && schemaUrl.isEmpty()) {
-            return ResourceInfo.EMPTY;
-        }
-        return new ResourceInfo(attributes, droppedAttributesCount, schemaUrl);
-    }
-
-    /** The instrumentation scope of a group, as every decoder makes it: {@link ScopeInfo#EMPTY} when it has nothing. */
-    static ScopeInfo scope(
-            String name, String version, Attributes attributes, int droppedAttributesCount, String schemaUrl) {
-        if (attributes.isEmpty()
-                && droppedAttributesCount == 0
-                && schemaUrl.isEmpty()
-                && name.isEmpty()
-                && version.isEmpty()) {
-            return ScopeInfo.EMPTY;
-        }
-        return new ScopeInfo(name, version, attributes, droppedAttributesCount, schemaUrl);
-    }
-
     private static Span span(
             io.opentelemetry.proto.trace.v1.Span s, ResourceInfo resource, ScopeInfo scope, IdCache ids) {
         SpanParts parts = new SpanParts();
-        parts.traceId = ids.trace(s.getTraceId());
-        parts.spanId = spanId(s.getSpanId());
-        parts.parentSpanId = ids.parent(s.getParentSpanId(), s.getSpanId(), parts.spanId);
-        parts.traceState = s.getTraceState();
-        parts.flags = s.getFlags();
-        parts.name = SharedStrings.shared(s.getName());
-        parts.kind = s.getKindValue();
-        parts.startTime = s.getStartTimeUnixNano();
-        parts.endTime = s.getEndTimeUnixNano();
+        String spanId = spanId(s.getSpanId());
+        parts.traceId(ids.trace(s.getTraceId()));
+        parts.spanId(spanId);
+        parts.parentSpanId(ids.parent(s.getParentSpanId(), s.getSpanId(), spanId));
+        parts.traceState(s.getTraceState());
+        parts.flags(s.getFlags());
+        parts.name(SharedStrings.shared(s.getName()));
+        parts.kind(s.getKindValue());
+        parts.startTime(s.getStartTimeUnixNano());
+        parts.endTime(s.getEndTimeUnixNano());
         parts.attributes(attributes(s.getAttributesList()));
-        parts.droppedAttributes = s.getDroppedAttributesCount();
+        parts.droppedAttributes(s.getDroppedAttributesCount());
         for (io.opentelemetry.proto.trace.v1.Span.Event e : s.getEventsList()) {
-            parts.event(SpanParts.event(
+            parts.event(EventParts.event(
                     e.getTimeUnixNano(),
                     SharedStrings.shared(e.getName()),
                     attributes(e.getAttributesList()),
                     e.getDroppedAttributesCount()));
         }
-        parts.droppedEvents = s.getDroppedEventsCount();
+        parts.droppedEvents(s.getDroppedEventsCount());
         for (io.opentelemetry.proto.trace.v1.Span.Link l : s.getLinksList()) {
-            parts.link(SpanParts.link(
+            parts.link(LinkParts.link(
                     traceId(l.getTraceId()),
                     spanId(l.getSpanId()),
                     l.getTraceState(),
@@ -289,9 +275,9 @@ public final class ProtoRecordMapper {
                     l.getDroppedAttributesCount(),
                     l.getFlags()));
         }
-        parts.droppedLinks = s.getDroppedLinksCount();
-        parts.statusCode = s.getStatus().getCodeValue();
-        parts.statusMessage = s.getStatus().getMessage();
+        parts.droppedLinks(s.getDroppedLinksCount());
+        parts.statusCode(s.getStatus().getCodeValue());
+        parts.statusMessage(s.getStatus().getMessage());
         return parts.span(resource, scope, RawOtlp.of(s));
     }
 
@@ -536,8 +522,8 @@ public final class ProtoRecordMapper {
     private static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v, int depth) {
         return switch (v.getValueCase()) {
             case STRING_VALUE -> new AnyValue.StringValue(v.getStringValue());
-            case BOOL_VALUE -> bool(v.getBoolValue());
-            case INT_VALUE -> integer(v.getIntValue());
+            case BOOL_VALUE -> SharedValues.bool(v.getBoolValue());
+            case INT_VALUE -> SharedValues.integer(v.getIntValue());
             case DOUBLE_VALUE -> new AnyValue.DoubleValue(v.getDoubleValue());
             case BYTES_VALUE -> new AnyValue.BytesValue(v.getBytesValue().toByteArray());
             case ARRAY_VALUE -> {
@@ -554,16 +540,6 @@ public final class ProtoRecordMapper {
                 new AnyValue.KvListValue(attributes(v.getKvlistValue().getValuesList(), nested(depth)));
             case STRING_VALUE_STRINDEX, VALUE_NOT_SET -> AnyValue.EMPTY;
         };
-    }
-
-    /** The one record of each bool value. */
-    static AnyValue bool(boolean value) {
-        return value ? TRUE : FALSE;
-    }
-
-    /** The record of an int value: one shared instance each for the small ones. */
-    static AnyValue integer(long value) {
-        return value >= 0 && value < SMALL_INTS.length ? SMALL_INTS[(int) value] : new AnyValue.IntValue(value);
     }
 
     /** The depth inside one more array or key-value list, refused past {@link OtlpDecoder#MAX_VALUE_NESTING}. */

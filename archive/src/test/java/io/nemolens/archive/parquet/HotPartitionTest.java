@@ -61,26 +61,18 @@ class HotPartitionTest {
         threads.shutdownNow();
     }
 
-    private final OpenFiles.EntryHolds holds = new OpenFiles.EntryHolds() {
-        @Override
-        public boolean failed(long s) {
-            return false;
-        }
-
-        @Override
-        public boolean hold(long s) {
-            if (s == blockedSeq) {
-                blocked.countDown();
-                try {
-                    assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
+    private final OpenFiles.EntryHolds holds = OpenFilesFixtures.holding(s -> {
+        if (s == blockedSeq) {
+            blocked.countDown();
+            try {
+                assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            return true;
         }
-    };
+        return true;
+    });
 
     private OpenFiles files(FileSettings settings, Clock clock) {
         return new OpenFiles(

@@ -4,26 +4,18 @@ import io.nemolens.archive.store.LocalFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.function.LongPredicate;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * What {@link OpenFiles} alone needs around it in tests and measurements: holds that always hold, a lost-files
- * handler that fails loudly, a commit done at once, and the archive's file settings with a given budget and cap.
+ * What {@link OpenFiles} alone needs around it in tests and measurements: holds that always hold or hold as told, a
+ * lost-files handler that fails loudly, a commit done at once, and the archive's file settings with a given budget and
+ * cap.
  */
 final class OpenFilesFixtures {
 
     /** Every entry is held: nothing failed. */
-    static final OpenFiles.EntryHolds HOLD_ALL = new OpenFiles.EntryHolds() {
-        @Override
-        public boolean failed(long seq) {
-            return false;
-        }
-
-        @Override
-        public boolean hold(long seq) {
-            return true;
-        }
-    };
+    static final OpenFiles.EntryHolds HOLD_ALL = holding(seq -> true);
 
     /** No file may fail here. */
     static final OpenFiles.LostFiles FAIL = new OpenFiles.LostFiles() {
@@ -39,6 +31,21 @@ final class OpenFilesFixtures {
     };
 
     private OpenFilesFixtures() {}
+
+    /** Holds where nothing failed, each entry held as {@code hold} says (which may also wait, or count). */
+    static OpenFiles.EntryHolds holding(LongPredicate hold) {
+        return new OpenFiles.EntryHolds() {
+            @Override
+            public boolean failed(long seq) {
+                return false;
+            }
+
+            @Override
+            public boolean hold(long seq) {
+                return hold.test(seq);
+            }
+        };
+    }
 
     /** Finishes and publishes a file at once, on the calling thread. */
     static void commit(ParquetFile<?> file) {

@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.records;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * records that handlers keep. Bounded: long strings are not kept, and past {@link #MAX_STRINGS} the set starts
  * again (a stream of ever new names costs a look-up each, never memory). Thread-safe.
  */
-final class SharedStrings {
+public final class SharedStrings {
 
     static final int MAX_STRINGS = 4096;
     static final int MAX_LENGTH = 128;
@@ -21,7 +21,7 @@ final class SharedStrings {
     private SharedStrings() {}
 
     /** The shared instance equal to {@code s} (itself, the first time). */
-    static String shared(String s) {
+    public static String shared(String s) {
         String shared = STRINGS.get(s);
         if (shared != null) {
             return shared;

@@ -1,7 +1,8 @@
-package io.nemolens.decode;
+package io.nemolens.decode.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;

@@ -1,23 +1,20 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.protobuf.Message;
+import io.nemolens.decode.DecodeException;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.decode.ProtoRecordMapper;
+import io.nemolens.decode.ReadsAlike.DirectReader;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.generator.TelemetryGenerator;
-import io.nemolens.generator.TelemetryGenerator.Batch;
-import io.nemolens.generator.TelemetryGenerator.Kind;
-import io.nemolens.generator.TelemetryGenerator.Settings;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
-import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.Span;
 import io.nemolens.handlers.record.StatusCode;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,18 +32,12 @@ class JsonSpansTest {
             "{\"traceId\":\"5b8efff798038103d269b633813fc60c\",\"spanId\":\"eee19b7ec3c1b174\"";
 
     private static List<Span> reference(byte[] body) {
-        ExportTraceServiceRequest request =
-                (ExportTraceServiceRequest) OtlpJsonReader.read(Signal.SPANS, body, 0, body.length);
-        return ProtoRecordMapper.spans(request);
-    }
-
-    private static RawOtlp<Message> request(byte[] body) {
-        return RawOtlp.lazy(() -> OtlpJsonReader.read(Signal.SPANS, body, 0, body.length));
+        return DirectReader.JSON.reference(body);
     }
 
     /** Reads {@code body} both ways and checks they agree; returns whether the reader read it itself. */
     private static boolean agree(byte[] body) {
-        return ReadsAlike.agree(JsonSpans.read(body, 0, body.length, request(body)), () -> reference(body));
+        return DirectReader.JSON.agree(body);
     }
 
     private static boolean agree(String json) {
@@ -58,18 +49,6 @@ class JsonSpansTest {
         return "{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"nemo.run.id\",\"value\":{\"stringValue\":"
                 + "\"r\"}}]},\"scopeSpans\":[{\"scope\":{\"name\":\"s\"},\"spans\":[" + String.join(",", spans)
                 + "]}]}]}";
-    }
-
-    @Test
-    void theGeneratorsTrainingRunsInTheCollectorsShapeReadAsTheReferenceReadsThemWithoutFallingBack() {
-        TelemetryGenerator g = new TelemetryGenerator(
-                new Settings(List.of(Kind.SPANS), "run-json", 16, 8, 64, 5, 7, NemoLensTelemetry.T0));
-        for (int i = 0; i < 40; i++) {
-            Batch b = g.next();
-            assertThat(agree(CollectorJsonWriter.write(b.request())))
-                    .as("batch %d", i)
-                    .isTrue();
-        }
     }
 
     @Test
@@ -198,34 +177,6 @@ class JsonSpansTest {
                     .isInstanceOf(DecodeException.class)
                     .hasMessage(reason);
         }
-    }
-
-    @Test
-    void valuesNestedToTheLimitAreReadAndDeeperOnesLeftToTheReference() {
-        AnyValue value = AnyValue.newBuilder().setStringValue("bottom").build();
-        for (int i = 0; i < OtlpDecoder.MAX_VALUE_NESTING; i++) {
-            value = AnyValue.newBuilder()
-                    .setKvlistValue(io.opentelemetry.proto.common.v1.KeyValueList.newBuilder()
-                            .addValues(KeyValue.newBuilder().setKey("k").setValue(value)))
-                    .build();
-        }
-        ExportTraceServiceRequest.Builder atLimit = NemoLensTelemetry.traces().toBuilder();
-        atLimit.getResourceSpansBuilder(0)
-                .getScopeSpansBuilder(0)
-                .getSpansBuilder(0)
-                .addAttributes(KeyValue.newBuilder().setKey("deep").setValue(value));
-        ExportTraceServiceRequest.Builder beyond = NemoLensTelemetry.traces().toBuilder();
-        beyond.getResourceSpansBuilder(0)
-                .getScopeSpansBuilder(0)
-                .getSpansBuilder(0)
-                .addAttributes(KeyValue.newBuilder()
-                        .setKey("deeper")
-                        .setValue(AnyValue.newBuilder()
-                                .setArrayValue(io.opentelemetry.proto.common.v1.ArrayValue.newBuilder()
-                                        .addValues(value))));
-
-        assertThat(agree(CollectorJsonWriter.write(atLimit.build()))).isTrue();
-        assertThat(agree(CollectorJsonWriter.write(beyond.build()))).isFalse();
     }
 
     /**

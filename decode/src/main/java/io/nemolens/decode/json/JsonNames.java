@@ -1,16 +1,19 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.nemolens.decode.records.NotCommon;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.sym.BinaryNameMatcher;
 import tools.jackson.core.sym.PropertyNameMatcher;
 
 /**
  * The OTLP/JSON property names of some fields of one message, in both spellings (lowerCamelCase and the
- * {@code .proto}'s snake_case), matched on the parser's raw bytes: {@link #field} turns a match into the
- * field's place in the list the names were made from. Immutable.
+ * {@code .proto}'s snake_case), matched on the parser's raw bytes: {@link #next} moves the parser to the next
+ * property and gives the place of its field in the list the names were made from. Immutable.
  *
  * @param matcher the names, for {@code JsonParser.nextNameMatch}
  * @param fields by the index {@code matcher} gives, the field's place in the list
@@ -43,8 +46,26 @@ record JsonNames(PropertyNameMatcher matcher, int[] fields) {
                 fields.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    /** The place of the field a non-negative match names. */
-    int field(int match) {
-        return fields[match];
+    /**
+     * Moves {@code p} to the next property of the object it is in whose value is not {@code null}, unknown
+     * properties skipped, and leaves it on the value: that field's place, or -1 at the object's end. For the direct
+     * span reader: anything else is the reference's to judge ({@link NotCommon}).
+     */
+    int next(JsonParser p) {
+        while (true) {
+            int match = p.nextNameMatch(matcher);
+            if (match >= 0) {
+                if (p.nextToken() != JsonToken.VALUE_NULL) {
+                    return fields[match];
+                }
+            } else if (match == PropertyNameMatcher.MATCH_END_OBJECT) {
+                return -1;
+            } else if (match == PropertyNameMatcher.MATCH_UNKNOWN_NAME) {
+                p.nextToken();
+                p.skipChildren();
+            } else {
+                throw new NotCommon();
+            }
+        }
     }
 }

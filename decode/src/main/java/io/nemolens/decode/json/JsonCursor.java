@@ -1,11 +1,10 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
-import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import java.math.BigInteger;
 import java.nio.CharBuffer;
@@ -128,6 +127,11 @@ final class JsonCursor {
         if (t != JsonToken.START_ARRAY) {
             throw fail("expected an array, found " + JsonToken.valueDescFor(t));
         }
+    }
+
+    /** The parser is on an object (else says what it is on). */
+    void object() {
+        object(p.currentToken());
     }
 
     void object(JsonToken t) {
@@ -281,7 +285,7 @@ final class JsonCursor {
         }
     }
 
-    private DecodeException badInteger(char[] c, int off, int len) {
+    private OtlpJsonException badInteger(char[] c, int off, int len) {
         return fail("'" + new String(c, off, len) + "' is not a decimal integer");
     }
 
@@ -398,14 +402,14 @@ final class JsonCursor {
 
     // ---------------------------------------------------------------- failures
 
-    private DecodeException fail(String what) {
+    private OtlpJsonException fail(String what) {
         String path = null;
         try {
             path = p.streamReadContext().pathAsPointer().toString();
         } catch (RuntimeException e) {
             // the location alone will do
         }
-        return new DecodeException("invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), Encoding.JSON);
+        return new OtlpJsonException("invalid OTLP/JSON: " + what + where(p.currentTokenLocation(), path), null);
     }
 
     /** " at line L, column C (path)", as much of it as is known. */

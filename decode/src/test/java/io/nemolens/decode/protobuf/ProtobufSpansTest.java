@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.protobuf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.UnknownFieldSet;
+import io.nemolens.decode.DecodeException;
+import io.nemolens.decode.DecodedMessage;
+import io.nemolens.decode.OtlpDecoder;
+import io.nemolens.decode.ProtoRecordMapper;
+import io.nemolens.decode.ReadsAlike.DirectReader;
+import io.nemolens.decode.records.SharedStrings;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.generator.TelemetryGenerator;
-import io.nemolens.generator.TelemetryGenerator.Batch;
-import io.nemolens.generator.TelemetryGenerator.Kind;
-import io.nemolens.generator.TelemetryGenerator.Settings;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.Span;
@@ -43,24 +45,12 @@ class ProtobufSpansTest {
 
     /** The reference: the spans, or the failure, of the way every body was decoded before. */
     private static List<Span> reference(byte[] body) {
-        ExportTraceServiceRequest request =
-                (ExportTraceServiceRequest) ProtobufRequests.parse(Signal.SPANS, body, 0, body.length);
-        return ProtoRecordMapper.spans(request);
+        return DirectReader.PROTOBUF.reference(body);
     }
 
     /** Reads {@code body} both ways and checks they agree; returns whether the reader read it itself. */
     private static boolean agree(byte[] body) {
-        return ReadsAlike.agree(ProtobufSpans.read(body, 0, body.length), () -> reference(body));
-    }
-
-    @Test
-    void theGeneratorsTrainingRunsReadAsTheReferenceReadsThemWithoutFallingBack() {
-        TelemetryGenerator g = new TelemetryGenerator(
-                new Settings(List.of(Kind.SPANS), "run-direct", 16, 8, 64, 5, 7, NemoLensTelemetry.T0));
-        for (int i = 0; i < 40; i++) {
-            Batch b = g.next();
-            assertThat(agree(b.request().toByteArray())).as("batch %d", i).isTrue();
-        }
+        return DirectReader.PROTOBUF.agree(body);
     }
 
     @Test
@@ -181,11 +171,7 @@ class ProtobufSpansTest {
         byte[] body = request(resource(), scopeSpans(span));
 
         assertThat(agree(body)).isFalse();
-        Span decoded = new OtlpDecoder()
-                .decode(Signal.SPANS, body, null)
-                .records()
-                .spans()
-                .get(0);
+        Span decoded = firstDecoded(body);
         assertThat(decoded.statusMessage()).isEqualTo("first");
         assertThat(decoded.statusCode()).isEqualTo(StatusCode.ERROR);
     }
@@ -215,49 +201,25 @@ class ProtobufSpansTest {
 
         assertThat(reference(body).get(0).attributes().get("k").asText()).isEqualTo("[1,2]");
         assertThat(agree(body)).isFalse();
-        assertThat(new OtlpDecoder()
-                        .decode(Signal.SPANS, body, null)
-                        .records()
-                        .spans()
-                        .get(0)
-                        .attributes()
-                        .get("k")
-                        .asText())
-                .isEqualTo("[1,2]");
+        assertThat(firstDecoded(body).attributes().get("k").asText()).isEqualTo("[1,2]");
     }
 
     @Test
     void aResourceThatComesTwiceIsMergedByTheReference() throws IOException {
         Resource first = Resource.newBuilder().addAttributes(kv("a", "1")).build();
         Resource second = Resource.newBuilder().addAttributes(kv("b", "2")).build();
-        byte[] span = NemoLensTelemetry.traces()
-                .getResourceSpans(0)
-                .getScopeSpans(0)
-                .getSpans(0)
-                .toByteArray();
+        byte[] span = firstSpan();
         byte[] resourceSpans =
                 concat(field(1, first.toByteArray()), field(1, second.toByteArray()), field(2, scopeSpans(span)));
         byte[] body = field(1, resourceSpans);
 
         assertThat(agree(body)).isFalse();
-        assertThat(new OtlpDecoder()
-                        .decode(Signal.SPANS, body, null)
-                        .records()
-                        .spans()
-                        .get(0)
-                        .resource()
-                        .attributes()
-                        .size())
-                .isEqualTo(2);
+        assertThat(firstDecoded(body).resource().attributes().size()).isEqualTo(2);
     }
 
     @Test
     void theResourceMayComeAfterItsScopesAndTheSchemaUrlAnywhere() throws IOException {
-        byte[] span = NemoLensTelemetry.traces()
-                .getResourceSpans(0)
-                .getScopeSpans(0)
-                .getSpans(0)
-                .toByteArray();
+        byte[] span = firstSpan();
         byte[] scopeSpans = concat(
                 field(2, span),
                 field(3, "https://opentelemetry.io/schemas/1.26.0".getBytes(StandardCharsets.UTF_8)),
@@ -345,32 +307,6 @@ class ProtobufSpansTest {
         }
     }
 
-    @Test
-    void valuesNestedToTheLimitAreReadAndDeeperOnesLeftToTheReferenceWhichRefusesThem() {
-        AnyValue value = AnyValue.newBuilder().setStringValue("bottom").build();
-        for (int i = 0; i < OtlpDecoder.MAX_VALUE_NESTING; i++) {
-            value = AnyValue.newBuilder()
-                    .setArrayValue(ArrayValue.newBuilder().addValues(value))
-                    .build();
-        }
-        ExportTraceServiceRequest.Builder atLimit = NemoLensTelemetry.traces().toBuilder();
-        atLimit.getResourceSpansBuilder(0)
-                .getScopeSpansBuilder(0)
-                .getSpansBuilder(0)
-                .addAttributes(KeyValue.newBuilder().setKey("deep").setValue(value));
-        ExportTraceServiceRequest.Builder beyond = NemoLensTelemetry.traces().toBuilder();
-        beyond.getResourceSpansBuilder(0)
-                .getScopeSpansBuilder(0)
-                .getSpansBuilder(0)
-                .addAttributes(KeyValue.newBuilder()
-                        .setKey("deeper")
-                        .setValue(AnyValue.newBuilder()
-                                .setArrayValue(ArrayValue.newBuilder().addValues(value))));
-
-        assertThat(agree(atLimit.build().toByteArray())).isTrue();
-        assertThat(agree(beyond.build().toByteArray())).isFalse();
-    }
-
     /**
      * Random damage to real requests (flipped bits, bytes changed, cut, inserted, removed): the reader never
      * throws, and it reads a body only when the reference reads it the same.
@@ -437,6 +373,24 @@ class ProtobufSpansTest {
                 .setKey(key)
                 .setValue(AnyValue.newBuilder().setStringValue(value))
                 .build();
+    }
+
+    /** The first span of {@code body} as the decoder decodes it, whichever way it reads the body. */
+    private static Span firstDecoded(byte[] body) {
+        return new OtlpDecoder()
+                .decode(Signal.SPANS, body, null)
+                .records()
+                .spans()
+                .get(0);
+    }
+
+    /** The bytes of the fixture's first span. */
+    private static byte[] firstSpan() {
+        return NemoLensTelemetry.traces()
+                .getResourceSpans(0)
+                .getScopeSpans(0)
+                .getSpans(0)
+                .toByteArray();
     }
 
     private static byte[] resource() {

@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;

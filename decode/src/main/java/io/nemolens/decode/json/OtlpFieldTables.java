@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.json;
 
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -35,7 +35,7 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 
 /**
- * The OTLP messages as {@link OtlpJsonReader} reads them: one {@link FieldTable} per message, each field
+ * The OTLP messages as {@link JsonRequests} reads them: one {@link FieldTable} per message, each field
  * declared once by its {@code .proto} name next to the setter it calls. The value readers
  * ({@link JsonCursor}) implement OTLP/JSON's encodings: {@code traceId}/{@code spanId} say hex ids,
  * {@code uint64} a {@code fixed64} or {@code uint64} field, {@code uint32} a {@code uint32} or
