@@ -5,6 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.ClaimsRegistry;
 import io.nemolens.app.testing.Service;
+import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.iceberg.CatalogSettings;
+import io.nemolens.archive.iceberg.IcebergTables;
+import io.nemolens.archive.iceberg.TableStorage;
+import io.nemolens.archive.iceberg.maintenance.MaintenanceLock;
+import io.nemolens.archive.iceberg.maintenance.MaintenanceSettings;
+import io.nemolens.archive.iceberg.maintenance.TableMaintenance;
+import io.nemolens.archive.s3.S3ClientSettings;
 import io.nemolens.archive.testing.HaltAt;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
@@ -24,11 +32,13 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.iceberg.aws.s3.S3FileIO;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Three consumer instances (the service's jar in child JVMs) on one queue, with the PostgreSQL claim registry,
@@ -119,7 +129,8 @@ class ScaleOutIT {
 
     /**
      * With one PostgreSQL Iceberg catalog too, and a crash point between a wave's table commit and its bookkeeping:
-     * the table holds every published record exactly once, no data file twice.
+     * the table holds every published record exactly once, no data file twice; and again once its partitions are
+     * compacted.
      */
     @Test
     void threeInstancesOnOneBucketAndOneCatalogKilledAtRandomAndAtCrashPointsPutEveryRecordInTheTableOnce()
@@ -163,6 +174,59 @@ class ScaleOutIT {
                 reader.query("SELECT DISTINCT _message_id FROM " + table)
                         .forEach(r -> archived.add((String) r.get("_message_id")));
                 assertThat(archived).as("the messages in the table (%s)", about).isEqualTo(ids);
+            }
+
+            // and after a compaction of every partition
+            S3Client s3 = S3ClientSettings.endpoint(
+                            server.endpoint(), S3Server.ACCESS_KEY_ID, S3Server.SECRET_ACCESS_KEY)
+                    .newClient();
+            S3FileIO fileIo = new S3FileIO(() -> s3);
+            fileIo.initialize(Map.of());
+            try (IcebergTables tables = IcebergTables.open(
+                    new CatalogSettings(
+                            "lens",
+                            database.uri(),
+                            CatalogDatabase.USER,
+                            null,
+                            "lens",
+                            Duration.ofSeconds(1),
+                            Map.of(),
+                            Map.of()),
+                    new TableStorage(fileIo, "s3://" + bucket + "/archive"))) {
+                tables.prepare(
+                        "spans",
+                        io.nemolens.archive.parquet.Tables.defaults().schemas().get("spans"));
+                TableMaintenance maintenance = new TableMaintenance(
+                        tables,
+                        new MaintenanceSettings(
+                                Duration.ofHours(1),
+                                new MaintenanceSettings.Compaction(true, 64L << 20, 2, 2, Duration.ofMillis(1)),
+                                new MaintenanceSettings.Expiry(false, Duration.ofHours(1), 10),
+                                new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1))),
+                        MaintenanceLock.forCatalog(database.uri(), CatalogDatabase.USER, null, "lens.lens"),
+                        ArchiveOptions.Compression.ZSTD,
+                        1,
+                        java.time.Clock.systemUTC());
+                assertThat(maintenance.run()).isTrue();
+                assertThat(maintenance.status().compactedFiles())
+                        .as("files compacted (%s)", about)
+                        .isPositive();
+            }
+            try (ArchivedTables tables = new ArchivedTables(
+                            database.uri(),
+                            CatalogDatabase.USER,
+                            dir,
+                            "lens",
+                            server.folder(bucket).getParent());
+                    ArchiveReader reader = new ArchiveReader(dir)) {
+                String table = ArchivedTables.readParquet(tables.files("spans"));
+                Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
+                assertThat(reader.scalar("SELECT count(*) FROM " + table))
+                        .as("rows in the compacted table, counted without DISTINCT (%s)", about)
+                        .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
+                assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
+                                + " GROUP BY ALL HAVING count(*) > 1)"))
+                        .isEqualTo(0L);
             }
         }
     }

@@ -1,0 +1,215 @@
+package io.nemolens.benchmarks;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.MessageProperties;
+import io.nemolens.app.LensConsumerApplication;
+import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.TableStatus;
+import io.nemolens.archive.iceberg.LocalFileIO;
+import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.topology.LensTopology;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.jdbc.JdbcClientPool;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Table commits with several instances on one queue and one PostgreSQL Iceberg catalog: the instances (the service's
+ * application contexts, each with an archive folder and spool of its own) consume a steady stream of span messages of
+ * 16 runs for a while, with files cut every {@code --max-age}; then the spans table's snapshots say how many appends
+ * came per minute, and the instances how many attempts failed (Iceberg's retries on conflict are inside an attempt).
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.nemolens.benchmarks.TableCommitRate [--instances 3] [--minutes 3]
+ *     [--rate 20] [--max-age 30s] [--commit-interval 10s]
+ * </pre>
+ */
+public final class TableCommitRate {
+
+    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final String USER = "postgres";
+
+    private TableCommitRate() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new TreeMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        int instances = Integer.parseInt(opts.getOrDefault("instances", "3"));
+        Duration run = Duration.ofMinutes(Long.parseLong(opts.getOrDefault("minutes", "3")));
+        int rate = Integer.parseInt(opts.getOrDefault("rate", "20"));
+        String maxAge = opts.getOrDefault("max-age", "30s");
+        String interval = opts.getOrDefault("commit-interval", "10s");
+
+        String database = "lens_bench_rate_" + UUID.randomUUID().toString().substring(0, 8);
+        execute("CREATE DATABASE " + database);
+        String catalog = POSTGRES.substring(0, POSTGRES.lastIndexOf('/') + 1) + database;
+        String id = "lens-bench-rate." + UUID.randomUUID().toString().substring(0, 8);
+        LensTopology topology = LensTopology.builder()
+                .exchange(id + ".raw")
+                .deadLetterExchange(id + ".dead")
+                .queue(id + "-processing")
+                .poisonQueue(id + "-poison")
+                .parkingLotQueue(id + "-poison.parking-lot")
+                .build();
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"));
+        List<ConfigurableApplicationContext> apps = new ArrayList<>();
+        List<Path> folders = new ArrayList<>();
+        try (Connection connection = factory.newConnection("lens-bench-rate");
+                Channel ch = connection.createChannel()) {
+            ch.confirmSelect();
+            for (int i = 0; i < instances; i++) {
+                Path folder = Files.createTempDirectory("lens-bench-rate-" + i);
+                folders.add(folder);
+                Map<String, Object> props = new LinkedHashMap<>();
+                props.put("spring.rabbitmq.host", factory.getHost());
+                props.put("spring.rabbitmq.port", factory.getPort());
+                props.put("lens.topology.exchange", topology.exchangeName());
+                props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
+                props.put("lens.topology.queue", topology.queueName());
+                props.put("lens.topology.poison-queue", topology.poisonQueueName());
+                props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
+                props.put("lens.archive.path", folder.toString());
+                props.put("lens.archive.max-age", maxAge);
+                props.put("lens.archive.catalog.uri", catalog);
+                props.put("lens.archive.catalog.username", USER);
+                props.put("lens.archive.catalog.commit-interval", interval);
+                props.put("lens.archive.catalog.maintenance.enabled", "false");
+                props.put("spring.main.banner-mode", "off");
+                props.put("logging.level.root", "WARN");
+                apps.add(new SpringApplicationBuilder(LensConsumerApplication.class)
+                        .web(WebApplicationType.NONE)
+                        .properties(props)
+                        .run());
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d instances on queue %s, one catalog %s; %d messages/s of 256 spans of 16 runs for %s;"
+                            + " max-age %s, commit-interval %s%n",
+                    instances,
+                    topology.queueName(),
+                    catalog,
+                    rate,
+                    run,
+                    maxAge,
+                    interval);
+            long start = System.currentTimeMillis();
+            long end = start + run.toMillis();
+            int sent = 0;
+            while (System.currentTimeMillis() < end) {
+                long due = start + (long) sent * 1000 / rate;
+                long wait = due - System.currentTimeMillis();
+                if (wait > 0) {
+                    Thread.sleep(wait);
+                }
+                byte[] body = NemoLensRequests.spans(256, "rate-run-" + (sent % 16), sent % 8, sent)
+                        .toByteArray();
+                ch.basicPublish(topology.exchangeName(), "otlp_spans", MessageProperties.PERSISTENT_BASIC, body);
+                sent++;
+                if (sent % 100 == 0) {
+                    ch.waitForConfirmsOrDie(30_000);
+                }
+            }
+            ch.waitForConfirmsOrDie(30_000);
+            long streamEnd = System.currentTimeMillis();
+            long commits = 0;
+            long failures = 0;
+            for (ConfigurableApplicationContext app : apps) {
+                ParquetArchive archive = app.getBean(ParquetArchive.class);
+                archive.commitNow();
+                TableStatus t = archive.status().tables();
+                if (t != null) {
+                    commits += t.commits();
+                    failures += t.failures();
+                }
+            }
+            report(catalog, instances, start, streamEnd, sent, commits, failures);
+        } finally {
+            for (ConfigurableApplicationContext app : apps) {
+                app.close();
+            }
+            for (Path folder : folders) {
+                ArchiveFiles.delete(folder);
+            }
+            try (Connection connection = factory.newConnection("lens-bench-rate-cleanup");
+                    Channel ch = connection.createChannel()) {
+                ch.queueDelete(topology.queueName());
+                ch.queueDelete(topology.poisonQueueName());
+                ch.queueDelete(topology.parkingLotQueueName());
+                ch.exchangeDelete(topology.exchangeName());
+                ch.exchangeDelete(topology.deadLetterExchangeName());
+            }
+            execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        }
+    }
+
+    /** The spans table's appends per minute of the stream, from its snapshots. */
+    private static void report(String catalog, int instances, long start, long end, int sent, long waves, long failures)
+            throws Exception {
+        try (JdbcCatalog reader =
+                new JdbcCatalog(ignored -> new LocalFileIO(), p -> new JdbcClientPool(catalog, p), false)) {
+            reader.initialize("lens", Map.of("uri", catalog, "jdbc.user", USER, "warehouse", "/tmp"));
+            for (String name : List.of("spans")) {
+                Table table = reader.loadTable(TableIdentifier.of("lens", name));
+                int appends = 0;
+                int inStream = 0;
+                long files = 0;
+                for (Snapshot s : table.snapshots()) {
+                    if ("append".equals(s.operation())) {
+                        appends++;
+                        files += Long.parseLong(s.summary().getOrDefault("added-data-files", "0"));
+                        if (s.timestampMillis() >= start && s.timestampMillis() <= end) {
+                            inStream++;
+                        }
+                    }
+                }
+                double minutes = (end - start) / 60_000.0;
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s: %d appends (%d files) in all; during the %.1f-minute stream %d appends, %.1f per minute"
+                                + " (%.1f per minute per instance); %d messages sent; waves of appends by the"
+                                + " instances %d, failed attempts %d%n",
+                        name,
+                        appends,
+                        files,
+                        minutes,
+                        inStream,
+                        inStream / minutes,
+                        inStream / minutes / instances,
+                        sent,
+                        waves,
+                        failures);
+            }
+        }
+    }
+
+    private static void execute(String sql) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("user", USER);
+        try (java.sql.Connection c = DriverManager.getConnection(POSTGRES, p);
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
