@@ -64,6 +64,8 @@ class PrometheusRulesTest {
             "LensArchiveNotAccepting",
             "LensObjectStoreFailing",
             "LensClaimRegistryFailing",
+            "LensArchiveTablesFailing",
+            "LensTableMaintenanceFailing",
             "LensSpoolDamaged",
             "LensPoisonQueueGrowing",
             "LensPoisonTooOld",
