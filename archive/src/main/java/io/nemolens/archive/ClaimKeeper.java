@@ -6,7 +6,6 @@ import io.nemolens.archive.spool.Spool;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,12 +70,10 @@ final class ClaimKeeper implements AutoCloseable {
 
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
+    private final Failures failures;
     /** The keeper's thread, once {@link #start started}. */
     private volatile @Nullable Thread thread;
 
-    private volatile @Nullable String lastError;
-    private volatile @Nullable Instant failingSince;
     private volatile boolean closed;
     private volatile boolean closing;
     /** A file waits for a claim: the next batch goes now. */
@@ -110,6 +107,7 @@ final class ClaimKeeper implements AutoCloseable {
         this.signal = signal;
         this.listener = listener;
         this.clock = clock;
+        this.failures = new Failures(clock);
         this.keep = keep;
         this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
     }
@@ -167,7 +165,7 @@ final class ClaimKeeper implements AutoCloseable {
         try {
             boolean settled = signal.await(
                     () -> {
-                        if (pending.isEmpty() || failingSince != null || closed) {
+                        if (pending.isEmpty() || failures.failing() || closed) {
                             return true;
                         }
                         if (!wanted) {
@@ -188,7 +186,7 @@ final class ClaimKeeper implements AutoCloseable {
 
     /** Whether the registry fails now. */
     boolean failing() {
-        return failingSince != null;
+        return failures.failing();
     }
 
     /** How many entries wait for their claim. */
@@ -238,7 +236,7 @@ final class ClaimKeeper implements AutoCloseable {
             try {
                 takenByOthers = claims.claim(instanceId, ids);
             } catch (IOException | RuntimeException e) {
-                failed(e);
+                failures.failed(e);
                 if (closing) {
                     log.warn(
                             "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
@@ -261,9 +259,8 @@ final class ClaimKeeper implements AutoCloseable {
                 continue;
             }
             backoff.reset();
-            if (failingSince != null) {
+            if (failures.succeeded()) {
                 log.info("the claim registry {} answers again", claims.location());
-                failingSince = null;
             }
             for (Map.Entry<Long, Pending> e : batch) {
                 long seq = e.getKey();
@@ -353,17 +350,15 @@ final class ClaimKeeper implements AutoCloseable {
         }
     }
 
-    private void failed(Exception e) {
-        failures.incrementAndGet();
-        lastError = String.valueOf(e.getMessage());
-        if (failingSince == null) {
-            failingSince = clock.instant();
-        }
-    }
-
     ClaimsStatus status() {
         return new ClaimsStatus(
-                claims.location(), claimed.get(), lost.get(), failures.get(), pending.size(), lastError, failingSince);
+                claims.location(),
+                claimed.get(),
+                lost.get(),
+                failures.count(),
+                pending.size(),
+                failures.lastError(),
+                failures.failingSince());
     }
 
     /** Stops claiming; what waits stays unclaimed (the spool keeps it, and it is claimed at the next start). */

@@ -13,7 +13,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,14 +44,10 @@ final class Publisher {
     private final Manifest manifest;
     private final Holds holds;
     private final CommitListener listener;
-    private final Clock clock;
     private final AtomicLong publishedFiles = new AtomicLong();
     private final AtomicLong publishedBytes = new AtomicLong();
     private final AtomicLong publishNanos = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
-    private volatile @Nullable String lastError;
-    private volatile @Nullable Instant lastErrorAt;
-    private volatile @Nullable Instant failingSince;
+    private final Failures failures;
     private volatile boolean closing;
     /** Whether the store is to be cleaned up once it takes a file: a publication or the last clean-up failed. */
     private volatile boolean cleanUpDue;
@@ -76,7 +71,7 @@ final class Publisher {
         this.manifest = manifest;
         this.holds = holds;
         this.listener = listener;
-        this.clock = clock;
+        this.failures = new Failures(clock);
     }
 
     /**
@@ -104,9 +99,8 @@ final class Publisher {
                 publishNanos.addAndGet(System.nanoTime() - start);
                 publishedFiles.incrementAndGet();
                 publishedBytes.addAndGet(bytes);
-                if (failingSince != null) {
+                if (failures.succeeded()) {
                     log.info("the archive's store {} takes files again", store.location());
-                    failingSince = null;
                 }
                 deleteLocalCopy(local);
                 if (cleanUpDue) {
@@ -114,13 +108,13 @@ final class Publisher {
                 }
                 return staged;
             } catch (NameTakenException e) {
-                failed(e);
+                failures.failed(e);
                 name = store.name(naming, ++variant);
                 log.warn("{}; publishing it as {}", e.getMessage(), name);
                 manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
                 continue;
             } catch (IOException | RuntimeException e) {
-                failed(e);
+                failures.failed(e);
                 // a failed upload aborts itself, but the abort fails too while the store is away
                 cleanUpDue = true;
                 if (closing) {
@@ -174,16 +168,6 @@ final class Publisher {
         }
     }
 
-    private void failed(Exception e) {
-        failures.incrementAndGet();
-        Instant now = clock.instant();
-        lastError = String.valueOf(e.getMessage());
-        lastErrorAt = now;
-        if (failingSince == null) {
-            failingSince = now;
-        }
-    }
-
     /** From now on a file is tried once more and then left unpublished (the archive closes). */
     void closing() {
         closing = true;
@@ -192,12 +176,12 @@ final class Publisher {
     /** The last failure's message, or {@code null}. */
     @Nullable
     String lastError() {
-        return lastError;
+        return failures.lastError();
     }
 
     /** Whether the store failed the last time a file was published to it. */
     boolean failing() {
-        return failingSince != null;
+        return failures.failing();
     }
 
     /**
@@ -216,10 +200,10 @@ final class Publisher {
                 publishedFiles.get(),
                 publishedBytes.get(),
                 publishNanos.get(),
-                failures.get(),
-                lastError,
-                lastErrorAt,
-                failingSince);
+                failures.count(),
+                failures.lastError(),
+                failures.lastErrorAt(),
+                failures.failingSince());
     }
 
     /**

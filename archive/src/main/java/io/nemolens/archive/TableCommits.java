@@ -8,7 +8,6 @@ import io.nemolens.archive.table.TableFile;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,7 +55,6 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private final Committer.Outcome next;
     private final Holds holds;
     private final CommitListener listener;
-    private final Clock clock;
     private final long intervalNanos;
     private final Object lock = new Object();
     private final List<Waiting> waiting = new ArrayList<>();
@@ -73,10 +71,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private long nextIntervalNanos;
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong appendedFiles = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
-    private volatile @Nullable String lastError;
-    private volatile @Nullable Instant lastErrorAt;
-    private volatile @Nullable Instant failingSince;
+    private final Failures failures;
 
     /**
      * @param tables the tables files are appended to
@@ -90,7 +85,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         this.listener = listener;
         this.next = next;
         this.holds = holds;
-        this.clock = clock;
+        this.failures = new Failures(clock);
         this.intervalNanos = tables.commitInterval().toNanos();
         this.lastWaveNanos = System.nanoTime();
         this.nextIntervalNanos = jittered();
@@ -224,9 +219,8 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 listener.appended(files.stream().map(TableFile::name).toList());
                 commits.incrementAndGet();
                 appendedFiles.addAndGet(files.size());
-                if (failingSince != null) {
+                if (failures.succeeded()) {
                     log.info("the archive's tables {} take files again", tables.location());
-                    failingSince = null;
                 }
                 for (Waiting w : wave) {
                     ParquetFile<?> written = w.written();
@@ -240,7 +234,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 }
                 return;
             } catch (IOException | RuntimeException e) {
-                failed(e);
+                failures.failed(e);
                 if (closing) {
                     log.warn(
                             "the archive closes while its tables {} fail ({}): {} files stay out of their tables until"
@@ -263,19 +257,9 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         }
     }
 
-    private void failed(Exception e) {
-        failures.incrementAndGet();
-        Instant now = clock.instant();
-        lastError = String.valueOf(e.getMessage());
-        lastErrorAt = now;
-        if (failingSince == null) {
-            failingSince = now;
-        }
-    }
-
     /** Whether the last attempt to append files failed. */
     boolean failing() {
-        return failingSince != null;
+        return failures.failing();
     }
 
     /** Files waiting to be appended (the wave under way included). */
@@ -305,10 +289,10 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest),
                 commits.get(),
                 appendedFiles.get(),
-                failures.get(),
-                lastError,
-                lastErrorAt,
-                failingSince);
+                failures.count(),
+                failures.lastError(),
+                failures.lastErrorAt(),
+                failures.failingSince());
     }
 
     /**

@@ -47,14 +47,7 @@ record BenchConsumer(
     static BenchConsumer start(
             Target target, int prefetch, int concurrency, ConnectionFactory factory, Channel ch, BenchStores stores)
             throws IOException {
-        String id = "lens-bench." + UUID.randomUUID().toString().substring(0, 8);
-        LensTopology topology = LensTopology.builder()
-                .exchange(id + ".raw")
-                .deadLetterExchange(id + ".dead")
-                .queue(id + "-processing")
-                .poisonQueue(id + "-poison")
-                .parkingLotQueue(id + "-poison.parking-lot")
-                .build();
+        LensTopology topology = freshTopology("lens-bench");
         ch.exchangeDeclare(topology.exchangeName(), "topic", true);
         ch.exchangeDeclare(topology.deadLetterExchangeName(), "direct", true);
         ch.queueDeclare(topology.poisonQueueName(), true, false, false, topology.poisonQueueArguments());
@@ -63,17 +56,7 @@ record BenchConsumer(
         ch.queueBind(topology.queueName(), topology.exchangeName(), "#");
         Path archiveFolder = Files.createTempDirectory("lens-bench-archive");
 
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("spring.rabbitmq.host", factory.getHost());
-        props.put("spring.rabbitmq.port", factory.getPort());
-        props.put("spring.rabbitmq.username", factory.getUsername());
-        props.put("spring.rabbitmq.password", factory.getPassword());
-        props.put("spring.rabbitmq.virtual-host", factory.getVirtualHost());
-        props.put("lens.topology.exchange", topology.exchangeName());
-        props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
-        props.put("lens.topology.queue", topology.queueName());
-        props.put("lens.topology.poison-queue", topology.poisonQueueName());
-        props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
+        Map<String, Object> props = serviceProperties(factory, topology);
         props.put("lens.consumer.auto-startup", "false");
         props.put("lens.consumer.prefetch", prefetch);
         // the bench's messages (1024 spans: a few hundred KB even as OTLP/JSON) are far below the 16MB
@@ -103,6 +86,34 @@ record BenchConsumer(
         }
         return new BenchConsumer(
                 target, topology, archiveFolder, stores.committedFiles(target, archiveFolder), factory, app);
+    }
+
+    /** A topology of fresh names, {@code <prefix>.<random>.raw}, {@code ...-processing} and so on. */
+    static LensTopology freshTopology(String prefix) {
+        String id = prefix + "." + UUID.randomUUID().toString().substring(0, 8);
+        return LensTopology.builder()
+                .exchange(id + ".raw")
+                .deadLetterExchange(id + ".dead")
+                .queue(id + "-processing")
+                .poisonQueue(id + "-poison")
+                .parkingLotQueue(id + "-poison.parking-lot")
+                .build();
+    }
+
+    /** The service's properties that point it at the broker of {@code factory} and at {@code topology}. */
+    static Map<String, Object> serviceProperties(ConnectionFactory factory, LensTopology topology) {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("spring.rabbitmq.host", factory.getHost());
+        props.put("spring.rabbitmq.port", factory.getPort());
+        props.put("spring.rabbitmq.username", factory.getUsername());
+        props.put("spring.rabbitmq.password", factory.getPassword());
+        props.put("spring.rabbitmq.virtual-host", factory.getVirtualHost());
+        props.put("lens.topology.exchange", topology.exchangeName());
+        props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
+        props.put("lens.topology.queue", topology.queueName());
+        props.put("lens.topology.poison-queue", topology.poisonQueueName());
+        props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
+        return props;
     }
 
     MeterRegistry meters() {

@@ -3,11 +3,8 @@ package io.nemolens.benchmarks;
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.DirectWriter;
 import io.nemolens.decode.DecodedMessage;
-import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
-import io.nemolens.handlers.MessageInfo;
-import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +13,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -132,16 +128,7 @@ public final class ColumnQueryBench {
                 byte[] body =
                         NemoLensRequests.spans(1024, "query-run", i % ranks, i).toByteArray();
                 DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-                MessageInfo info = new MessageInfo(
-                        MessageIds.of(body),
-                        Signal.SPANS,
-                        decoded.encoding(),
-                        "",
-                        "otlp_spans",
-                        body.length,
-                        false,
-                        decoded.source());
-                writer.write(new ReceivedMessage(info, body, Instant.now(), decoded.records()));
+                writer.write(RawReference.spans(body, decoded));
                 spans += decoded.records().count();
             }
         }

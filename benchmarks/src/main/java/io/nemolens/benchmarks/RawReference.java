@@ -24,6 +24,20 @@ import java.util.function.IntFunction;
  */
 record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
 
+    /** A message of spans, decoded, as the consumer hands it to the archive. */
+    static ReceivedMessage spans(byte[] body, DecodedMessage decoded) {
+        MessageInfo info = new MessageInfo(
+                MessageIds.of(body),
+                Signal.SPANS,
+                decoded.encoding(),
+                "",
+                "otlp_spans",
+                body.length,
+                false,
+                decoded.source());
+        return new ReceivedMessage(info, body, Instant.now(), decoded.records());
+    }
+
     /**
      * Writes the rows of the span messages {@code bodies(first)} to {@code bodies(first + count - 1)} with the
      * archive's Parquet writing alone on this thread ({@link DirectWriter}, the test fixture of the archive's
@@ -46,16 +60,7 @@ record RawReference(double rowsPerSecond, int files, double decodeNanosPerRow) {
                     long d = System.nanoTime();
                     DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
                     decodeNanos += System.nanoTime() - d;
-                    MessageInfo info = new MessageInfo(
-                            MessageIds.of(body),
-                            Signal.SPANS,
-                            decoded.encoding(),
-                            "",
-                            "otlp_spans",
-                            body.length,
-                            false,
-                            decoded.source());
-                    ReceivedMessage message = new ReceivedMessage(info, body, Instant.now(), decoded.records());
+                    ReceivedMessage message = spans(body, decoded);
                     long t = System.nanoTime();
                     writer.write(message);
                     writeNanos += System.nanoTime() - t;

@@ -9,20 +9,17 @@ import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.TableStatus;
 import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.generator.NemoLensRequests;
+import io.nemolens.testing.TestPostgres;
 import io.nemolens.topology.LensTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -45,8 +42,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class TableCommitRate {
 
-    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
-    private static final String USER = "postgres";
+    private static final String USER = TestPostgres.USER;
 
     private TableCommitRate() {}
 
@@ -61,17 +57,9 @@ public final class TableCommitRate {
         String maxAge = opts.getOrDefault("max-age", "30s");
         String interval = opts.getOrDefault("commit-interval", "10s");
 
-        String database = "lens_bench_rate_" + UUID.randomUUID().toString().substring(0, 8);
-        execute("CREATE DATABASE " + database);
-        String catalog = POSTGRES.substring(0, POSTGRES.lastIndexOf('/') + 1) + database;
-        String id = "lens-bench-rate." + UUID.randomUUID().toString().substring(0, 8);
-        LensTopology topology = LensTopology.builder()
-                .exchange(id + ".raw")
-                .deadLetterExchange(id + ".dead")
-                .queue(id + "-processing")
-                .poisonQueue(id + "-poison")
-                .parkingLotQueue(id + "-poison.parking-lot")
-                .build();
+        TestPostgres.Database database = TestPostgres.database("lens_bench_rate");
+        String catalog = database.uri();
+        LensTopology topology = BenchConsumer.freshTopology("lens-bench-rate");
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(opts.getOrDefault("amqp-uri", "amqp://guest:guest@127.0.0.1:5672/%2F"));
         List<ConfigurableApplicationContext> apps = new ArrayList<>();
@@ -82,14 +70,7 @@ public final class TableCommitRate {
             for (int i = 0; i < instances; i++) {
                 Path folder = Files.createTempDirectory("lens-bench-rate-" + i);
                 folders.add(folder);
-                Map<String, Object> props = new LinkedHashMap<>();
-                props.put("spring.rabbitmq.host", factory.getHost());
-                props.put("spring.rabbitmq.port", factory.getPort());
-                props.put("lens.topology.exchange", topology.exchangeName());
-                props.put("lens.topology.dead-letter-exchange", topology.deadLetterExchangeName());
-                props.put("lens.topology.queue", topology.queueName());
-                props.put("lens.topology.poison-queue", topology.poisonQueueName());
-                props.put("lens.topology.parking-lot-queue", topology.parkingLotQueueName());
+                Map<String, Object> props = new LinkedHashMap<>(BenchConsumer.serviceProperties(factory, topology));
                 props.put("lens.archive.path", folder.toString());
                 props.put("lens.archive.max-age", maxAge);
                 props.put("lens.archive.catalog.uri", catalog);
@@ -160,7 +141,7 @@ public final class TableCommitRate {
                 ch.exchangeDelete(topology.exchangeName());
                 ch.exchangeDelete(topology.deadLetterExchangeName());
             }
-            execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            database.close();
         }
     }
 
@@ -201,15 +182,6 @@ public final class TableCommitRate {
                         waves,
                         failures);
             }
-        }
-    }
-
-    private static void execute(String sql) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("user", USER);
-        try (java.sql.Connection c = DriverManager.getConnection(POSTGRES, p);
-                Statement s = c.createStatement()) {
-            s.execute(sql);
         }
     }
 }

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Message;
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
-import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Signal;
@@ -19,7 +17,6 @@ import java.nio.file.Path;
 import java.sql.Array;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,14 +83,12 @@ class IcebergTablesIT {
                         Map.entry(Signal.METRICS, NemoLensTelemetry.nodeExporterBatch()));
                 for (Map.Entry<Signal, Message> r : requests) {
                     for (byte[] body : List.of(r.getValue().toByteArray(), CollectorJsonWriter.write(r.getValue()))) {
-                        DecodedMessage decoded = decoder.decode(r.getKey(), body, null);
+                        ReceivedMessage message = Messages.received(decoder, r.getKey(), body);
                         messageIds.add(MessageIds.of(body));
                         for (RecordKind<?> kind : RecordKind.all()) {
-                            published.merge(tableOf(kind), decoded.records().count(kind), Integer::sum);
+                            published.merge(tableOf(kind), message.records().count(kind), Integer::sum);
                         }
-                        archive.accept(received(decoded, body))
-                                .toCompletableFuture()
-                                .get(10, TimeUnit.SECONDS);
+                        archive.accept(message).toCompletableFuture().get(10, TimeUnit.SECONDS);
                     }
                 }
                 archive.commitNow();
@@ -151,18 +146,5 @@ class IcebergTablesIT {
 
     private static String tableOf(RecordKind<?> kind) {
         return TABLES.get(kind.index());
-    }
-
-    static ReceivedMessage received(DecodedMessage d, byte[] body) {
-        MessageInfo info = new MessageInfo(
-                MessageIds.of(body),
-                d.signal(),
-                d.encoding(),
-                "x",
-                d.signal().routingKey(),
-                body.length,
-                false,
-                d.request());
-        return new ReceivedMessage(info, body, Instant.now(), d.records());
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.table.DedicatedColumn;
-import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
@@ -113,8 +112,7 @@ class SchemaEvolutionIT {
                         tables,
                         List.of())) {
             byte[] body = body(seed);
-            DecodedMessage decoded = decoder.decode(Signal.SPANS, body, null);
-            archive.accept(IcebergTablesIT.received(decoded, body))
+            archive.accept(Messages.received(decoder, Signal.SPANS, body))
                     .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
             archive.commitNow();

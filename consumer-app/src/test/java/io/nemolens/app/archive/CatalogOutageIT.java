@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.app.testing.Health;
 import io.nemolens.app.testing.Service;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TcpProxy;
+import io.nemolens.testing.TestPostgres;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Iceberg catalog's PostgreSQL goes away for a minute while a collector streams spans (a TCP proxy in front of
@@ -42,8 +40,6 @@ class CatalogOutageIT {
             .properties(RunningConsumer.withOperator(Map.of()))
             .manualStart();
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final JsonMapper json = JsonMapper.builder().build();
     private @Nullable SpanStream stream;
     private @Nullable TcpProxy proxy;
 
@@ -60,17 +56,17 @@ class CatalogOutageIT {
 
     @Test
     void aCatalogDownForAMinuteHoldsTheQueueBackPoisonsNothingAndLosesNothing() throws Exception {
-        try (CatalogDatabase database = CatalogDatabase.create();
+        try (TestPostgres.Database database = TestPostgres.database("lens_iceberg");
                 TcpProxy postgres = new TcpProxy(
                                 "127.0.0.1",
-                                URI.create(CatalogDatabase.SERVER.substring("jdbc:".length()))
+                                URI.create(TestPostgres.URL.substring("jdbc:".length()))
                                         .getPort())
                         .start()) {
             this.proxy = postgres;
             String uri = database.uri("127.0.0.1", postgres.port());
             RunningConsumer consumer = lens.start(Map.of(
                     "lens.archive.catalog.uri", uri,
-                    "lens.archive.catalog.username", CatalogDatabase.USER,
+                    "lens.archive.catalog.username", TestPostgres.USER,
                     "lens.archive.catalog.commit-interval", "500ms",
                     "lens.archive.max-age", "500ms",
                     "lens.consumer.transient-retry.max-backoff", "5s"));
@@ -138,8 +134,7 @@ class CatalogOutageIT {
             assertThat(lens.poisoned()).isZero();
             assertThat(spans.ids()).hasSize(published);
 
-            try (ArchivedTables tables =
-                            new ArchivedTables(database.uri(), CatalogDatabase.USER, lens.archive(), "lens");
+            try (ArchivedTables tables = new ArchivedTables(database.uri(), TestPostgres.USER, lens.archive(), "lens");
                     ArchiveReader reader = new ArchiveReader(lens.archive())) {
                 String table = ArchivedTables.readParquet(tables.files("spans"));
                 assertThat(reader.scalar("SELECT count(*) FROM " + table))
@@ -160,13 +155,7 @@ class CatalogOutageIT {
         }
     }
 
-    private JsonNode archiveHealth(RunningConsumer consumer) throws Exception {
-        HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health"))
-                        .timeout(Duration.ofSeconds(15))
-                        .header("Authorization", RunningConsumer.operatorAuthorization())
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        return json.readTree(response.body()).path("components").path("archive");
+    private static JsonNode archiveHealth(RunningConsumer consumer) throws Exception {
+        return Health.component(consumer, "archive");
     }
 }

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.app.testing.Health;
 import io.nemolens.app.testing.Service;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.S3Server;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +21,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The object store the archive publishes to goes away for a minute while a collector streams spans: the archive
@@ -47,8 +43,6 @@ class ObjectStoreOutageIT {
             .properties(RunningConsumer.withOperator(Map.of()))
             .manualStart();
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final JsonMapper json = JsonMapper.builder().build();
     private @Nullable SpanStream stream;
 
     @BeforeAll
@@ -197,13 +191,7 @@ class ObjectStoreOutageIT {
     }
 
     /** The {@code archive} component of {@code /actuator/health}, with its details (an authenticated caller). */
-    private JsonNode archiveHealth(RunningConsumer consumer) throws Exception {
-        HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + consumer.port() + "/actuator/health"))
-                        .timeout(Duration.ofSeconds(15))
-                        .header("Authorization", RunningConsumer.operatorAuthorization())
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        return json.readTree(response.body()).path("components").path("archive");
+    private static JsonNode archiveHealth(RunningConsumer consumer) throws Exception {
+        return Health.component(consumer, "archive");
     }
 }

@@ -18,6 +18,7 @@ import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.S3Server;
+import io.nemolens.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,7 +137,7 @@ class ScaleOutIT {
     void threeInstancesOnOneBucketAndOneCatalogKilledAtRandomAndAtCrashPointsPutEveryRecordInTheTableOnce()
             throws Exception {
         try (S3Server server = S3Server.inTempFolder();
-                CatalogDatabase database = CatalogDatabase.create()) {
+                TestPostgres.Database database = TestPostgres.database("lens_iceberg")) {
             String bucket = "lens-scale-out-tables";
             server.createBucket(bucket);
             Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
@@ -144,37 +145,14 @@ class ScaleOutIT {
                 Map<String, Object> props = new HashMap<>(store);
                 props.put("lens.archive.path", dir.resolve("work-" + i).toString());
                 props.put("lens.archive.catalog.uri", database.uri());
-                props.put("lens.archive.catalog.username", CatalogDatabase.USER);
+                props.put("lens.archive.catalog.username", TestPostgres.USER);
                 props.put("lens.archive.catalog.commit-interval", "300ms");
                 return props;
             });
             fleet.run();
             String about = fleet.about();
-            try (ArchivedTables tables = new ArchivedTables(
-                            database.uri(),
-                            CatalogDatabase.USER,
-                            dir,
-                            "lens",
-                            server.folder(bucket).getParent());
-                    ArchiveReader reader = new ArchiveReader(dir)) {
-                List<Path> files = tables.files("spans");
-                assertThat(new HashSet<>(files))
-                        .as("data files in the table twice (%s)", about)
-                        .hasSize(files.size());
-                String table = ArchivedTables.readParquet(files);
-                Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
-                assertThat(reader.scalar("SELECT count(*) FROM " + table))
-                        .as("rows in the table, counted without DISTINCT (%s)", about)
-                        .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
-                assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
-                                + " GROUP BY ALL HAVING count(*) > 1)"))
-                        .as("(_message_id, _row) pairs in the table more than once (%s)", about)
-                        .isEqualTo(0L);
-                Set<String> archived = new HashSet<>();
-                reader.query("SELECT DISTINCT _message_id FROM " + table)
-                        .forEach(r -> archived.add((String) r.get("_message_id")));
-                assertThat(archived).as("the messages in the table (%s)", about).isEqualTo(ids);
-            }
+            Path buckets = server.folder(bucket).getParent();
+            assertTableHoldsEveryRecordOnce(database, buckets, "before compaction, " + about);
 
             // and after a compaction of every partition
             S3Client s3 = S3ClientSettings.endpoint(
@@ -186,7 +164,7 @@ class ScaleOutIT {
                     new CatalogSettings(
                             "lens",
                             database.uri(),
-                            CatalogDatabase.USER,
+                            TestPostgres.USER,
                             null,
                             "lens",
                             Duration.ofSeconds(1),
@@ -203,7 +181,7 @@ class ScaleOutIT {
                                 new MaintenanceSettings.Compaction(true, 64L << 20, 2, 2, Duration.ofMillis(1)),
                                 new MaintenanceSettings.Expiry(false, Duration.ofHours(1), 10),
                                 new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1))),
-                        MaintenanceLock.forCatalog(database.uri(), CatalogDatabase.USER, null, "lens.lens"),
+                        MaintenanceLock.forCatalog(database.uri(), TestPostgres.USER, null, "lens.lens"),
                         ArchiveOptions.Compression.ZSTD,
                         1,
                         java.time.Clock.systemUTC());
@@ -212,22 +190,35 @@ class ScaleOutIT {
                         .as("files compacted (%s)", about)
                         .isPositive();
             }
-            try (ArchivedTables tables = new ArchivedTables(
-                            database.uri(),
-                            CatalogDatabase.USER,
-                            dir,
-                            "lens",
-                            server.folder(bucket).getParent());
-                    ArchiveReader reader = new ArchiveReader(dir)) {
-                String table = ArchivedTables.readParquet(tables.files("spans"));
-                Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
-                assertThat(reader.scalar("SELECT count(*) FROM " + table))
-                        .as("rows in the compacted table, counted without DISTINCT (%s)", about)
-                        .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
-                assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
-                                + " GROUP BY ALL HAVING count(*) > 1)"))
-                        .isEqualTo(0L);
-            }
+            assertTableHoldsEveryRecordOnce(database, buckets, "after compaction, " + about);
+        }
+    }
+
+    /**
+     * The spans table of the catalog (its files in s3proxy's {@code buckets} folder) holds every record of the stream
+     * exactly once, counted without {@code DISTINCT}, and no data file twice.
+     */
+    private void assertTableHoldsEveryRecordOnce(TestPostgres.Database database, Path buckets, String about)
+            throws Exception {
+        try (ArchivedTables tables = new ArchivedTables(database.uri(), TestPostgres.USER, dir, "lens", buckets);
+                ArchiveReader reader = new ArchiveReader(dir)) {
+            List<Path> files = tables.files("spans");
+            assertThat(new HashSet<>(files))
+                    .as("data files in the table twice (%s)", about)
+                    .hasSize(files.size());
+            String table = ArchivedTables.readParquet(files);
+            Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
+            assertThat(reader.scalar("SELECT count(*) FROM " + table))
+                    .as("rows in the table, counted without DISTINCT (%s)", about)
+                    .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
+            assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
+                            + " GROUP BY ALL HAVING count(*) > 1)"))
+                    .as("(_message_id, _row) pairs in the table more than once (%s)", about)
+                    .isEqualTo(0L);
+            Set<String> archived = new HashSet<>();
+            reader.query("SELECT DISTINCT _message_id FROM " + table)
+                    .forEach(r -> archived.add((String) r.get("_message_id")));
+            assertThat(archived).as("the messages in the table (%s)", about).isEqualTo(ids);
         }
     }
 

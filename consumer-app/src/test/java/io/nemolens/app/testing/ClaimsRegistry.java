@@ -1,24 +1,18 @@
 package io.nemolens.app.testing;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
+import io.nemolens.testing.TestPostgres;
 import java.sql.SQLException;
-import java.sql.Statement;
 
-/** The PostgreSQL server of every development and CI machine, where tests keep claim registries (trust auth). */
+/** Where tests keep claim registries: the tests' PostgreSQL ({@link TestPostgres}), a table of each test's own. */
 public final class ClaimsRegistry {
 
-    public static final String URL =
-            System.getProperty("lens.test.postgres.url", "jdbc:postgresql://127.0.0.1:5432/test");
-    public static final String USER = System.getProperty("lens.test.postgres.user", "postgres");
+    public static final String URL = TestPostgres.URL;
+    public static final String USER = TestPostgres.USER;
 
     private ClaimsRegistry() {}
 
     /** Drops a test's claims table (the registry makes it at start). */
     public static void dropTable(String table) throws SQLException {
-        try (Connection c = DriverManager.getConnection(URL, USER, null);
-                Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + table);
-        }
+        TestPostgres.execute("DROP TABLE IF EXISTS " + table);
     }
 }

@@ -7,23 +7,17 @@ import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.iceberg.CatalogSettings;
 import io.nemolens.archive.iceberg.IcebergTables;
 import io.nemolens.archive.iceberg.LocalFileIO;
+import io.nemolens.archive.iceberg.Messages;
 import io.nemolens.archive.iceberg.TableStorage;
 import io.nemolens.archive.store.LocalFolder;
-import io.nemolens.decode.DecodedMessage;
-import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
-import io.nemolens.handlers.MessageInfo;
-import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
+import io.nemolens.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +25,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +36,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,28 +50,28 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompactionIT {
 
-    private static final String SERVER =
-            System.getProperty("lens.test.postgres.url", "jdbc:postgresql://127.0.0.1:5432/test");
-    private static final String USER = System.getProperty("lens.test.postgres.user", "postgres");
+    private static final String USER = TestPostgres.USER;
     private static final long TARGET = 128L << 10;
 
     @TempDir
     Path dir;
 
     private final OtlpDecoder decoder = new OtlpDecoder();
-    private String database = "";
+    private TestPostgres.@Nullable Database database;
     private String uri = "";
 
     @BeforeEach
     void createDatabase() throws Exception {
-        database = "lens_compaction_" + Long.toUnsignedString(new SecureRandom().nextLong(), 36);
-        execute("CREATE DATABASE " + database);
-        uri = SERVER.substring(0, SERVER.lastIndexOf('/') + 1) + database;
+        TestPostgres.Database db = TestPostgres.database("lens_compaction");
+        database = db;
+        uri = db.uri();
     }
 
     @AfterEach
     void dropDatabase() throws Exception {
-        execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        if (database != null) {
+            database.close();
+        }
     }
 
     @Test
@@ -344,31 +338,12 @@ class CompactionIT {
     }
 
     private void take(ParquetArchive archive, byte[] body) throws Exception {
-        DecodedMessage d = decoder.decode(Signal.SPANS, body, null);
-        MessageInfo info = new MessageInfo(
-                MessageIds.of(body),
-                d.signal(),
-                d.encoding(),
-                "x",
-                d.signal().routingKey(),
-                body.length,
-                false,
-                d.request());
-        archive.accept(new ReceivedMessage(info, body, Instant.now(), d.records()))
+        archive.accept(Messages.received(decoder, Signal.SPANS, body))
                 .toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
     }
 
     private static byte[] body(int spans, int seed) {
         return NemoLensRequests.spans(spans, "compacted-run", 0, seed).toByteArray();
-    }
-
-    private static void execute(String sql) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("user", USER);
-        try (Connection c = DriverManager.getConnection(SERVER, p);
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
     }
 }
