@@ -35,14 +35,14 @@ class SchemaEvolutionIT {
         Path archiveDir = dir.resolve("archive");
         try (CatalogDatabase database = CatalogDatabase.create(CatalogDatabase.Kind.POSTGRESQL, dir)) {
             // first start: spans keep no dedicated column
-            archive(database, archiveDir, Map.of("spans", List.of()), 1);
+            String before = archive(database, archiveDir, Map.of("spans", List.of()), 1);
             // second start: the step attributes as columns of their own
             Map<String, List<DedicatedColumn>> columns = Map.of(
                     "spans",
                     List.of(
                             new DedicatedColumn("megatron.loss", DedicatedColumn.Type.DOUBLE),
                             new DedicatedColumn("megatron.num_microbatches", DedicatedColumn.Type.LONG)));
-            archive(database, archiveDir, columns, 2);
+            String after = archive(database, archiveDir, columns, 2);
 
             try (IcebergTables tables = open(database, archiveDir)) {
                 tables.prepare("spans", spansSchema(columns));
@@ -52,8 +52,6 @@ class SchemaEvolutionIT {
                         .isTrue();
                 List<Map<String, Object>> rows = TableReader.rows(spans);
                 assertThat(rows).hasSize(2 * 9);
-                String before = messageId(1);
-                String after = messageId(2);
                 assertThat(rows.stream().filter(r -> before.equals(r.get("_message_id"))))
                         .as("the rows of the file written before the columns")
                         .hasSize(9)
@@ -84,10 +82,6 @@ class SchemaEvolutionIT {
         return NemoLensRequests.spans(9, "evolving-run", 0, seed).toByteArray();
     }
 
-    private static String messageId(int seed) {
-        return io.nemolens.decode.MessageIds.of(body(seed));
-    }
-
     private IcebergTables open(CatalogDatabase database, Path archiveDir) {
         return Catalogs.open(
                 database.settings("evolution", Duration.ofMillis(100)),
@@ -99,7 +93,8 @@ class SchemaEvolutionIT {
         return io.nemolens.archive.parquet.Tables.of(columns).schemas().get("spans");
     }
 
-    private void archive(
+    /** Archives one message of spans with these columns; returns its message id. */
+    private String archive(
             CatalogDatabase database, Path archiveDir, Map<String, List<DedicatedColumn>> columns, int seed)
             throws Exception {
         try (IcebergTables tables = open(database, archiveDir);
@@ -116,6 +111,7 @@ class SchemaEvolutionIT {
                     .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
             archive.commitNow();
+            return io.nemolens.decode.MessageIds.of(body);
         }
     }
 }
