@@ -470,7 +470,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
         assertThat(parquetFiles())
                 .singleElement()
                 .extracting(f -> f.getFileName().toString(), as(InstanceOfAssertFactories.STRING))
-                .startsWith("part-20261129T191735-" + archive.instanceId() + "-");
+                .startsWith("part-20261129T191735000-" + archive.instanceId() + "-");
         assertThat(archive.status().commits().lastAt()).isEqualTo(clock.instant());
 
         // the entry is released; its spool segment is sealed once quiet for 5 s by the clock, and deleted,
@@ -481,6 +481,29 @@ class ParquetArchiveTest extends ArchiveTestCase {
                         .isNotEmptyFile());
         take(message);
         assertThat(archive.status().spool().duplicates()).isEqualTo(1);
+    }
+
+    @Test
+    void aSecondStartAtTheSameInstantNeverReplacesTheFilesOfTheFirst() throws Exception {
+        // a clock set back (or a fast restart within one millisecond) names the second start's files as the first's
+        MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
+        List<String> ids = new ArrayList<>();
+        for (int start = 1; start <= 2; start++) {
+            archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, clock);
+            ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(9, "run-a", 0, start));
+            ids.add(message.info().messageId());
+            take(message);
+            archive.commitNow();
+            archive.close();
+            archive = null;
+        }
+        assertThat(parquetFiles()).hasSize(2);
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            assertThat(reader.query("SELECT _message_id, count(*) AS n FROM %s GROUP BY 1 ORDER BY 1", "spans"))
+                    .as("each start's rows, once")
+                    .containsExactlyInAnyOrder(
+                            Map.of("_message_id", ids.get(0), "n", 9L), Map.of("_message_id", ids.get(1), "n", 9L));
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.nemolens.archive.parquet;
 import io.nemolens.handlers.Records;
 import io.nemolens.handlers.record.TelemetryRecord;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,7 +40,7 @@ public final class OpenFiles {
     private static final Logger log = LoggerFactory.getLogger(OpenFiles.class);
 
     private static final DateTimeFormatter FILE_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS").withZone(ZoneOffset.UTC);
 
     /**
      * The holds a file takes on the spool entries it has rows of: an entry is released from the spool once
@@ -282,14 +283,29 @@ public final class OpenFiles {
         return true;
     }
 
+    /**
+     * A name no file of this folder has: the time to the millisecond, the instance, a sequence of this start. The
+     * sequence starts again at every start, and a start within the same millisecond as an earlier one's file (a
+     * clock set back, a fixed clock) would otherwise replace that file with the committed one's move: a name taken
+     * is skipped.
+     */
+    private String fileName(Path dir, Instant now) {
+        while (true) {
+            String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
+                    + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
+            if (!Files.exists(dir.resolve(name))) {
+                return name;
+            }
+        }
+    }
+
     /** Opens the partition's file into its slot; the caller holds the slot's lock and a permit, now the file's. */
     private <T extends TelemetryRecord> ParquetFile<T> open(ArchiveTable<T> table, PartitionKey key, Slot slot)
             throws IOException {
         Path dir = key.directory(root);
         outputs.createDirectories(dir);
         Instant now = clock.instant();
-        String name = "part-" + FILE_TIME.format(now) + "-" + instanceId + "-"
-                + String.format("%06d", sequence.incrementAndGet()) + ".parquet";
+        String name = fileName(dir, now);
         OpenWriters.Counted counted = openWriters.opening(WriterBudget.writerBytes(table));
         ParquetFile<T> file;
         try {

@@ -200,7 +200,7 @@ class ObjectStoreIT {
         // the objects: the archive's layout under the prefix, named after this instance and their content id,
         // which their metadata holds too, with their row counts
         Pattern key = Pattern.compile(Pattern.quote(PREFIX)
-                + "/(spans|metrics|logs|gpu_metrics|node_metrics)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-\\d{8}T\\d{6}-"
+                + "/(spans|metrics|logs|gpu_metrics|node_metrics)/date=\\d{4}-\\d{2}-\\d{2}/run_id=[^/]+/part-\\d{8}T\\d{9}-"
                 + Pattern.quote(instance) + "-([0-9a-f]{32})\\.parquet");
         List<S3Object> objects = objects(bucket);
         assertThat(objects)
