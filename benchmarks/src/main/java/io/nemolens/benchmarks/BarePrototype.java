@@ -1,6 +1,5 @@
 package io.nemolens.benchmarks;
 
-import com.github.luben.zstd.Zstd;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.rabbitmq.client.AMQP;
@@ -16,7 +15,6 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,8 +38,6 @@ import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
-import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -62,7 +58,7 @@ import org.jspecify.annotations.Nullable;
  * on one thread. The Parquet writer is parquet-avro's, built on an {@link LocalOutputFile} with a plain
  * (Hadoop-free) configuration and parquet-avro's defaults otherwise (128 MB row groups, 1 MB pages,
  * dictionaries); zstd at Parquet's default level, 3 (the service's default is 1), on zstd-jni rather than
- * through Parquet's codec factory, which needs Hadoop at run time ({@link ZstdCodecFactory}).
+ * through Parquet's codec factory, which needs Hadoop at run time ({@link PrototypeZstd}).
  */
 final class BarePrototype {
 
@@ -392,47 +388,9 @@ final class BarePrototype {
                 .withSchema(SCHEMA)
                 .withDataModel(GenericData.get())
                 .withCompressionCodec(CompressionCodecName.ZSTD)
-                .withCodecFactory(ZstdCodecFactory.INSTANCE)
+                .withCodecFactory(PrototypeZstd.INSTANCE)
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .build();
-    }
-
-    /**
-     * zstd at Parquet's default level ({@link #ZSTD_LEVEL}), on zstd-jni, for writing. Parquet's own codec factory would do the
-     * same through Hadoop's codec classes and {@code Configuration}, which it loads at run time even with a plain
-     * configuration (tried: {@code NoClassDefFoundError} without Hadoop's dependencies); this module, like the
-     * service, does not ship Hadoop.
-     */
-    private enum ZstdCodecFactory implements CompressionCodecFactory, CompressionCodecFactory.BytesInputCompressor {
-        INSTANCE;
-
-        @Override
-        public BytesInputCompressor getCompressor(CompressionCodecName codec) {
-            if (codec != CompressionCodecName.ZSTD) {
-                throw new IllegalArgumentException("the bare prototype writes zstd, not " + codec);
-            }
-            return this;
-        }
-
-        @Override
-        public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-            throw new UnsupportedOperationException("the bare prototype only writes");
-        }
-
-        @Override
-        public BytesInput compress(BytesInput bytes) throws IOException {
-            ByteArrayOutputStream page = new ByteArrayOutputStream((int) bytes.size());
-            bytes.writeAllTo(page);
-            return BytesInput.from(Zstd.compress(page.toByteArray(), ZSTD_LEVEL));
-        }
-
-        @Override
-        public CompressionCodecName getCodecName() {
-            return CompressionCodecName.ZSTD;
-        }
-
-        @Override
-        public void release() {}
     }
 
     /** Writes one record per span of the request; returns how many. */

@@ -1,6 +1,7 @@
 package io.nemolens.benchmarks;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +55,12 @@ final class ProcessCpu {
             return new ProcessCpu(Map.of());
         }
         return new ProcessCpu(out);
+    }
+
+    /** The CPU time (user and system) this JVM's process used so far, in nanoseconds. */
+    static long ownNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Whether any process of the command was seen. */

@@ -7,8 +7,10 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Issue 20's yardstick in the bench's output: per pass, the bare prototype's run beside the project's (the
- * reference target's) on the same messages, and the ratio project / prototype; over the passes, the medians.
+ * Issue 20's yardstick in the bench's output, run in a JVM of its own since issue 35 ({@link PrototypeBench#LABEL}):
+ * per pass, the bare prototype's run beside the project's (the reference target's) on the same messages, and the
+ * ratio project / prototype; over the passes, the medians. The wording of the lines is that of the in-process
+ * prototype's before it, where a figure means the same; the label says which prototype it is.
  */
 final class PrototypeComparison {
 
@@ -23,16 +25,21 @@ final class PrototypeComparison {
 
     private PrototypeComparison() {}
 
-    /** What the prototype is, once per invocation. */
-    static void printDefinition(String tag) {
+    /** What the prototype is and the JVM it runs in, once per invocation. */
+    static void printDefinition(String tag, PrototypeProcess.Ready jvm) {
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype (issue 20's yardstick): %d channels with a thread each, prefetch %d, protobuf-java,"
+                "%-8s %s (issue 20's yardstick; pid %d, Java %s, max heap %d MiB, collectors %s): %d channels with a thread each, prefetch %d, protobuf-java,"
                         + " one Avro record per span through parquet-avro into one zstd (level %d) file per thread, ack"
                         + " every %dth message (multiple) once its rows are handed to the writer, the rest at the end;"
                         + " no spool, no fsync, no de-duplication, no file per run; its time ends when every message is"
                         + " acknowledged and both files closed%n",
                 tag,
+                PrototypeBench.LABEL,
+                jvm.pid(),
+                jvm.javaVersion(),
+                jvm.maxHeapMiB(),
+                String.join(", ", jvm.collectors()),
                 BarePrototype.CHANNELS,
                 BarePrototype.PREFETCH,
                 BarePrototype.ZSTD_LEVEL,
@@ -46,9 +53,11 @@ final class PrototypeComparison {
         HeapAfterGc.Reading heap = p.prototype().heap();
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype: %d messages (%.1f MB), %,d spans in %.2f s: %,.0f spans/s; project (%s) %,.0f spans/s"
-                        + " = %.2f of the prototype (%s first); JVM used %.1f cores meanwhile (%.1f CPU-s), broker %.1f%n",
+                "%-8s %s: %d messages (%.1f MB), %,d spans in %.2f s: %,.0f spans/s; project (%s) %,.0f spans/s"
+                        + " = %.2f of the prototype (%s first); its JVM used %.1f cores meanwhile (%.1f CPU-s), broker"
+                        + " %.1f%n",
                 tag,
+                PrototypeBench.LABEL,
                 r.messages(),
                 p.prototype().bytes() / 1e6,
                 r.spans(),
@@ -63,7 +72,7 @@ final class PrototypeComparison {
                 p.prototype().brokerCpuSeconds() / r.seconds());
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype: delivery to ack p50 %.1f ms, p99 %.1f ms over the %d messages acknowledged by every"
+                "%-8s standalone prototype: delivery to ack p50 %.1f ms, p99 %.1f ms over the %d messages acknowledged by every"
                         + " %dth; %d acknowledged at the end of the stream, after at most %.0f ms (project: p50 %.1f ms,"
                         + " p99 %.1f ms)%n",
                 tag,
@@ -77,7 +86,7 @@ final class PrototypeComparison {
                 project.p99Millis());
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype: heap after GC at most %s (project: %s); files %d, one per thread with every run in"
+                "%-8s standalone prototype: heap after GC at most %s (project: %s); files %d, one per thread with every run in"
                         + " each (%.1f MB, %.0f bytes per span), median %.2f MB (project: %d files, median %.2f MB, at"
                         + " most %d per run)%n",
                 tag,
@@ -111,12 +120,13 @@ final class PrototypeComparison {
         }
         System.out.printf(
                 Locale.ROOT,
-                "%-8s prototype over %d passes (medians; alternating, project first in odd passes): %,.0f spans/s"
+                "%-8s %s over %d passes (medians; alternating, project first in odd passes): %,.0f spans/s"
                         + " (passes %s); project (%s) %,.0f spans/s (passes %s); project / prototype %.2f (passes %s);"
                         + " ack p50 %.1f ms, p99 %.1f ms (project %.1f, %.1f); heap after GC at most %.0f MiB (project"
                         + " %.0f), after a full collection at most %s (project %s); CPU-s %.1f (project %.1f); median"
                         + " file %.2f MB (project %.2f)%n",
                 tag,
+                PrototypeBench.LABEL,
                 pairs.size(),
                 median(pairs, p -> p.prototype().result().spansPerSecond()),
                 join(pairs, p -> p.prototype().result().spansPerSecond(), "%,.0f"),

@@ -44,7 +44,7 @@ class BarePrototypeIT {
                         new AMQP.BasicProperties.Builder().deliveryMode(2).build();
                 for (int i = 0; i < MESSAGES; i++) {
                     ExportTraceServiceRequest request =
-                            NemoLensRequests.spans(SPANS, EndToEndBenchmark.runId(RUNS, i), (i / RUNS) % 8, i);
+                            NemoLensRequests.spans(SPANS, BenchSettings.runId(RUNS, i), (i / RUNS) % 8, i);
                     if (i == 0) {
                         request = withoutParents(request); // the generator's spans all have one
                     }
