@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Message;
+import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
-import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.TransientHandlerException;
@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.sql.Array;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -46,16 +45,7 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
     /** A message as the consumer hands it to its sinks. */
     static ReceivedMessage received(DecodedMessage d, byte[] body) {
-        MessageInfo info = new MessageInfo(
-                MessageIds.of(body),
-                d.signal(),
-                d.encoding(),
-                "x",
-                d.signal().routingKey(),
-                body.length,
-                false,
-                d.request());
-        return new ReceivedMessage(info, body, Instant.now(), d.records());
+        return Messages.received(d, body);
     }
 
     private ReceivedMessage received(Signal signal, Message request) {

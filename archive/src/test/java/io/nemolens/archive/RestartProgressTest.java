@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -94,8 +93,15 @@ class RestartProgressTest extends ArchiveTestCase {
         }
     }
 
-    /** A file whose stream takes the magic bytes Parquet writes when it opens a file, and refuses the rest. */
-    private record Refusing(Path path) implements OutputFile {
+    /**
+     * The local file whose stream takes the magic bytes Parquet writes when it opens a file, and refuses the rest (its
+     * block size and path are the local file's).
+     */
+    private static final class Refusing extends LocalOutputFile {
+        Refusing(Path path) {
+            super(path);
+        }
+
         @Override
         public PositionOutputStream create(long blockSize) {
             return new PositionOutputStream() {
@@ -119,21 +125,6 @@ class RestartProgressTest extends ArchiveTestCase {
         @Override
         public PositionOutputStream createOrOverwrite(long blockSize) {
             return create(blockSize);
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return 0;
-        }
-
-        @Override
-        public String getPath() {
-            return path.toString();
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Message;
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
+import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.MessageIds;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.CollectorJsonWriter;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.table.DedicatedColumn;
+import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;

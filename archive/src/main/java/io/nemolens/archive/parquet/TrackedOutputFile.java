@@ -1,6 +1,7 @@
 package io.nemolens.archive.parquet;
 
 import java.io.IOException;
+import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.jspecify.annotations.Nullable;
@@ -72,31 +73,17 @@ final class TrackedOutputFile implements OutputFile {
     }
 
     /** The stream, which notes its position as the file's length when it is closed. */
-    private final class LengthOnClose extends PositionOutputStream {
+    private final class LengthOnClose extends DelegatingPositionOutputStream {
         private final PositionOutputStream out;
 
         LengthOnClose(PositionOutputStream out) {
+            super(out);
             this.out = out;
         }
 
         @Override
         public long getPos() throws IOException {
             return out.getPos();
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
         }
 
         @Override

@@ -64,6 +64,12 @@ class DedupIndexTest {
         }
     }
 
+    /** The index's folder holds its lock alone and the index says it is empty. */
+    private void assertHoldsNothing() throws IOException {
+        assertThat(files()).containsExactly("lock");
+        assertThat(index.status()).isEqualTo(EMPTY);
+    }
+
     @AfterEach
     void close() {
         if (index != null) {
@@ -86,8 +92,7 @@ class DedupIndexTest {
     void recordingNothingWritesNothing() throws IOException {
         open().record(List.of());
 
-        assertThat(files()).containsExactly("lock");
-        assertThat(index.status()).isEqualTo(EMPTY);
+        assertHoldsNothing();
     }
 
     @Test
@@ -164,8 +169,7 @@ class DedupIndexTest {
         index.maintain();
 
         assertThat(eleven).noneMatch(index::contains);
-        assertThat(files()).containsExactly("lock");
-        assertThat(index.status()).isEqualTo(EMPTY);
+        assertHoldsNothing();
     }
 
     @Test
@@ -295,8 +299,7 @@ class DedupIndexTest {
 
             open();
 
-            assertThat(files()).containsExactly("lock");
-            assertThat(index.status()).isEqualTo(EMPTY);
+            assertHoldsNothing();
         }
 
         @Test

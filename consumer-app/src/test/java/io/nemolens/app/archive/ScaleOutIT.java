@@ -105,12 +105,7 @@ class ScaleOutIT {
         try (S3Server server = S3Server.inTempFolder()) {
             String bucket = "lens-scale-out";
             server.createBucket(bucket);
-            Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
-            Fleet fleet = new Fleet(CRASH_POINTS, i -> {
-                Map<String, Object> props = new HashMap<>(store);
-                props.put("lens.archive.path", dir.resolve("work-" + i).toString());
-                return props;
-            });
+            Fleet fleet = new Fleet(CRASH_POINTS, i -> onBucket(server, bucket, i));
             fleet.run();
             fleet.assertExactlyOnce(server.folder(bucket).resolve("archive"));
             assertThat(server.incompleteUploads(bucket))
@@ -128,6 +123,13 @@ class ScaleOutIT {
         }
     }
 
+    /** Instance {@code i}'s properties on the bucket: the server's store under {@code archive/}, a work folder of its own. */
+    private Map<String, Object> onBucket(S3Server server, String bucket, int i) {
+        Map<String, Object> props = new HashMap<>(server.springProperties("s3://" + bucket + "/archive"));
+        props.put("lens.archive.path", dir.resolve("work-" + i).toString());
+        return props;
+    }
+
     /**
      * With one PostgreSQL Iceberg catalog too, and a crash point between a wave's table commit and its bookkeeping:
      * the table holds every published record exactly once, no data file twice; and again once its partitions are
@@ -140,10 +142,8 @@ class ScaleOutIT {
                 TestPostgres.Database database = TestPostgres.database("lens_iceberg")) {
             String bucket = "lens-scale-out-tables";
             server.createBucket(bucket);
-            Map<String, Object> store = server.springProperties("s3://" + bucket + "/archive");
             Fleet fleet = new Fleet(TABLE_CRASH_POINTS, i -> {
-                Map<String, Object> props = new HashMap<>(store);
-                props.put("lens.archive.path", dir.resolve("work-" + i).toString());
+                Map<String, Object> props = onBucket(server, bucket, i);
                 props.put("lens.archive.catalog.uri", database.uri());
                 props.put("lens.archive.catalog.username", TestPostgres.USER);
                 props.put("lens.archive.catalog.commit-interval", "300ms");

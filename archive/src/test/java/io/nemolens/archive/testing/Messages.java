@@ -1,4 +1,4 @@
-package io.nemolens.archive.iceberg;
+package io.nemolens.archive.testing;
 
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.MessageIds;
@@ -8,13 +8,18 @@ import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import java.time.Instant;
 
-/** A body as the consumer hands it to the archive: decoded, with its message id. */
+/** A body as the consumer hands it to its sinks: decoded, with its message id (the archive's tests and its modules'). */
 public final class Messages {
 
     private Messages() {}
 
+    /** Decodes the body and wraps it as received. */
     public static ReceivedMessage received(OtlpDecoder decoder, Signal signal, byte[] body) {
-        DecodedMessage d = decoder.decode(signal, body, null);
+        return received(decoder.decode(signal, body, null), body);
+    }
+
+    /** A decoded body as received: its message id from the body, from exchange {@code x}, not redelivered. */
+    public static ReceivedMessage received(DecodedMessage d, byte[] body) {
         MessageInfo info = new MessageInfo(
                 MessageIds.of(body),
                 d.signal(),
