@@ -7,6 +7,7 @@ import io.nemolens.consumer.dispatch.RetryPolicy;
 import io.nemolens.consumer.error.OutOfMemoryHalt;
 import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
+import io.nemolens.consumer.listener.AckSender;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.ListenerMetrics;
@@ -145,6 +146,13 @@ public final class LensConsumerAutoConfiguration {
                 recorders.getIfAvailable());
     }
 
+    /** The one thread that sends the listener's acknowledgement frames, coalesced per channel. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    AckSender lensAckSender(LensMetrics metrics) {
+        return new AckSender(metrics, AckSender.DEFAULT_LINGER);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     LensMessageListener lensMessageListener(
@@ -153,14 +161,16 @@ public final class LensConsumerAutoConfiguration {
             PoisonPublisher poison,
             LensMetrics metrics,
             LensConsumerProperties properties,
-            Clock clock) {
+            Clock clock,
+            AckSender acks) {
         return new LensMessageListener(
                 decoder,
                 dispatcher,
                 poison,
                 metrics,
                 properties.maxMessageSize().toBytes(),
-                clock);
+                clock,
+                acks);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.nemolens.consumer.listener;
 
 import com.rabbitmq.client.Channel;
 import io.nemolens.handlers.Acknowledgement;
-import java.io.IOException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,9 +14,10 @@ import org.springframework.amqp.rabbit.connection.ChannelProxy;
 /**
  * The one acknowledgement decision for one delivery: ack, nack-requeue or reject happens at most once,
  * whichever thread decides first (the listener, or the thread that completes a handler's or a sink's
- * stage: the spool's writer, once its fsync is done). Decisions are sent on the physical channel the
- * message arrived on; if that channel is gone, the broker redelivers the message anyway, so a late decision
- * is dropped with a log line.
+ * stage: the spool's writer, once its fsync is done). Decisions are handed to the {@link AckSender}, which
+ * sends them on the physical channel the message arrived on, acknowledgements coalesced with the channel's
+ * others ({@link ChannelAcks}); if that channel is gone, the broker redelivers the message anyway, so a late
+ * decision is dropped with a log line.
  *
  * <p>Stages are counted, not chained: the last one to complete runs the decision on its own thread, so
  * between a sink's durability and {@code basicAck} there is no other hop.
@@ -26,8 +26,9 @@ final class DeliveryAcknowledgement implements Acknowledgement {
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryAcknowledgement.class);
 
-    private final Channel channel;
-    private final long deliveryTag;
+    private final AckSender sender;
+    private final ChannelAcks channel;
+    private final ChannelAcks.Delivery delivery;
     private final AtomicBoolean decided = new AtomicBoolean();
 
     // guarded by this
@@ -36,9 +37,14 @@ final class DeliveryAcknowledgement implements Acknowledgement {
     private @Nullable Throwable failure;
     private @Nullable Consumer<@Nullable Throwable> whenDone;
 
-    DeliveryAcknowledgement(Channel channel, long deliveryTag) {
-        this.channel = channel instanceof ChannelProxy proxy ? proxy.getTargetChannel() : channel;
-        this.deliveryTag = deliveryTag;
+    /**
+     * The decision for the delivery {@code deliveryTag} of {@code channel}; made on the channel's listener
+     * thread, in delivery order, as each delivery arrives.
+     */
+    DeliveryAcknowledgement(AckSender sender, Channel channel, long deliveryTag) {
+        this.sender = sender;
+        this.channel = sender.channel(channel instanceof ChannelProxy proxy ? proxy.getTargetChannel() : channel);
+        this.delivery = this.channel.register(deliveryTag);
     }
 
     /**
@@ -98,43 +104,38 @@ final class DeliveryAcknowledgement implements Acknowledgement {
     }
 
     /** Acknowledges, unless already decided. Returns whether this call decided. */
-    boolean ack() throws IOException {
+    boolean ack() {
+        return decide(ChannelAcks.Decision.ACK);
+    }
+
+    /** Returns the message to the queue, unless already decided. Returns whether this call decided. */
+    boolean requeue() {
+        return decide(ChannelAcks.Decision.REQUEUE);
+    }
+
+    /**
+     * Rejects without requeue (the queue dead-letters it), unless already decided. Returns whether this call
+     * decided.
+     */
+    boolean reject() {
+        return decide(ChannelAcks.Decision.REJECT);
+    }
+
+    private boolean decide(ChannelAcks.Decision decision) {
         if (!decided.compareAndSet(false, true)) {
             return false;
         }
-        channel.basicAck(deliveryTag, false);
+        sender.decide(channel, delivery, decision);
         return true;
     }
 
-    /** Returns the message to the queue, unless already decided. */
-    boolean requeue() throws IOException {
-        if (!decided.compareAndSet(false, true)) {
-            return false;
-        }
-        channel.basicNack(deliveryTag, false, true);
-        return true;
-    }
-
-    /** Rejects without requeue (the queue dead-letters it), unless already decided. */
-    boolean reject() throws IOException {
-        if (!decided.compareAndSet(false, true)) {
-            return false;
-        }
-        channel.basicReject(deliveryTag, false);
-        return true;
-    }
-
-    /** For decisions made off the listener thread: a closed channel means the broker will redeliver. */
-    void quietly(IoAction action, String what) {
+    /** For work done off the listener thread on this delivery's behalf: a failure is said, not thrown. */
+    void quietly(Runnable action, String what) {
         try {
             action.run();
-        } catch (IOException | RuntimeException e) {
-            log.warn("could not {} delivery {} ({}); the broker redelivers it", what, deliveryTag, e.toString());
+        } catch (RuntimeException e) {
+            log.warn(
+                    "could not {} delivery {} ({}); the broker redelivers it", what, delivery.tag(), e.toString());
         }
-    }
-
-    @FunctionalInterface
-    interface IoAction {
-        void run() throws IOException;
     }
 }

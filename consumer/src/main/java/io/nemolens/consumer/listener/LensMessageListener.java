@@ -23,7 +23,6 @@ import io.nemolens.handlers.Records;
 import io.nemolens.handlers.RejectBatchException;
 import io.nemolens.handlers.Signal;
 import io.nemolens.topology.PublishException;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +51,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     private final LensMetrics metrics;
     private final long maxMessageSize;
     private final Clock clock;
+    private final AckSender acks;
     private final AtomicReference<@Nullable Instant> lastProcessed = new AtomicReference<>();
 
     public LensMessageListener(
@@ -60,13 +60,15 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             PoisonPublisher poison,
             LensMetrics metrics,
             long maxMessageSize,
-            Clock clock) {
+            Clock clock,
+            AckSender acks) {
         this.decoder = decoder;
         this.dispatcher = dispatcher;
         this.poison = poison;
         this.metrics = metrics;
         this.maxMessageSize = maxMessageSize;
         this.clock = clock;
+        this.acks = acks;
     }
 
     /** When a message was last acknowledged after its handlers succeeded, or {@code null} if never. */
@@ -75,11 +77,12 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
     }
 
     @Override
-    public void onMessage(Message message, @Nullable Channel channel) throws IOException {
+    public void onMessage(Message message, @Nullable Channel channel) {
         Instant receivedAt = clock.instant();
         long receivedNanos = System.nanoTime();
         MessageProperties props = message.getMessageProperties();
         DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(
+                acks,
                 Objects.requireNonNull(channel, "the container's channel (manual acknowledgement)"),
                 props.getDeliveryTag());
         String routingKey = props.getReceivedRoutingKey() == null ? "" : props.getReceivedRoutingKey();
@@ -176,22 +179,14 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             delivery.quietly(
                     () -> deadLetter(message, delivery, reason, handled.signal(), handled.encoding(), 1), "poison");
         } else if (failure == null) {
-            delivery.quietly(
-                    () -> {
-                        if (delivery.ack()) {
-                            acknowledged(handled);
-                        }
-                    },
-                    "acknowledge");
+            if (delivery.ack()) {
+                acknowledged(handled);
+            }
         } else {
             log.warn("message {} was not made durable ({}); returning it to the queue", messageId, failure.toString());
-            delivery.quietly(
-                    () -> {
-                        if (delivery.requeue()) {
-                            metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
-                        }
-                    },
-                    "requeue");
+            if (delivery.requeue()) {
+                metrics.message(handled.signal(), handled.encoding(), Outcome.REQUEUED);
+            }
         }
     }
 
@@ -256,8 +251,7 @@ public final class LensMessageListener implements ChannelAwareMessageListener {
             LensException failure,
             @Nullable Signal signal,
             @Nullable Encoding encoding,
-            int attempts)
-            throws IOException {
+            int attempts) {
         log.warn(
                 "poisoning message (routing key '{}', {} bytes): {}: {}",
                 message.getMessageProperties().getReceivedRoutingKey(),

@@ -26,9 +26,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code lens.retries}: handler retries by signal and type ({@code handler}, {@code transient})</li>
  *   <li>{@code lens.message.bytes}: body bytes received, by signal</li>
  *   <li>{@code lens.decode.duration}, {@code lens.handle.duration}: latency per message, by signal</li>
- *   <li>{@code lens.ack.latency}: time from the listener's receipt of a message to its {@code basic.ack}, for
- *       acknowledged messages, by signal (with the archive: decoding, handlers, and the wait until the message is
- *       durable in the spool)</li>
+ *   <li>{@code lens.ack.latency}: time from the listener's receipt of a message to the decision to acknowledge
+ *       it, for acknowledged messages, by signal (with the archive: decoding, handlers, and the wait until the
+ *       message is durable in the spool); the frame follows from the acknowledgement sender's thread</li>
+ *   <li>{@code lens.ack.frames}: acknowledgement frames sent to the broker, by {@code type} ({@code ack},
+ *       {@code requeue}, {@code reject}); {@code lens.ack.settled}: the deliveries they settled, by type. Under
+ *       load one {@code ack} frame settles many messages (a {@code multiple} acknowledgement of a channel's
+ *       longest prefix of decided deliveries)</li>
  *   <li>{@code lens.processing.lag}: seconds from the newest record time of the last acknowledged message
  *       to its acknowledgement, by signal</li>
  *   <li>{@code lens.poison.replays}: poison messages by replay result ({@code replayed}, {@code skipped},
@@ -171,6 +175,20 @@ public final class LensMetrics {
      * Records the time from the listener's receipt of a message to its acknowledgement (the {@code basic.ack}
      * sent). Not the time it waited in the client's prefetch buffer before that, nor poisoned messages.
      */
+    /** One acknowledgement frame of {@code type} sent, settling {@code messages} deliveries. */
+    public void ackFrame(String type, int messages) {
+        Counter.builder("lens.ack.frames")
+                .description("acknowledgement frames sent to the broker")
+                .tag("type", type)
+                .register(registry)
+                .increment();
+        Counter.builder("lens.ack.settled")
+                .description("deliveries settled by acknowledgement frames")
+                .tag("type", type)
+                .register(registry)
+                .increment(messages);
+    }
+
     public void ackLatency(Signal signal, long nanos) {
         timer(
                         "lens.ack.latency",

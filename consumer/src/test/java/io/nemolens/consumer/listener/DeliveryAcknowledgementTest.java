@@ -2,37 +2,48 @@ package io.nemolens.consumer.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.never;
 
 import com.rabbitmq.client.Channel;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.nemolens.consumer.metrics.LensMetrics;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The decision waits for every stage handed over, counts each once, and runs on the thread of the last one. */
+/**
+ * The decision waits for every stage handed over, counts each once, and runs on the thread of the last one; the
+ * frame is sent by the acknowledgement sender's thread.
+ */
 class DeliveryAcknowledgementTest {
 
     private final Channel channel = mock(Channel.class);
-    private final DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(channel, 42);
+    private final AckSender sender = new AckSender(new LensMetrics(new SimpleMeterRegistry()), AckSender.DEFAULT_LINGER);
+    private final DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(sender, channel, 42);
     private final List<String> outcomes = new ArrayList<>();
+
+    @AfterEach
+    void closeSender() {
+        sender.close();
+    }
 
     private void decide() {
         delivery.whenDurable(failure -> {
             outcomes.add((failure == null ? "durable" : "failed: " + failure.getMessage()) + " on "
                     + Thread.currentThread().getName());
-            delivery.quietly(
-                    () -> {
-                        if (failure == null) {
-                            delivery.ack();
-                        } else {
-                            delivery.requeue();
-                        }
-                    },
-                    "decide");
+            if (failure == null) {
+                delivery.ack();
+            } else {
+                delivery.requeue();
+            }
         });
     }
 
@@ -41,7 +52,7 @@ class DeliveryAcknowledgementTest {
         decide();
         assertThat(outcomes)
                 .containsExactly("durable on " + Thread.currentThread().getName());
-        verify(channel).basicAck(42, false);
+        verify(channel, timeout(5_000)).basicAck(42, false);
     }
 
     @Test
@@ -56,13 +67,13 @@ class DeliveryAcknowledgementTest {
         assertThat(outcomes)
                 .as("one of two stages, even completed twice, is not all")
                 .isEmpty();
-        verifyNoInteractions(channel);
+        verify(channel, never()).basicAck(anyLong(), anyBoolean());
 
         Thread spoolWriter = new Thread(() -> second.complete(null), "spool-writer");
         spoolWriter.start();
         spoolWriter.join();
         assertThat(outcomes).containsExactly("durable on spool-writer");
-        verify(channel).basicAck(42, false);
+        verify(channel, timeout(5_000)).basicAck(42, false);
     }
 
     @Test
@@ -71,7 +82,7 @@ class DeliveryAcknowledgementTest {
         assertThat(outcomes).isEmpty();
         decide();
         assertThat(outcomes).hasSize(1).allMatch(o -> o.startsWith("durable"));
-        verify(channel).basicAck(42, false);
+        verify(channel, timeout(5_000)).basicAck(42, false);
     }
 
     @Test
@@ -85,7 +96,7 @@ class DeliveryAcknowledgementTest {
         assertThat(outcomes).as("the other stage may still be writing").isEmpty();
         slow.complete(null);
         assertThat(outcomes).hasSize(1).allMatch(o -> o.startsWith("failed: disk went away"));
-        verify(channel).basicNack(42, false, true);
+        verify(channel, timeout(5_000)).basicNack(42, false, true);
     }
 
     @Test
@@ -97,7 +108,7 @@ class DeliveryAcknowledgementTest {
         assertThat(outcomes)
                 .containsExactly(
                         "failed: spool full on " + Thread.currentThread().getName());
-        verify(channel).basicNack(42, false, true);
+        verify(channel, timeout(5_000)).basicNack(42, false, true);
     }
 
     @Test
