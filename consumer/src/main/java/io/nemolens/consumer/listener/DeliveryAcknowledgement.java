@@ -134,8 +134,7 @@ final class DeliveryAcknowledgement implements Acknowledgement {
         try {
             action.run();
         } catch (RuntimeException e) {
-            log.warn(
-                    "could not {} delivery {} ({}); the broker redelivers it", what, delivery.tag(), e.toString());
+            log.warn("could not {} delivery {} ({}); the broker redelivers it", what, delivery.tag(), e.toString());
         }
     }
 }

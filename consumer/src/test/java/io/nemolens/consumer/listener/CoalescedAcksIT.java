@@ -82,7 +82,8 @@ class CoalescedAcksIT {
             @Override
             public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) {
                 if (registered++ < registerAtMost) {
-                    DeliveryAcknowledgement ack = new DeliveryAcknowledgement(sender, channel, envelope.getDeliveryTag());
+                    DeliveryAcknowledgement ack =
+                            new DeliveryAcknowledgement(sender, channel, envelope.getDeliveryTag());
                     deliveries.add(new Received(new String(body, StandardCharsets.UTF_8), ack));
                 }
             }
@@ -166,18 +167,21 @@ class CoalescedAcksIT {
         for (int i = 0; i < 10; i++) {
             received.add(consumed.deliveries().poll(30, TimeUnit.SECONDS));
         }
-        assertThat(received).extracting(Received::body).containsExactly(
-                "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10");
+        assertThat(received)
+                .extracting(Received::body)
+                .containsExactly("m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10");
         // m1 is still being written; m5 is requeued; the others are durable
-        Thread decider = new Thread(() -> {
-            for (int i = 1; i < 10; i++) {
-                if (i == 4) {
-                    received.get(i).acknowledgement().requeue();
-                } else {
-                    received.get(i).acknowledgement().ack();
-                }
-            }
-        }, "spool-writer");
+        Thread decider = new Thread(
+                () -> {
+                    for (int i = 1; i < 10; i++) {
+                        if (i == 4) {
+                            received.get(i).acknowledgement().requeue();
+                        } else {
+                            received.get(i).acknowledgement().ack();
+                        }
+                    }
+                },
+                "spool-writer");
         decider.start();
         decider.join();
         awaitSettled("ack", 8);
@@ -206,7 +210,9 @@ class CoalescedAcksIT {
         assertThat(readyAfterClosing(consumed.channel())).isEqualTo(5);
 
         for (Received r : received) {
-            assertThat(r.acknowledgement().ack()).as("decided, though it can no longer be sent").isTrue();
+            assertThat(r.acknowledgement().ack())
+                    .as("decided, though it can no longer be sent")
+                    .isTrue();
         }
         Thread.sleep(100);
         assertThat(settled("ack")).as("nothing is sent on a closed channel").isZero();

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.never;
 
 import com.rabbitmq.client.Channel;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class DeliveryAcknowledgementTest {
 
     private final Channel channel = mock(Channel.class);
-    private final AckSender sender = new AckSender(new LensMetrics(new SimpleMeterRegistry()), AckSender.DEFAULT_LINGER);
+    private final AckSender sender =
+            new AckSender(new LensMetrics(new SimpleMeterRegistry()), AckSender.DEFAULT_LINGER);
     private final DeliveryAcknowledgement delivery = new DeliveryAcknowledgement(sender, channel, 42);
     private final List<String> outcomes = new ArrayList<>();
 
