@@ -77,6 +77,8 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
     private final int row;
     private final List<DedicatedColumn> dedicated;
     private final int[] dedicatedIndex;
+    /** The dedicated columns' names, made once (DedicatedColumn.column() builds its name on every call). */
+    private final String[] dedicatedNames;
 
     /**
      * A table's dedicated columns, and the schema with the field ids of the table its files are committed to.
@@ -134,8 +136,10 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         messageId = index("_message_id");
         row = index("_row");
         dedicatedIndex = new int[dedicated.size()];
+        dedicatedNames = new String[dedicated.size()];
         for (int i = 0; i < dedicatedIndex.length; i++) {
-            dedicatedIndex[i] = index(dedicated.get(i).column());
+            dedicatedNames[i] = dedicated.get(i).column();
+            dedicatedIndex[i] = index(dedicatedNames[i]);
         }
     }
 
@@ -264,13 +268,20 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         w.repeatedString("_message_id", messageId, messageIdValue);
         w.int32("_row", row, rowIndex);
         for (int i = 0; i < dedicatedIndex.length; i++) {
-            writeDedicated(w, dedicated.get(i), dedicatedIndex[i], record.attributes(), resource.attributes());
+            writeDedicated(
+                    w,
+                    dedicated.get(i),
+                    dedicatedNames[i],
+                    dedicatedIndex[i],
+                    record.attributes(),
+                    resource.attributes());
         }
         w.endRow();
     }
 
     /** A dedicated column: the record's attribute, else its resource's, if its value fits the type; else null. */
-    private static void writeDedicated(RowWriter w, DedicatedColumn c, int index, Attributes own, Attributes resource) {
+    private static void writeDedicated(
+            RowWriter w, DedicatedColumn c, String column, int index, Attributes own, Attributes resource) {
         AnyValue v = own.get(c.attribute());
         if (v == null) {
             v = resource.get(c.attribute());
@@ -278,7 +289,6 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         if (v == null) {
             return;
         }
-        String column = c.column();
         switch (c.type()) {
             case LONG -> {
                 Long l = Attributes.longOf(v);
