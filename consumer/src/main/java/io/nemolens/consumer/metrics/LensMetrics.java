@@ -171,10 +171,6 @@ public final class LensMetrics {
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /**
-     * Records the time from the listener's receipt of a message to its acknowledgement (the {@code basic.ack}
-     * sent). Not the time it waited in the client's prefetch buffer before that, nor poisoned messages.
-     */
     /** One acknowledgement frame of {@code type} sent, settling {@code messages} deliveries. */
     public void ackFrame(String type, int messages) {
         Counter.builder("lens.ack.frames")
@@ -189,6 +185,11 @@ public final class LensMetrics {
                 .increment(messages);
     }
 
+    /**
+     * Records the time from the listener's receipt of a message to the decision to acknowledge it (the
+     * {@code basic.ack} follows from the acknowledgement sender). Not the time it waited in the client's prefetch
+     * buffer before that, nor poisoned messages.
+     */
     public void ackLatency(Signal signal, long nanos) {
         timer(
                         "lens.ack.latency",
