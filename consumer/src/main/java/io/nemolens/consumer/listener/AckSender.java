@@ -125,7 +125,7 @@ public final class AckSender implements AutoCloseable {
         }
     }
 
-    /** How many channels have decisions recorded here; for tests and health. */
+    /** How many channels have decisions recorded here; for tests. */
     int channels() {
         return channels.size();
     }

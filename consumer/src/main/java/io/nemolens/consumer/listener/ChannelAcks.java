@@ -135,10 +135,6 @@ final class ChannelAcks {
         int run = 0;
         while (!open.isEmpty()) {
             Delivery head = open.peekFirst();
-            if (head.sent) {
-                open.pollFirst();
-                continue;
-            }
             Decision decision = head.decision;
             if (decision == null) {
                 break;
@@ -159,20 +155,27 @@ final class ChannelAcks {
             frames.add(new Frame(Decision.ACK, runTag, run));
         }
         boolean waiting = false;
+        boolean sentBehind = false;
         long next = 0;
         for (Delivery behind : open) {
             Decision decision = behind.decision;
-            if (behind.sent || decision == null) {
+            if (decision == null) {
                 continue;
             }
             long due = behind.decidedNanos + lingerNanos;
             if (decision != Decision.ACK || nowNanos - due >= 0) {
                 frames.add(new Frame(decision, behind.tag, 1));
                 behind.sent = true;
+                sentBehind = true;
             } else if (!waiting || due - next < 0) {
                 waiting = true;
                 next = due;
             }
+        }
+        if (sentBehind) {
+            // settled alone: gone from the queue at once, so a delivery that is never decided (its listener threw)
+            // holds only itself, not every delivery settled behind it, until its channel closes
+            open.removeIf(d -> d.sent);
         }
         return new Taken(frames, waiting, next);
     }
@@ -199,12 +202,6 @@ final class ChannelAcks {
 
     /** How many registered deliveries are not settled yet (decided but unsent, or undecided). */
     synchronized int unsettled() {
-        int count = 0;
-        for (Delivery delivery : open) {
-            if (!delivery.sent) {
-                count++;
-            }
-        }
-        return count;
+        return open.size();
     }
 }

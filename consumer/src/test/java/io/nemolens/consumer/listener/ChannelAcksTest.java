@@ -125,6 +125,9 @@ class ChannelAcksTest {
                 .as("each alone: a multiple ack would cover delivery 1")
                 .containsExactly(new Frame(Decision.ACK, 2, 1), new Frame(Decision.ACK, 3, 1));
         assertThat(acks.take(now).waiting()).isFalse();
+        assertThat(acks.unsettled())
+                .as("what was settled alone is no longer held behind the undecided delivery")
+                .isEqualTo(1);
 
         decide(1, Decision.ACK);
         assertThat(take()).containsExactly(new Frame(Decision.ACK, 1, 1));
