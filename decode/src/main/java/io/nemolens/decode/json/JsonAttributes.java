@@ -10,15 +10,14 @@ import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 
 /**
  * Reads attributes from OTLP/JSON for the direct span reader: arrays of {@code KeyValue}s and their
  * {@code AnyValue}s, arrays and key-value lists nested up to {@link Limits#MAX_VALUE_NESTING}, with the value
- * readers of {@link JsonCursor}, for the resource, the scope, spans, events and links alike. String-table indexes
+ * readers of {@link JsonBytes}, for the resource, the scope, spans, events and links alike. String-table indexes
  * (profiles) and a value twice are the reference's to read. Not thread-safe; reads one parser's body.
  */
 final class JsonAttributes {
@@ -37,16 +36,14 @@ final class JsonAttributes {
     private static final JsonNames ARRAY_VALUE = JsonNames.of(ArrayValue.getDescriptor(), "values");
     private static final JsonNames KEY_VALUE_LIST = JsonNames.of(KeyValueList.getDescriptor(), "values");
 
-    private final JsonParser p;
-    private final JsonCursor values;
+    private final JsonBytes in;
 
-    JsonAttributes(JsonParser p, JsonCursor values) {
-        this.p = p;
-        this.values = values;
+    JsonAttributes(JsonBytes in) {
+        this.in = in;
     }
 
     /**
-     * Reads an array of key-values (the parser on it) into {@code out}, the first at {@code place}; returns the
+     * Reads an array of key-values (next in the body) into {@code out}, the first at {@code place}; returns the
      * place after the last. With {@code cache}, a key or string value equal to the one at the same place before
      * is that instance again.
      */
@@ -55,15 +52,15 @@ final class JsonAttributes {
     }
 
     private int keyValues(Attributes.Builder out, int place, @Nullable Places cache, int depth) {
-        values.array();
-        while (values.nextObject()) {
+        in.array();
+        while (in.nextObject()) {
             String key = "";
             AnyValue value = AnyValue.EMPTY;
             boolean valueSeen = false;
             int field;
-            while ((field = KEY_VALUE.next(p)) >= 0) {
+            while ((field = KEY_VALUE.next(in)) >= 0) {
                 switch (field) {
-                    case 0 -> key = cache == null ? SharedStrings.shared(values.string()) : cache.shared(p, 2 * place);
+                    case 0 -> key = cache == null ? SharedStrings.shared(in.text()) : cache.shared(in, 2 * place);
                     case 1 -> {
                         if (valueSeen) {
                             throw new NotCommon();
@@ -81,27 +78,31 @@ final class JsonAttributes {
     }
 
     private AnyValue anyValue(int depth, @Nullable Places cache, int place) {
-        values.object();
+        in.object();
+        return anyValueOpened(depth, cache, place);
+    }
+
+    /** The value whose object's opening was just consumed. */
+    private AnyValue anyValueOpened(int depth, @Nullable Places cache, int place) {
         AnyValue value = AnyValue.EMPTY;
         int field;
-        while ((field = ANY_VALUE.next(p)) >= 0) {
+        while ((field = ANY_VALUE.next(in)) >= 0) {
             value = switch (field) {
-                case 0 ->
-                    cache == null ? new AnyValue.StringValue(values.string()) : cache.stringValue(p, 2 * place + 1);
-                case 1 -> SharedValues.bool(values.bool());
-                case 2 -> SharedValues.integer(values.int64());
-                case 3 -> new AnyValue.DoubleValue(values.float64());
+                case 0 -> cache == null ? new AnyValue.StringValue(in.text()) : cache.stringValue(in, 2 * place + 1);
+                case 1 -> SharedValues.bool(in.bool());
+                case 2 -> SharedValues.integer(in.integer(true));
+                case 3 -> new AnyValue.DoubleValue(in.float64());
                 case 4 -> array(Limits.deeper(depth));
                 case 5 -> {
                     int inner = Limits.deeper(depth);
-                    values.object();
+                    in.object();
                     Attributes.Builder list = Attributes.builder(4);
-                    while (KEY_VALUE_LIST.next(p) >= 0) {
+                    while (KEY_VALUE_LIST.next(in) >= 0) {
                         keyValues(list, 0, null, inner);
                     }
                     yield new AnyValue.KvListValue(list.build());
                 }
-                case 6 -> new AnyValue.BytesValue(values.bytes().toByteArray());
+                case 6 -> new AnyValue.BytesValue(base64(in.text()));
                 default -> throw new NotCommon(); // a string-table index (profiles)
             };
         }
@@ -109,15 +110,25 @@ final class JsonAttributes {
     }
 
     private AnyValue array(int depth) {
-        values.object();
+        in.object();
         List<AnyValue> list = new ArrayList<>();
-        while (ARRAY_VALUE.next(p) >= 0) {
-            values.array();
-            while (values.nextObject()) {
-                list.add(anyValue(depth, null, 0));
+        while (ARRAY_VALUE.next(in) >= 0) {
+            in.array();
+            while (in.nextObject()) {
+                list.add(anyValueOpened(depth, null, 0));
             }
         }
         return new AnyValue.ArrayValue(List.copyOf(list));
+    }
+
+    /** Bytes as base64, standard or URL-safe, as the reference reads them ({@link JsonCursor#bytes}). */
+    private static byte[] base64(String s) {
+        try {
+            boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;
+            return (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s);
+        } catch (IllegalArgumentException e) {
+            throw new NotCommon();
+        }
     }
 
     // ---------------------------------------------------------------- reuse by place
@@ -130,7 +141,7 @@ final class JsonAttributes {
         private static final int PLACES = 64;
         private static final int RECENT = 8;
 
-        private final SeenChars[] seen = new SeenChars[PLACES];
+        private final SeenBytes[] seen = new SeenBytes[PLACES];
         private final String[] strings = new String[PLACES];
         private final AnyValue[] values = new AnyValue[PLACES];
         /** How many attributes the last list had: the next builder's size. */
@@ -138,85 +149,71 @@ final class JsonAttributes {
 
         private int nextRecent;
 
-        /** The shared instance of the string the parser is on, remembered at {@code place}. */
-        String shared(JsonParser p, int place) {
-            if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw new NotCommon();
-            }
+        /** The shared instance of the string next in the body (consumed), remembered at {@code place}. */
+        String shared(JsonBytes in, int place) {
             if (place >= PLACES) {
-                return SharedStrings.shared(p.getString());
+                return SharedStrings.shared(in.text());
             }
-            char[] c = p.getStringCharacters();
-            int off = p.getStringOffset();
-            int len = p.getStringLength();
+            in.string();
             String s = strings[place];
-            if (s != null && same(place, c, off, len)) {
+            if (s != null && same(place, in)) {
                 return s;
             }
-            s = SharedStrings.shared(new String(c, off, len));
-            remember(place, c, off, len);
+            s = SharedStrings.shared(in.lastString());
+            remember(place, in);
             strings[place] = s;
             return s;
         }
 
         /**
-         * The shared instance of the string the parser is on, when it is one of the last {@link #RECENT} strings
-         * remembered this way: for names, whose places take turns.
+         * The shared instance of the string next in the body (consumed), when it is one of the last {@link #RECENT}
+         * strings remembered this way: for names, whose places take turns.
          */
-        String recent(JsonParser p) {
-            if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw new NotCommon();
-            }
-            char[] c = p.getStringCharacters();
-            int off = p.getStringOffset();
-            int len = p.getStringLength();
+        String recent(JsonBytes in) {
+            in.string();
             for (int place = 0; place < RECENT; place++) {
                 String s = strings[place];
-                if (s != null && same(place, c, off, len)) {
+                if (s != null && same(place, in)) {
                     return s;
                 }
             }
-            String s = SharedStrings.shared(new String(c, off, len));
+            String s = SharedStrings.shared(in.lastString());
             int place = nextRecent;
             nextRecent = (nextRecent + 1) % RECENT;
-            remember(place, c, off, len);
+            remember(place, in);
             strings[place] = s;
             return s;
         }
 
-        /** The string value the parser is on, the instance remembered at {@code place} when equal. */
-        AnyValue stringValue(JsonParser p, int place) {
-            if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw new NotCommon();
-            }
+        /** The string value next in the body (consumed), the instance remembered at {@code place} when equal. */
+        AnyValue stringValue(JsonBytes in, int place) {
             if (place >= PLACES) {
-                return new AnyValue.StringValue(p.getString());
+                return new AnyValue.StringValue(in.text());
             }
-            char[] c = p.getStringCharacters();
-            int off = p.getStringOffset();
-            int len = p.getStringLength();
+            in.string();
             AnyValue v = values[place];
-            if (v != null && same(place, c, off, len)) {
+            if (v != null && same(place, in)) {
                 return v;
             }
-            v = new AnyValue.StringValue(new String(c, off, len));
-            remember(place, c, off, len);
+            v = new AnyValue.StringValue(in.lastString());
+            remember(place, in);
             values[place] = v;
             return v;
         }
 
-        private boolean same(int place, char[] c, int off, int len) {
-            SeenChars mine = seen[place];
-            return mine != null && mine.same(c, off, len);
+        /** The string just consumed has the bytes remembered at {@code place}. */
+        private boolean same(int place, JsonBytes in) {
+            SeenBytes mine = seen[place];
+            return mine != null && mine.same(in.bytes(), in.stringStart(), in.stringEnd());
         }
 
-        private void remember(int place, char[] c, int off, int len) {
-            SeenChars mine = seen[place];
+        private void remember(int place, JsonBytes in) {
+            SeenBytes mine = seen[place];
             if (mine == null) {
-                mine = new SeenChars();
+                mine = new SeenBytes();
                 seen[place] = mine;
             }
-            mine.set(c, off, len);
+            mine.set(in.bytes(), in.stringStart(), in.stringEnd());
         }
     }
 }

@@ -2,23 +2,44 @@ package io.nemolens.decode.json;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import io.nemolens.decode.records.NotCommon;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.sym.BinaryNameMatcher;
-import tools.jackson.core.sym.PropertyNameMatcher;
 
 /**
  * The OTLP/JSON property names of some fields of one message, in both spellings (lowerCamelCase and the
- * {@code .proto}'s snake_case), matched on the parser's raw bytes: {@link #next} moves the parser to the next
- * property and gives the place of its field in the list the names were made from. Immutable.
- *
- * @param matcher the names, for {@code JsonParser.nextNameMatch}
- * @param fields by the index {@code matcher} gives, the field's place in the list
+ * {@code .proto}'s snake_case), matched on the body's bytes: {@link #next} moves to the next property and gives the
+ * place of its field in the list the names were made from. Immutable.
  */
-record JsonNames(PropertyNameMatcher matcher, int[] fields) {
+final class JsonNames {
+
+    /** No names: every property is unknown. */
+    static final JsonNames NONE = new JsonNames(new byte[0][], new int[0]);
+
+    /** Each name's ASCII bytes. */
+    private final byte[][] names;
+    /** By the index of a name in {@link #names}, its {@link #hash}. */
+    private final int[] hashes;
+    /** By the index of a name in {@link #names}, its field's place in the list. */
+    private final int[] fields;
+
+    private JsonNames(byte[][] names, int[] fields) {
+        this.names = names;
+        this.fields = fields;
+        this.hashes = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            int h = 0;
+            for (byte c : names[i]) {
+                h = hash(h, c);
+            }
+            hashes[i] = h;
+        }
+    }
+
+    /** The hash of a name so far, {@code h}, and its next byte: as {@link JsonBytes#name} hashes while it reads. */
+    static int hash(int h, byte c) {
+        return 31 * h + c;
+    }
 
     /**
      * The names of {@code protoNames}, fields of {@code message}.
@@ -26,45 +47,65 @@ record JsonNames(PropertyNameMatcher matcher, int[] fields) {
      * @throws IllegalArgumentException when the message has no field of one of the names
      */
     static JsonNames of(Descriptor message, String... protoNames) {
-        List<String> names = new ArrayList<>();
+        List<byte[]> names = new ArrayList<>();
         List<Integer> fields = new ArrayList<>();
         for (int i = 0; i < protoNames.length; i++) {
             FieldDescriptor field = message.findFieldByName(protoNames[i]);
             if (field == null) {
                 throw new IllegalArgumentException(message.getFullName() + " has no field '" + protoNames[i] + "'");
             }
-            // interned: a matcher asked about a name as a string compares by identity first
-            names.add(field.getJsonName().intern());
+            names.add(field.getJsonName().getBytes(StandardCharsets.US_ASCII));
             fields.add(i);
             if (!field.getName().equals(field.getJsonName())) {
-                names.add(field.getName().intern());
+                names.add(field.getName().getBytes(StandardCharsets.US_ASCII));
                 fields.add(i);
             }
         }
         return new JsonNames(
-                BinaryNameMatcher.construct(names),
+                names.toArray(byte[][]::new),
                 fields.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /**
-     * Moves {@code p} to the next property of the object it is in whose value is not {@code null}, unknown
-     * properties skipped, and leaves it on the value: that field's place, or -1 at the object's end. For the direct
-     * span reader: anything else is the reference's to judge ({@link NotCommon}).
+     * The place of the field named by the bytes of {@code b} from {@code start} to {@code end}, whose {@link #hash} is
+     * {@code hash}, or {@link JsonBytes#UNKNOWN}.
      */
-    int next(JsonParser p) {
+    int match(byte[] b, int start, int end, int hash) {
+        int length = end - start;
+        for (int i = 0; i < names.length; i++) {
+            if (hashes[i] == hash && names[i].length == length && same(names[i], b, start)) {
+                return fields[i];
+            }
+        }
+        return JsonBytes.UNKNOWN;
+    }
+
+    /** A loop, not {@code Arrays.equals}: for names of a few bytes its set-up cost more than the comparison. */
+    private static boolean same(byte[] name, byte[] b, int start) {
+        for (int k = 0; k < name.length; k++) {
+            if (name[k] != b[start + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Moves to the next property of the object {@code in} is in whose value is not {@code null}, unknown properties
+     * skipped, and leaves {@code in} before the value: that field's place, or {@link JsonBytes#END} at the object's
+     * end (consumed).
+     */
+    int next(JsonBytes in) {
         while (true) {
-            int match = p.nextNameMatch(matcher);
-            if (match >= 0) {
-                if (p.nextToken() != JsonToken.VALUE_NULL) {
-                    return fields[match];
+            int field = in.name(this);
+            if (field >= 0) {
+                if (!in.isNull()) {
+                    return field;
                 }
-            } else if (match == PropertyNameMatcher.MATCH_END_OBJECT) {
-                return -1;
-            } else if (match == PropertyNameMatcher.MATCH_UNKNOWN_NAME) {
-                p.nextToken();
-                p.skipChildren();
+            } else if (field == JsonBytes.END) {
+                return JsonBytes.END;
             } else {
-                throw new NotCommon();
+                in.skip();
             }
         }
     }

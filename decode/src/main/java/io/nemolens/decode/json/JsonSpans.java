@@ -1,12 +1,13 @@
 package io.nemolens.decode.json;
 
+import com.google.protobuf.Descriptors.EnumDescriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import io.nemolens.decode.records.EventParts;
 import io.nemolens.decode.records.HeadParts;
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.LinkParts;
 import io.nemolens.decode.records.NotCommon;
 import io.nemolens.decode.records.SpanParts;
-import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.ScopeInfo;
@@ -20,16 +21,12 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Status;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.sym.PropertyNameMatcher;
 
 /**
  * Reads the spans of an OTLP/JSON trace request straight into records, without building the protobuf request
@@ -41,7 +38,9 @@ import tools.jackson.core.sym.PropertyNameMatcher;
  * property other than the spans', string-table indexes (profiles), values nested deeper than
  * {@link Limits#MAX_VALUE_NESTING}. Within that it reads as the reference reads: both spellings of every
  * name, {@code null} as absent, unknown properties skipped, repeated fields appended and scalars last-wins, and
- * the value readers of {@link JsonCursor} itself. The collector writes a group's schema URL after its spans, so
+ * values as {@link JsonCursor} reads them. It reads the body's bytes itself ({@link JsonBytes}: measured, Jackson's
+ * tokenizer was two thirds of the time this reader took), and leaves to the reference any JSON that Jackson might
+ * read otherwise than it. The collector writes a group's schema URL after its spans, so
  * a group's spans become records when the group ends. Attributes are {@link JsonAttributes}' to read; this class
  * reads the request's levels, spans, events, links and ids. Not thread-safe; one instance reads one body.
  */
@@ -95,8 +94,7 @@ public final class JsonSpans {
     private static final int TRACE_ID_CHARS = 32;
     private static final int SPAN_ID_CHARS = 16;
 
-    private final JsonParser p;
-    private final JsonCursor values;
+    private final JsonBytes in;
     private final JsonAttributes attributeReader;
     private final RawOtlp<com.google.protobuf.Message> request;
 
@@ -112,10 +110,9 @@ public final class JsonSpans {
     private Id thisSpan = new Id();
     private final Id lastParent = new Id();
 
-    private JsonSpans(JsonParser p, RawOtlp<com.google.protobuf.Message> request) {
-        this.p = p;
-        this.values = new JsonCursor(p, Signal.SPANS);
-        this.attributeReader = new JsonAttributes(p, values);
+    private JsonSpans(JsonBytes in, RawOtlp<com.google.protobuf.Message> request) {
+        this.in = in;
+        this.attributeReader = new JsonAttributes(in);
         this.request = request;
     }
 
@@ -127,9 +124,9 @@ public final class JsonSpans {
      */
     public static @Nullable List<Span> read(
             byte[] body, int offset, int length, RawOtlp<com.google.protobuf.Message> request) {
-        try (JsonParser p = JsonRequests.FACTORY.createParser(ObjectReadContext.empty(), body, offset, length)) {
-            return new JsonSpans(p, request).request();
-        } catch (NotCommon | OtlpJsonException | JacksonException e) {
+        try {
+            return new JsonSpans(new JsonBytes(body, offset, length), request).request();
+        } catch (NotCommon e) {
             return null;
         }
     }
@@ -137,30 +134,26 @@ public final class JsonSpans {
     // ---------------------------------------------------------------- the request's levels
 
     private List<Span> request() {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new NotCommon();
-        }
+        in.object();
         List<Span> out = new ArrayList<>();
         int resourceIndex = 0;
         while (true) {
-            int match = p.nextNameMatch(REQUEST.matcher());
-            if (match == PropertyNameMatcher.MATCH_END_OBJECT) {
+            int match = in.name(REQUEST);
+            if (match == JsonBytes.END) {
                 break;
             }
             if (match < 0) {
                 throw new NotCommon(); // another signal's request, or something else the reference judges
             }
-            if (p.nextToken() == JsonToken.VALUE_NULL) {
+            if (in.isNull()) {
                 continue;
             }
-            values.array();
-            while (values.nextObject()) {
+            in.array();
+            while (in.nextObject()) {
                 resourceSpans(resourceIndex++, out);
             }
         }
-        if (p.nextToken() != null) {
-            throw new NotCommon();
-        }
+        in.finish();
         return out;
     }
 
@@ -174,7 +167,7 @@ public final class JsonSpans {
         List<ScopeGroup> groups = new ArrayList<>(1);
         int scopeIndex = 0;
         int field;
-        while ((field = RESOURCE_SPANS.next(p)) >= 0) {
+        while ((field = RESOURCE_SPANS.next(in)) >= 0) {
             switch (field) {
                 case 0 -> {
                     if (resourceSeen) {
@@ -184,12 +177,12 @@ public final class JsonSpans {
                     resource(resource);
                 }
                 case 1 -> {
-                    values.array();
-                    while (values.nextObject()) {
+                    in.array();
+                    while (in.nextObject()) {
                         groups.add(scopeSpans(resourceIndex, scopeIndex++));
                     }
                 }
-                default -> schemaUrl = values.string();
+                default -> schemaUrl = in.text();
             }
         }
         // the schema URL comes last in the collector's JSON: the resource is whole only now
@@ -206,14 +199,14 @@ public final class JsonSpans {
         }
     }
 
-    /** Reads the resource the parser is on into {@code resource}: its attributes and dropped count. */
+    /** Reads the resource next in the body into {@code resource}: its attributes and dropped count. */
     private void resource(HeadParts resource) {
-        values.object();
+        in.object();
         int field;
-        while ((field = RESOURCE.next(p)) >= 0) {
+        while ((field = RESOURCE.next(in)) >= 0) {
             switch (field) {
                 case 0 -> attributeReader.keyValues(resource.attributes(16), 0, null);
-                case 1 -> resource.droppedAttributes(values.uint32());
+                case 1 -> resource.droppedAttributes(in.uint32());
                 default -> entityRefs();
             }
         }
@@ -224,19 +217,16 @@ public final class JsonSpans {
      * nulls): the records do not carry them, the request's raw OTLP does.
      */
     private void entityRefs() {
-        values.array();
-        while (values.nextObject()) {
+        in.array();
+        while (in.nextObject()) {
             int field;
-            while ((field = ENTITY_REF.next(p)) >= 0) {
+            while ((field = ENTITY_REF.next(in)) >= 0) {
                 if (field < 2) {
-                    values.string();
+                    in.string();
                 } else {
-                    values.array();
-                    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                        if (t == JsonToken.VALUE_NULL) {
-                            throw new NotCommon();
-                        }
-                        values.string();
+                    in.array();
+                    while (in.nextElement()) {
+                        in.string(); // a null is not a string: the reference's to refuse
                     }
                 }
             }
@@ -249,7 +239,7 @@ public final class JsonSpans {
         String schemaUrl = "";
         List<PendingSpan> spans = new ArrayList<>();
         int field;
-        while ((field = SCOPE_SPANS.next(p)) >= 0) {
+        while ((field = SCOPE_SPANS.next(in)) >= 0) {
             switch (field) {
                 case 0 -> {
                     if (scopeSeen) {
@@ -259,27 +249,27 @@ public final class JsonSpans {
                     scope(scope);
                 }
                 case 1 -> {
-                    values.array();
-                    while (values.nextObject()) {
+                    in.array();
+                    while (in.nextObject()) {
                         spans.add(span(resourceIndex, scopeIndex, spans.size()));
                     }
                 }
-                default -> schemaUrl = values.string();
+                default -> schemaUrl = in.text();
             }
         }
         return new ScopeGroup(scope.scope(schemaUrl), spans);
     }
 
-    /** Reads the instrumentation scope the parser is on into {@code scope}. */
+    /** Reads the instrumentation scope next in the body into {@code scope}. */
     private void scope(HeadParts scope) {
-        values.object();
+        in.object();
         int field;
-        while ((field = SCOPE.next(p)) >= 0) {
+        while ((field = SCOPE.next(in)) >= 0) {
             switch (field) {
-                case 0 -> scope.name(values.string());
-                case 1 -> scope.version(values.string());
+                case 0 -> scope.name(in.text());
+                case 1 -> scope.version(in.text());
                 case 2 -> attributeReader.keyValues(scope.attributes(4), 0, null);
-                default -> scope.droppedAttributes(values.uint32());
+                default -> scope.droppedAttributes(in.uint32());
             }
         }
     }
@@ -295,55 +285,55 @@ public final class JsonSpans {
         boolean parentSeen = false;
         thisSpan.clear();
         int field;
-        while ((field = SPAN.next(p)) >= 0) {
+        while ((field = SPAN.next(in)) >= 0) {
             switch (field) {
-                case 0 -> s.traceId(trace.hex(p, TRACE_ID_CHARS));
+                case 0 -> s.traceId(trace.hex(in, TRACE_ID_CHARS));
                 case 1 -> {
                     String spanId = hex(SPAN_ID_CHARS);
                     s.spanId(spanId);
                     if (spanId.isEmpty()) {
                         thisSpan.clear();
                     } else {
-                        thisSpan.set(p.getStringCharacters(), p.getStringOffset(), p.getStringLength(), spanId);
+                        thisSpan.set(in, spanId);
                     }
                 }
-                case 2 -> s.traceState(values.string());
+                case 2 -> s.traceState(in.text());
                 case 3 -> {
                     s.parentSpanId(parent());
                     parentSeen = true;
                 }
-                case 4 -> s.flags(values.uint32());
-                case 5 -> s.name(names.recent(p));
-                case 6 -> s.kind(values.enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor()));
-                case 7 -> s.startTime(values.uint64());
-                case 8 -> s.endTime(values.uint64());
+                case 4 -> s.flags(in.uint32());
+                case 5 -> s.name(names.recent(in));
+                case 6 -> s.kind(enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor()));
+                case 7 -> s.startTime(in.integer(false));
+                case 8 -> s.endTime(in.integer(false));
                 case 9 ->
                     attributeCount = attributeReader.keyValues(
                             s.attributes(spanAttributes.size), attributeCount, spanAttributes);
-                case 10 -> s.droppedAttributes(values.uint32());
+                case 10 -> s.droppedAttributes(in.uint32());
                 case 11 -> {
-                    values.array();
-                    while (values.nextObject()) {
+                    in.array();
+                    while (in.nextObject()) {
                         s.event(event());
                     }
                 }
-                case 12 -> s.droppedEvents(values.uint32());
+                case 12 -> s.droppedEvents(in.uint32());
                 case 13 -> {
-                    values.array();
-                    while (values.nextObject()) {
+                    in.array();
+                    while (in.nextObject()) {
                         s.link(link());
                     }
                 }
-                case 14 -> s.droppedLinks(values.uint32());
+                case 14 -> s.droppedLinks(in.uint32());
                 default -> {
                     s.status();
-                    values.object();
+                    in.object();
                     int statusField;
-                    while ((statusField = STATUS.next(p)) >= 0) {
+                    while ((statusField = STATUS.next(in)) >= 0) {
                         if (statusField == 0) {
-                            s.statusMessage(values.string());
+                            s.statusMessage(in.text());
                         } else {
-                            s.statusCode(values.enumNumber(Status.StatusCode.getDescriptor()));
+                            s.statusCode(enumNumber(Status.StatusCode.getDescriptor()));
                         }
                     }
                 }
@@ -363,20 +353,15 @@ public final class JsonSpans {
 
     /** The parent's hex: often the parent of the span before, or the span before itself. */
     private String parent() {
-        if (p.currentToken() != JsonToken.VALUE_STRING) {
-            throw new NotCommon();
-        }
-        char[] c = p.getStringCharacters();
-        int off = p.getStringOffset();
-        int len = p.getStringLength();
-        String hex = lastParent.same(c, off, len);
+        in.string();
+        String hex = lastParent.same(in);
         if (hex == null) {
-            hex = lastSpan.same(c, off, len);
+            hex = lastSpan.same(in);
         }
         if (hex == null) {
-            hex = hex(SPAN_ID_CHARS);
+            hex = lastHex(SPAN_ID_CHARS);
         }
-        lastParent.set(c, off, len, hex);
+        lastParent.set(in, hex);
         return hex;
     }
 
@@ -384,12 +369,12 @@ public final class JsonSpans {
         EventParts event = new EventParts();
         int count = 0;
         int field;
-        while ((field = EVENT.next(p)) >= 0) {
+        while ((field = EVENT.next(in)) >= 0) {
             switch (field) {
-                case 0 -> event.time(values.uint64());
-                case 1 -> event.name(names.recent(p));
+                case 0 -> event.time(in.integer(false));
+                case 1 -> event.name(names.recent(in));
                 case 2 -> count = attributeReader.keyValues(event.attributes(4), count, eventAttributes);
-                default -> event.droppedAttributes(values.uint32());
+                default -> event.droppedAttributes(in.uint32());
             }
         }
         return event.event();
@@ -398,34 +383,48 @@ public final class JsonSpans {
     private SpanLink link() {
         LinkParts link = new LinkParts();
         int field;
-        while ((field = LINK.next(p)) >= 0) {
+        while ((field = LINK.next(in)) >= 0) {
             switch (field) {
                 case 0 -> link.traceId(hex(TRACE_ID_CHARS));
                 case 1 -> link.spanId(hex(SPAN_ID_CHARS));
-                case 2 -> link.traceState(values.string());
+                case 2 -> link.traceState(in.text());
                 case 3 -> attributeReader.keyValues(link.attributes(4), 0, null);
-                case 4 -> link.droppedAttributes(values.uint32());
-                default -> link.flags(values.uint32());
+                case 4 -> link.droppedAttributes(in.uint32());
+                default -> link.flags(in.uint32());
             }
         }
         return link.link();
     }
 
-    // ---------------------------------------------------------------- ids
+    // ---------------------------------------------------------------- ids and enums
 
-    /**
-     * The lowercase hex of the id string the parser is on, of {@code chars} hex digits in either case; {@code ""}
-     * when empty or all zero (the reference's "no id"); another length or a character that is not a hex digit is
-     * the reference's to refuse.
-     */
-    private String hex(int chars) {
-        if (p.currentToken() != JsonToken.VALUE_STRING) {
+    /** An enum value's number, from the number or the value's name; an unknown name is the reference's to judge. */
+    private int enumNumber(EnumDescriptor type) {
+        if (in.peek() != '"') {
+            return in.int32();
+        }
+        EnumValueDescriptor value = type.findValueByName(in.text());
+        if (value == null) {
             throw new NotCommon();
         }
-        return hex(p.getStringCharacters(), p.getStringOffset(), p.getStringLength(), chars);
+        return value.getNumber();
     }
 
-    private static String hex(char[] c, int off, int len, int chars) {
+    /**
+     * The lowercase hex of the id string next in the body (consumed), of {@code chars} hex digits in either case;
+     * {@code ""} when empty or all zero (the reference's "no id"); another length or a character that is not a hex
+     * digit is the reference's to refuse.
+     */
+    private String hex(int chars) {
+        in.string();
+        return lastHex(chars);
+    }
+
+    /** {@link #hex} of the string just consumed. */
+    private String lastHex(int chars) {
+        byte[] b = in.bytes();
+        int from = in.stringStart();
+        int len = in.stringEnd() - from;
         if (len == 0) {
             return "";
         }
@@ -434,64 +433,59 @@ public final class JsonSpans {
         }
         boolean zero = true;
         boolean lower = true;
-        for (int i = off; i < off + len; i++) {
-            char ch = c[i];
-            if (!HexFormat.isHexDigit(ch)) {
+        for (int i = from; i < from + len; i++) {
+            byte c = b[i];
+            if (!HexFormat.isHexDigit(c)) {
                 throw new NotCommon();
             }
-            zero &= ch == '0';
-            lower &= ch < 'A' || ch > 'F';
+            zero &= c == '0';
+            lower &= c < 'A' || c > 'F';
         }
         if (zero) {
             return "";
         }
         if (lower) {
-            return new String(c, off, len);
+            return new String(b, from, len, StandardCharsets.ISO_8859_1);
         }
         char[] out = new char[len];
         for (int i = 0; i < len; i++) {
-            out[i] = Character.toLowerCase(c[off + i]);
+            out[i] = Character.toLowerCase((char) b[from + i]);
         }
         return new String(out);
     }
 
-    /** An id as it was written and its hex: the same characters again give the same string. */
-    private static final class Id {
-        private final SeenChars chars = new SeenChars();
+    /** An id as it was written and its hex: the same bytes again give the same string. */
+    private final class Id {
+        private final SeenBytes seen = new SeenBytes();
         private String hex = "";
 
-        /** The hex of the id string the parser is on ({@code chars} digits). */
-        String hex(JsonParser p, int chars) {
-            if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw new NotCommon();
-            }
-            char[] c = p.getStringCharacters();
-            int off = p.getStringOffset();
-            int len = p.getStringLength();
-            String same = same(c, off, len);
+        /** The hex of the id string next in the body ({@code chars} digits), consumed. */
+        String hex(JsonBytes in, int chars) {
+            in.string();
+            String same = same(in);
             if (same != null) {
                 return same;
             }
-            String hex = JsonSpans.hex(c, off, len, chars);
-            set(c, off, len, hex);
+            String hex = lastHex(chars);
+            set(in, hex);
             return hex;
         }
 
-        /** The hex of these characters when they are the id remembered, else {@code null}. */
+        /** The hex of the string just consumed when it is the id remembered, else {@code null}. */
         @Nullable
-        String same(char[] c, int off, int len) {
-            return chars.same(c, off, len) ? hex : null;
+        String same(JsonBytes in) {
+            return seen.same(in.bytes(), in.stringStart(), in.stringEnd()) ? hex : null;
         }
 
-        /** Remembers these characters as an id whose hex is {@code hex}. */
-        void set(char[] c, int off, int len, String hex) {
-            chars.set(c, off, len);
+        /** Remembers the string just consumed as an id whose hex is {@code hex}. */
+        void set(JsonBytes in, String hex) {
+            seen.set(in.bytes(), in.stringStart(), in.stringEnd());
             this.hex = hex;
         }
 
         /** Remembers no id. */
         void clear() {
-            chars.clear();
+            seen.clear();
             hex = "";
         }
     }
