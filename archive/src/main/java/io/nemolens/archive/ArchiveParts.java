@@ -111,12 +111,16 @@ record ArchiveParts(
                 ? null
                 : new ClaimKeeper(
                         registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
-        // with tables, a file the store took goes on only once it is in its table
-        TableCommits tableCommits = tables == null ? null : new TableCommits(tables, outcomes, holds, listener, clock);
+        // with tables, a file the store took goes on only once it is in its table, in the order of its number
+        FileNumbers numbers = tables == null ? null : numbers(tables, layout, writer(instances), manifest, clock);
+        TableCommits tableCommits = tables == null || numbers == null
+                ? null
+                : new TableCommits(tables, numbers.writer(), outcomes, holds, listener, clock);
         Committer committer = new Committer(
                 publisher,
                 new CommitGate(spool, holds, claims, decided),
-                tableCommits != null ? tableCommits : outcomes);
+                tableCommits != null ? tableCommits : outcomes,
+                numbers);
         OpenFiles files =
                 openFiles(options, layout, instances.id(), outputs, holds, committer::submit, outcomes, clock);
         if (claims != null) {
@@ -155,37 +159,77 @@ record ArchiveParts(
     }
 
     /**
-     * Has the catalog make each table exist with the archive's columns, and takes the tables' field ids, asking
-     * again for up to two minutes while it does not answer: the files must carry the ids of their table.
+     * Has the catalog make each table exist with the archive's columns, and takes the tables' field ids: the files
+     * must carry the ids of their table.
      */
     private static Tables prepare(Tables layout, ArchiveTables tables) {
         Map<String, MessageType> schemas = new LinkedHashMap<>();
+        for (Map.Entry<String, MessageType> e : layout.schemas().entrySet()) {
+            schemas.put(
+                    e.getKey(),
+                    atStart(
+                            tables,
+                            "preparing the table " + e.getKey(),
+                            () -> tables.prepare(e.getKey(), e.getValue())));
+        }
+        return layout.withSchemas(schemas);
+    }
+
+    /**
+     * How this start numbers its files for the tables: above every number the manifest records and every table holds
+     * of this writer, and above the start's time in microseconds (see {@link FileNumbers}).
+     */
+    private static FileNumbers numbers(
+            ArchiveTables tables, Tables layout, String writer, Manifest manifest, Clock clock) {
+        long first = Math.multiplyExact(clock.millis(), 1000L);
+        for (Manifest.Entry e : manifest.entriesAtOpen()) {
+            first = Math.max(first, e.number() + 1);
+        }
+        for (String table : layout.schemas().keySet()) {
+            long held = atStart(
+                    tables,
+                    "asking the table " + table + " for writer " + writer,
+                    () -> tables.appended(table, writer));
+            first = Math.max(first, held + 1);
+        }
+        return new FileNumbers(writer, first);
+    }
+
+    /** A call to the catalog at start. */
+    private interface CatalogCall<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * What the catalog answers, asking again for up to two minutes while it does not answer.
+     *
+     * @throws UncheckedIOException when it still does not (the archive does not start)
+     */
+    private static <T> T atStart(ArchiveTables tables, String what, CatalogCall<T> call) {
         long deadline = System.nanoTime() + PREPARE_TABLES.toNanos();
         Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(10));
-        for (Map.Entry<String, MessageType> e : layout.schemas().entrySet()) {
-            while (true) {
-                try {
-                    schemas.put(e.getKey(), tables.prepare(e.getKey(), e.getValue()));
-                    break;
-                } catch (IOException failure) {
-                    if (System.nanoTime() > deadline) {
-                        throw new UncheckedIOException(
-                                "cannot prepare the table " + e.getKey() + " in " + tables.location() + ": "
-                                        + failure.getMessage(),
-                                failure);
-                    }
-                    log.warn(
-                            "preparing the table {} in {} failed ({}); asking again",
-                            e.getKey(),
-                            tables.location(),
-                            failure.getMessage());
-                    if (!backoff.pause(() -> false)) {
-                        throw new UncheckedIOException(failure);
-                    }
+        while (true) {
+            try {
+                return call.call();
+            } catch (IOException failure) {
+                if (System.nanoTime() > deadline) {
+                    throw new UncheckedIOException(
+                            what + " in " + tables.location() + " failed: " + failure.getMessage(), failure);
+                }
+                log.warn("{} in {} failed ({}); asking again", what, tables.location(), failure.getMessage());
+                if (!backoff.pause(() -> false)) {
+                    throw new UncheckedIOException(failure);
                 }
             }
         }
-        return layout.withSchemas(schemas);
+    }
+
+    private static String writer(Instances instances) {
+        try {
+            return instances.writer();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the archive's writer id in its spool: " + e, e);
+        }
     }
 
     /**

@@ -71,6 +71,7 @@ final class Committer implements AutoCloseable {
     private final Publisher publisher;
     private final CommitGate gate;
     private final Outcome outcome;
+    private final @Nullable FileNumbers numbers;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final ExecutorService finishing;
@@ -81,11 +82,14 @@ final class Committer implements AutoCloseable {
     /**
      * @param publisher records a finished file in the manifest and publishes it to the archive's store
      * @param gate whether a spool entry's rows may be committed, or never may
+     * @param numbers numbers each file for its table as it is queued (so numbers follow the commit order), or
+     *     {@code null} without tables
      */
-    Committer(Publisher publisher, CommitGate gate, Outcome outcome) {
+    Committer(Publisher publisher, CommitGate gate, Outcome outcome, @Nullable FileNumbers numbers) {
         this.publisher = publisher;
         this.gate = gate;
         this.outcome = outcome;
+        this.numbers = numbers;
         AtomicInteger finishers = new AtomicInteger();
         this.finishing = Executors.newFixedThreadPool(
                 FINISHING_THREADS,
@@ -99,8 +103,14 @@ final class Committer implements AutoCloseable {
         long bytes = file.estimatedSize();
         queuedBytes.addAndGet(bytes);
         CompletableFuture<Finished> finished = new CompletableFuture<>();
-        // queued before its finishing starts, so that the commit thread sees files in the order they came
-        queue.add(new Queued(file, System.nanoTime(), bytes, finished));
+        // queued before its finishing starts, so that the commit thread sees files in the order they came; numbered
+        // in the same step, so that the files reach their tables in the order of their numbers
+        synchronized (queue) {
+            if (numbers != null) {
+                file.number(numbers.writer(), numbers.next());
+            }
+            queue.add(new Queued(file, System.nanoTime(), bytes, finished));
+        }
         try {
             finishing.execute(() -> finished.complete(finish(file)));
         } catch (RejectedExecutionException e) {

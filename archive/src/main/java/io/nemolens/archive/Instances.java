@@ -36,6 +36,7 @@ final class Instances implements AutoCloseable {
     private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,62}");
 
     private final String id;
+    private final Path spool;
     private final LockFile lock;
 
     /**
@@ -47,6 +48,7 @@ final class Instances implements AutoCloseable {
      */
     Instances(Path root, Path spool, @Nullable String configuredId) throws IOException {
         this.id = keptWith(spool, configuredId == null ? null : valid(configuredId));
+        this.spool = spool;
         this.folder = root.resolve(".instances");
         Files.createDirectories(folder);
         this.lock = LockFile.take(folderLock(id), "archive instance " + id);
@@ -76,7 +78,8 @@ final class Instances implements AutoCloseable {
             if (configured != null && !configured.equals(kept)) {
                 throw new IllegalStateException("lens.archive.instance-id is " + configured + ", but the spool at "
                         + spool.toAbsolutePath() + " belongs to instance " + kept + ": give each instance its own"
-                        + " spool volume; to rename an instance, stop it, let it empty its spool, and delete " + file);
+                        + " spool volume; to rename an instance, stop it, let it empty its spool, and delete " + file
+                        + " and " + spool.resolve("writer-id"));
             }
             return kept;
         }
@@ -84,18 +87,46 @@ final class Instances implements AutoCloseable {
         String made = configured != null
                 ? configured
                 : UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        Path temporary = spool.resolve("instance-id.tmp");
+        writeForced(spool, file, made);
+        log.info("this archive instance's id is {} (kept in {})", made, file);
+        return made;
+    }
+
+    /**
+     * The id this spool numbers its files for the tables under (see {@link FileNumbers}): the instance's id and a
+     * token of this spool, made once and kept in the spool's folder ({@code writer-id}). A spool made anew (its volume
+     * lost) is another writer, even under a configured instance id: the files the lost spool had published but not yet
+     * appended keep their own writer, and table maintenance adopts them.
+     */
+    String writer() throws IOException {
+        Path file = spool.resolve("writer-id");
+        if (Files.exists(file)) {
+            String kept = Files.readString(file, StandardCharsets.US_ASCII).strip();
+            if (!kept.startsWith(id + "-")) {
+                throw new IllegalStateException("the spool at " + spool.toAbsolutePath() + " numbers its files for the"
+                        + " tables as " + kept + ", which is not instance " + id + "'s: to rename an instance, stop it,"
+                        + " let it empty its spool, and delete " + spool.resolve("instance-id") + " and " + file);
+            }
+            return kept;
+        }
+        String made = id + "-" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        writeForced(spool, file, made);
+        log.info("this archive instance numbers its files for the tables as writer {} (kept in {})", made, file);
+        return made;
+    }
+
+    /** Writes a small file of the spool's whole, forced to disk, under a temporary name first. */
+    private static void writeForced(Path spool, Path file, String value) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(
                 temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap((made + "\n").getBytes(StandardCharsets.US_ASCII)));
+            ch.write(ByteBuffer.wrap((value + "\n").getBytes(StandardCharsets.US_ASCII)));
             ch.force(true);
         }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         try (FileChannel folder = FileChannel.open(spool, StandardOpenOption.READ)) {
             folder.force(true);
         }
-        log.info("this archive instance's id is {} (kept in {})", made, file);
-        return made;
     }
 
     /** The id that names this process's files. */

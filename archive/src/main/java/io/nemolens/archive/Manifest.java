@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>Record layout: {@code [int32 length][int32 CRC32C of the rest][int16 path length][UTF-8 path relative
  * to the archive root][int32 count][count seqs as varint deltas from 0, ascending]}. A torn last record
  * is cut at open. A record may end with {@code [int16 length][UTF-8 content id]} (records written before
- * there was one end after the seqs). Not thread-safe: the archive's one committer thread appends.
+ * there was one end after the seqs), and then {@code [int64 file number]} (with tables; records written before the
+ * archive numbered its files end after the content id). Not thread-safe: the archive's one committer thread appends.
  */
 final class Manifest implements AutoCloseable {
 
@@ -40,8 +41,14 @@ final class Manifest implements AutoCloseable {
      * @param seqs the spool entries it has rows of, ascending
      * @param contentId what it holds ({@link io.nemolens.archive.store.StagedFile#contentId()}); empty in
      *     records written before the archive had an object store
+     * @param number the file's number for its table ({@link FileNumbers}), or -1 (no tables, or a record written
+     *     before the archive numbered its files)
      */
-    record Entry(String file, long[] seqs, String contentId) {}
+    record Entry(String file, long[] seqs, String contentId, long number) {
+        Entry(String file, long[] seqs, String contentId) {
+            this(file, seqs, contentId, -1);
+        }
+    }
 
     private final Path path;
     private final List<Entry> read;
@@ -184,7 +191,7 @@ final class Manifest implements AutoCloseable {
     private static ByteBuffer encode(Entry entry) {
         byte[] file = entry.file().getBytes(StandardCharsets.UTF_8);
         byte[] content = entry.contentId().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer body = ByteBuffer.allocate(2 + file.length + 4 + entry.seqs().length * 10 + 2 + content.length);
+        ByteBuffer body = ByteBuffer.allocate(2 + file.length + 4 + entry.seqs().length * 10 + 2 + content.length + 8);
         body.putShort((short) file.length).put(file).putInt(entry.seqs().length);
         long previous = 0;
         for (long seq : entry.seqs()) {
@@ -196,8 +203,11 @@ final class Manifest implements AutoCloseable {
             }
             body.put((byte) delta);
         }
-        if (content.length > 0) {
+        if (content.length > 0 || entry.number() >= 0) {
             body.putShort((short) content.length).put(content);
+        }
+        if (entry.number() >= 0) {
+            body.putLong(entry.number());
         }
         body.flip();
         CRC32C crc = new CRC32C();
@@ -230,6 +240,7 @@ final class Manifest implements AutoCloseable {
             b.get(content);
             contentId = new String(content, StandardCharsets.UTF_8);
         }
-        return new Entry(new String(file, StandardCharsets.UTF_8), seqs, contentId);
+        long number = b.remaining() >= 8 ? b.getLong() : -1;
+        return new Entry(new String(file, StandardCharsets.UTF_8), seqs, contentId, number);
     }
 }

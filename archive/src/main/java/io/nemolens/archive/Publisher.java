@@ -87,7 +87,7 @@ final class Publisher {
         String contentId = contentId(file);
         FileName naming = new FileName(relative(file.committedPath()), instanceId, contentId);
         String name = store.name(naming, 0);
-        manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
+        manifest.append(new Manifest.Entry(name, file.seqs(), contentId, file.writerSeq()));
         Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         int variant = 0;
         while (true) {
@@ -111,7 +111,7 @@ final class Publisher {
                 failures.failed(e);
                 name = store.name(naming, ++variant);
                 log.warn("{}; publishing it as {}", e.getMessage(), name);
-                manifest.append(new Manifest.Entry(name, file.seqs(), contentId));
+                manifest.append(new Manifest.Entry(name, file.seqs(), contentId, file.writerSeq()));
                 continue;
             } catch (IOException | RuntimeException e) {
                 failures.failed(e);

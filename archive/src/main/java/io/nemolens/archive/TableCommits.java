@@ -8,6 +8,7 @@ import io.nemolens.archive.table.TableFile;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -52,6 +53,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
             long sinceNanos) {}
 
     private final ArchiveTables tables;
+    private final String writer;
     private final Committer.Outcome next;
     private final Holds holds;
     private final CommitListener listener;
@@ -65,6 +67,8 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private @Nullable List<Waiting> appending;
 
     private volatile boolean closing;
+    /** Set by {@link #close()}: no file comes any more; the thread ends once none waits. */
+    private boolean stopped;
     /** When the last wave ended, and how long after it the next one comes. */
     private long lastWaveNanos;
 
@@ -72,20 +76,32 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong appendedFiles = new AtomicLong();
     private final Failures failures;
+    private final Clock clock;
+    /** When a wave was last in its tables, or {@code null}. */
+    private volatile @Nullable Instant lastAppendAt;
 
     /**
      * @param tables the tables files are appended to
+     * @param writer the writer that numbers this archive's files (see {@link TableFile})
      * @param next what the commit path does with a file once it is in its table (releases its holds), and with a
      *     file that failed before
      * @param holds the holds on the spool entries of the files found published at start
      * @param listener told when a wave is in its tables
      */
-    TableCommits(ArchiveTables tables, Committer.Outcome next, Holds holds, CommitListener listener, Clock clock) {
+    TableCommits(
+            ArchiveTables tables,
+            String writer,
+            Committer.Outcome next,
+            Holds holds,
+            CommitListener listener,
+            Clock clock) {
         this.tables = tables;
+        this.writer = writer;
         this.listener = listener;
         this.next = next;
         this.holds = holds;
         this.failures = new Failures(clock);
+        this.clock = clock;
         this.intervalNanos = tables.commitInterval().toNanos();
         this.lastWaveNanos = System.nanoTime();
         this.nextIntervalNanos = jittered();
@@ -98,8 +114,15 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     public void committed(ParquetFile<?> file, StagedFile published, long nanos) {
         TableFile appended;
         try {
+            long number = file.writerSeq();
             appended = new TableFile(
-                    file.table(), published.name(), published.contentId(), published.bytes(), file.footer());
+                    file.table(),
+                    published.name(),
+                    published.contentId(),
+                    published.bytes(),
+                    file.footer(),
+                    number < 0 ? null : writer,
+                    number);
         } catch (IOException e) {
             // a published file is finished: its footer is there
             throw new IllegalStateException("a published file has no footer: " + published.name(), e);
@@ -126,7 +149,14 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         }
         long[] seqs = held.stream().mapToLong(Long::longValue).toArray();
         add(new Waiting(
-                new TableFile(table, entry.file(), entry.contentId(), -1, null),
+                new TableFile(
+                        table,
+                        entry.file(),
+                        entry.contentId(),
+                        -1,
+                        null,
+                        entry.number() < 0 ? null : writer,
+                        entry.number()),
                 null,
                 null,
                 0,
@@ -166,23 +196,25 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
             List<Waiting> wave;
             synchronized (lock) {
                 try {
-                    // the next wave: once something waits and the interval is over, at once when drained or closing
-                    while (!closing && (waiting.isEmpty() || urgent == 0)) {
+                    // the next wave: once something waits and the interval is over, at once when drained or closing;
+                    // the thread ends only once it is stopped and nothing waits (a closing archive still hands over
+                    // the files its last commits publish)
+                    while (true) {
+                        if (waiting.isEmpty()) {
+                            if (stopped) {
+                                return;
+                            }
+                            lock.wait();
+                            continue;
+                        }
                         long left = lastWaveNanos + nextIntervalNanos - System.nanoTime();
-                        if (!waiting.isEmpty() && left <= 0) {
+                        if (closing || urgent > 0 || left <= 0) {
                             break;
                         }
-                        if (waiting.isEmpty()) {
-                            lock.wait();
-                        } else {
-                            lock.wait(Math.max(1, left / 1_000_000));
-                        }
+                        lock.wait(Math.max(1, left / 1_000_000));
                     }
                 } catch (InterruptedException e) {
                     return;
-                }
-                if (waiting.isEmpty()) {
-                    return; // closing, and nothing waits
                 }
                 wave = new ArrayList<>(waiting);
                 waiting.clear();
@@ -219,6 +251,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 listener.appended(files.stream().map(TableFile::name).toList());
                 commits.incrementAndGet();
                 appendedFiles.addAndGet(files.size());
+                lastAppendAt = clock.instant();
                 if (failures.succeeded()) {
                     log.info("the archive's tables {} take files again", tables.location());
                 }
@@ -289,6 +322,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest),
                 commits.get(),
                 appendedFiles.get(),
+                lastAppendAt,
                 failures.count(),
                 failures.lastError(),
                 failures.lastErrorAt(),
@@ -306,10 +340,17 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         }
     }
 
-    /** Appends what waits (once, while the catalog fails), then stops; what is left is appended at the next start. */
+    /**
+     * Appends what waits (once, while the catalog fails), then stops; what is left is appended at the next start. The
+     * archive calls it once no file can come any more (its commit thread stopped).
+     */
     @Override
     public void close() {
-        closing();
+        synchronized (lock) {
+            closing = true;
+            stopped = true;
+            lock.notifyAll();
+        }
         try {
             thread.join(java.util.concurrent.TimeUnit.MINUTES.toMillis(2));
         } catch (InterruptedException e) {

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param oldestWait how long the oldest of them has waited; zero when none waits
  * @param commits table commits since start (one per table per wave of files)
  * @param appendedFiles files appended to their tables since start
+ * @param lastAppendAt when files were last appended, or {@code null} when none were since start
  * @param failures attempts that failed since start (each is tried again)
  * @param lastError the last failure's message, or {@code null}
  * @param lastErrorAt when it came, or {@code null}
@@ -23,6 +24,7 @@ public record TableStatus(
         Duration oldestWait,
         long commits,
         long appendedFiles,
+        @Nullable Instant lastAppendAt,
         long failures,
         @Nullable String lastError,
         @Nullable Instant lastErrorAt,

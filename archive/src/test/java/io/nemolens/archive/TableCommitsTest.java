@@ -27,11 +27,20 @@ import org.junit.jupiter.api.Test;
  */
 class TableCommitsTest extends ArchiveTestCase {
 
-    /** Tables that remember what they were given, and fail while told to. */
+    /**
+     * Tables that remember what they were given and keep a watermark per table and writer, as a catalog's do (a
+     * file at or below it is held), and fail while told to.
+     */
     static final class RecordingTables implements ArchiveTables {
         final List<List<TableFile>> waves = new CopyOnWriteArrayList<>();
         final Map<String, MessageType> prepared = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<String, Long> watermarks = new java.util.concurrent.ConcurrentHashMap<>();
         volatile boolean failing;
+
+        @Override
+        public long appended(String table, String writer) {
+            return watermarks.getOrDefault(table + "/" + writer, -1L);
+        }
 
         @Override
         public String location() {
@@ -49,7 +58,15 @@ class TableCommitsTest extends ArchiveTestCase {
             if (failing) {
                 throw new IOException("the catalog is away");
             }
-            waves.add(List.copyOf(files));
+            List<TableFile> taken = new ArrayList<>();
+            for (TableFile f : files) {
+                String key = f.table() + "/" + f.writer();
+                if (f.number() > watermarks.getOrDefault(key, -1L)) {
+                    watermarks.put(key, f.number());
+                    taken.add(f);
+                }
+            }
+            waves.add(List.copyOf(taken));
         }
 
         @Override
@@ -104,8 +121,17 @@ class TableCommitsTest extends ArchiveTestCase {
             assertThat(f.footer().getFileMetaData().getKeyValueMetaData())
                     .containsEntry("nemo_lens.table", "spans")
                     .containsKey("nemo_lens.date")
-                    .containsKey("nemo_lens.run_id");
+                    .containsKey("nemo_lens.run_id")
+                    .containsEntry("nemo_lens.writer", f.writer())
+                    .containsEntry("nemo_lens.writer_seq", Long.toString(f.number()));
+            assertThat(f.writer()).startsWith(archive.instanceId() + "-");
         });
+        assertThat(tables.appended())
+                .as("numbered in the order they are handed over, above the start's time in microseconds")
+                .extracting(TableFile::number)
+                .isSorted()
+                .doesNotHaveDuplicates()
+                .allSatisfy(n -> assertThat(n).isGreaterThan(System.currentTimeMillis() * 1000 - 600_000_000L));
         assertThat(archive.status().spool().entries())
                 .as("released once in their tables")
                 .isZero();
@@ -184,17 +210,42 @@ class TableCommitsTest extends ArchiveTestCase {
         archive.commitNow();
         await().atMost(Duration.ofSeconds(10)).until(() -> second.appended().size() == 2);
         assertThat(second.appended())
-                .as("found at start: no footer in hand, the implementation reads it")
+                .as("found at start: no footer in hand, the implementation reads it; writer and number kept")
                 .allSatisfy(f -> {
                     assertThat(f.footer()).isNull();
                     assertThat(f.bytes()).isEqualTo(-1);
+                    assertThat(f.writer()).startsWith(archive.instanceId() + "-");
+                    assertThat(f.number()).isNotNegative();
                 })
                 .extracting(TableFile::table)
                 .containsOnly("spans");
+        assertThat(second.appended()).extracting(TableFile::number).isSorted();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> archive.status().spool().entries() == 0);
         assertThat(archive.status().commits().files())
                 .as("no row written again: the files were committed")
                 .isZero();
+    }
+
+    @Test
+    void aStartNumbersItsFilesAboveWhatTheTablesHoldOfItsWriterAndAFileTheyHoldIsNotAppendedAgain() throws Exception {
+        RecordingTables tables = new RecordingTables();
+        open(tables);
+        take(1);
+        archive.commitNow();
+        TableFile first = tables.appended().get(0);
+        archive.close();
+        archive = null;
+
+        // the tables hold more of this writer than this spool remembers (a clock set back since, say): above it
+        long ahead = first.number() + 10_000_000_000L;
+        tables.watermarks.put("spans/" + first.writer(), ahead);
+        open(tables);
+        take(2);
+        archive.commitNow();
+        List<TableFile> all = tables.appended();
+        assertThat(all).hasSize(2);
+        assertThat(all.get(1).writer()).isEqualTo(first.writer());
+        assertThat(all.get(1).number()).isGreaterThan(ahead);
     }
 }

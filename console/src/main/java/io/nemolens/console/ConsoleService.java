@@ -71,6 +71,7 @@ public final class ConsoleService {
      *
      * @param store where its committed files go, or {@code null} when its health names no store
      * @param claims its claim registry, or {@code null} without one
+     * @param tables its Iceberg tables, or {@code null} without a catalog
      */
     public record ArchiveState(
             double lagSeconds,
@@ -79,7 +80,8 @@ public final class ConsoleService {
             double files,
             @Nullable Object freeBytes,
             @Nullable StoreState store,
-            @Nullable ClaimsState claims) {}
+            @Nullable ClaimsState claims,
+            @Nullable TablesState tables) {}
 
     /**
      * Where the archive's committed files go ({@code store} of its health), and what waits for it
@@ -131,6 +133,28 @@ public final class ConsoleService {
     public record ClaimsState(
             String location,
             @Nullable Object waiting,
+            @Nullable String lastError,
+            boolean failing) {}
+
+    /**
+     * The archive's tables, from its health details ({@code tables}, {@code tablesFilesWaiting},
+     * {@code tablesLagSeconds}, {@code tablesFilesAppended}, {@code tablesLastAppendAt}, {@code tablesLastError}).
+     *
+     * @param location the catalog and namespace
+     * @param filesWaiting files in the folder or bucket that wait for their tables, or {@code null} when unsaid
+     * @param lagSeconds how long the oldest of them has waited, or {@code null}
+     * @param filesAppended files appended since start, or {@code null}
+     * @param lastAppendAt when files were last appended (UTC, to the second), or {@code null} when none were since
+     *     start
+     * @param lastError the last failure's message, or {@code null}
+     * @param failing whether the archive's health is DOWN because of the tables
+     */
+    public record TablesState(
+            String location,
+            @Nullable Object filesWaiting,
+            @Nullable Object lagSeconds,
+            @Nullable Object filesAppended,
+            @Nullable String lastAppendAt,
             @Nullable String lastError,
             boolean failing) {}
 
@@ -255,7 +279,8 @@ public final class ConsoleService {
                     functionCounter("lens.archive.files"),
                     archiveHealth.get("freeBytes"),
                     store(archiveStatus, archiveHealth),
-                    claims(archiveStatus, archiveHealth));
+                    claims(archiveStatus, archiveHealth),
+                    tables(archiveHealth));
         }
         int indexed = index.size();
         boolean caughtUp = index.isCaughtUp();
@@ -304,6 +329,22 @@ public final class ConsoleService {
         String lastError = text(details.get("claimsLastError"));
         return new ClaimsState(
                 location, details.get("claimsWaiting"), lastError, failing(details, "claimsFailingSince"));
+    }
+
+    /** The tables from the archive's health details, or {@code null} when they name none. */
+    static @Nullable TablesState tables(Map<String, Object> details) {
+        String location = text(details.get("tables"));
+        if (location == null) {
+            return null;
+        }
+        return new TablesState(
+                location,
+                details.get("tablesFilesWaiting"),
+                details.get("tablesLagSeconds"),
+                details.get("tablesFilesAppended"),
+                time(text(details.get("tablesLastAppendAt"))),
+                text(details.get("tablesLastError")),
+                failing(details, "tablesFailingSince"));
     }
 
     /**

@@ -47,6 +47,35 @@ class ArchiveDetailsTest {
     }
 
     @Test
+    void theTablesWithWhatTheArchivesHealthSaysOfThem() {
+        assertThat(ConsoleService.tables(Map.of("store", "/var/lens")))
+                .as("no catalog")
+                .isNull();
+
+        Map<String, Object> details = new HashMap<>();
+        details.put("tables", "iceberg catalog lens at jdbc:postgresql://db:5432/lens, namespace lens");
+        details.put("tablesFilesWaiting", 3);
+        details.put("tablesLagSeconds", 7);
+        details.put("tablesFilesAppended", 120);
+        details.put("tablesLastAppendAt", "2026-12-07T01:45:40.848123Z");
+        ConsoleService.TablesState up = ConsoleService.tables(details);
+        assertThat(up).isNotNull();
+        assertThat(up.filesWaiting()).isEqualTo(3);
+        assertThat(up.lagSeconds()).isEqualTo(7);
+        assertThat(up.filesAppended()).isEqualTo(120);
+        assertThat(up.lastAppendAt()).as("to the second").isEqualTo("2026-12-07T01:45:40Z");
+        assertThat(up.lastError()).isNull();
+        assertThat(up.failing()).isFalse();
+
+        details.put("tablesLastError", "Connection to 127.0.0.1:5432 refused");
+        details.put("tablesFailingSince", "2026-12-07T01:46:00Z");
+        ConsoleService.TablesState down = ConsoleService.tables(details);
+        assertThat(down).isNotNull();
+        assertThat(down.lastError()).isEqualTo("Connection to 127.0.0.1:5432 refused");
+        assertThat(down.failing()).isTrue();
+    }
+
+    @Test
     void theStoreOrRegistryFailsWhileTheHealthSaysSinceWhen() {
         Map<String, Object> down =
                 Map.of("storeFailingSince", "2026-01-01T00:00:00Z", "storeLastError", "503 Slow Down");

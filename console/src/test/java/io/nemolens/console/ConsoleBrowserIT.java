@@ -148,9 +148,14 @@ class ConsoleBrowserIT {
         }
     }
 
+    /** The tables' catalog: an SQLite file of this run's. */
+    static final String CATALOG =
+            "jdbc:sqlite:" + Path.of(System.getProperty("java.io.tmpdir"), "lens-console-it-" + hex(8) + ".db");
+
     /**
      * One application for the whole class (the browser's session spans the tests), its files committed after
-     * 1 s, its actuator exposing what the service's does.
+     * 1 s and appended to Iceberg tables (an SQLite catalog) every 500 ms, its actuator exposing what the service's
+     * does.
      */
     @RegisterExtension
     static final ConsumerExtension lens = ConsumerExtension.of(ConsoleApplication.class)
@@ -161,6 +166,8 @@ class ConsoleBrowserIT {
                     "spring.security.user.name", USER,
                     "spring.security.user.password", PASSWORD,
                     "lens.archive.max-age", "1s",
+                    "lens.archive.catalog.uri", CATALOG,
+                    "lens.archive.catalog.commit-interval", "500ms",
                     "lens.console.sample-interval", "1s",
                     "lens.consumer.handler-retry.max-attempts", "1",
                     "lens.poison.depth-poll-interval", "300ms"));
@@ -313,6 +320,17 @@ class ConsoleBrowserIT {
         assertThat(browser.findElements(By.id("claims")))
                 .as("no claim registry, no claims")
                 .isEmpty();
+        // the tables the files are appended to: where, what waits, when files were last appended
+        await().atMost(WAIT).until(() -> {
+            browser.navigate().refresh();
+            return !find(By.id("tables-last-append")).getText().equals("none yet");
+        });
+        assertThat(find(By.id("tables-location")).getText()).startsWith("iceberg catalog lens at " + CATALOG);
+        assertThat(find(By.id("tables")).getText())
+                .contains("files waiting for their tables", "files appended since start", "last append");
+        assertThat(find(By.id("tables-waiting")).getText()).matches("\\d+");
+        assertThat(Long.parseLong(find(By.id("tables-appended")).getText())).isPositive();
+        assertThat(find(By.id("tables-last-append")).getText()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
         screenshot("overview");
 
         // bad messages: three a fix will cure, one that always fails, two that never decode

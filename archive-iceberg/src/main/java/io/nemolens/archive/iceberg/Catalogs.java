@@ -1,21 +1,29 @@
 package io.nemolens.archive.iceberg;
 
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.jdbc.JdbcClientPool;
+import org.apache.iceberg.util.ThreadPools;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Opens the catalog the settings name, with the archive's storage as the tables' file IO. */
 final class Catalogs {
+
+    private static final Logger log = LoggerFactory.getLogger(Catalogs.class);
 
     private Catalogs() {}
 
     /** The archive's tables in the catalog of {@code settings}, on {@code storage}. */
     static IcebergTables open(CatalogSettings settings, TableStorage storage) {
+        initialiseForShutdown(storage);
         Catalog catalog = settings.jdbc() ? jdbc(settings, storage) : rest(settings, storage);
         return new IcebergTables(
                 catalog,
@@ -25,6 +33,32 @@ final class Catalogs {
                         + settings.namespace(),
                 settings.commitInterval(),
                 settings.tableProperties());
+    }
+
+    /**
+     * Has Iceberg make now what it makes on first use with a JVM shutdown hook of its own: its shared worker pool
+     * ({@link ThreadPools}, whose settings every append reads) and, on a bucket, S3FileIO's upload pool (made by the
+     * first file it writes: one small object, written and deleted here). Made first during a stop, as the last appends
+     * of a service that had not appended since it started are, each fails ("Shutdown in progress") and the files
+     * would stay out of their tables.
+     */
+    private static void initialiseForShutdown(TableStorage storage) {
+        var unused = ThreadPools.getWorkerPool();
+        if (!storage.root().startsWith("s3://")) {
+            return;
+        }
+        String probe = storage.root() + "/.lens-tables-probe-" + UUID.randomUUID();
+        try {
+            try (var out = storage.io().newOutputFile(probe).createOrOverwrite()) {
+                out.write('\n');
+            }
+            storage.io().deleteFile(probe);
+        } catch (IOException | RuntimeException e) {
+            log.warn(
+                    "writing a probe object to {} failed ({}): appends may fail until the bucket takes writes",
+                    storage.root(),
+                    e.toString());
+        }
     }
 
     /**

@@ -14,13 +14,13 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * A Parquet file's footer read through Iceberg's file IO (the archive's folder, or S3FileIO): its last 8 bytes say
  * how long it is, then one read takes it. Without parquet-java's file reader, whose options build Hadoop's codecs.
  */
-final class Footers {
+public final class Footers {
 
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
     private Footers() {}
 
-    static ParquetMetadata read(InputFile file) throws IOException {
+    public static ParquetMetadata read(InputFile file) throws IOException {
         long length = file.getLength();
         if (length < 12) {
             throw new IOException(file.location() + " is not a Parquet file: " + length + " bytes");

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -22,6 +27,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -37,6 +43,7 @@ import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,11 +53,20 @@ import org.slf4j.LoggerFactory;
  * archive's own storage ({@code <root>/<table>}, its metadata under {@code metadata/}), its files the archive's own
  * Parquet files, appended with the metrics of their footers.
  *
- * <p><b>Exactly once.</b> Every append records the content ids of its files in its snapshot's summary
- * ({@value #CONTENT_IDS}), and is validated, inside every one of Iceberg's commit retries, against the summaries of
- * the table's history ({@link SnapshotAncestryValidator}): a file whose content id a snapshot holds already (appended
- * before a crash, or by a commit whose outcome was unknown) is never appended again. A file found at start is also
- * looked for among the table's live files, in case the snapshot that appended it has expired since.
+ * <p><b>Exactly once, whatever the retention.</b> The archive numbers its files per writer (one per spool) and hands
+ * them over in that order ({@link TableFile}). Each table keeps, per writer, the highest number it holds in a table
+ * property ({@value #APPENDED}{@code <writer>}), set in the same commit as the append (one transaction): table
+ * properties are carried into every new metadata version by every engine, so the watermark survives snapshot expiry,
+ * compaction and other engines' rewrites, where a snapshot summary would not. An append takes the files above the
+ * watermark; it records the writer in its snapshot's summary too, and is validated, inside every one of Iceberg's
+ * commit retries, against the snapshots committed since it read the watermark ({@link SnapshotAncestryValidator}):
+ * another append of the same writer meanwhile (an earlier attempt whose outcome was unknown, or table maintenance
+ * adopting the writer's files) makes it read the watermark again. Its cost does not grow with the table's history.
+ * Files written before the archive numbered them (found at start after an upgrade) are still checked by their content
+ * ids ({@value #CONTENT_IDS} in snapshot summaries) and by their location among the live files.
+ *
+ * <p>Iceberg's work (planning, manifests, deletes) runs on this object's own threads, closed last with it, never on
+ * Iceberg's shared worker pool, which its own JVM shutdown hook ends while the archive still appends its last files.
  *
  * <p>Every catalog failure is an {@link IOException}: the archive tries again with backoff. Thread-safe.
  */
@@ -58,11 +74,20 @@ public final class IcebergTables implements ArchiveTables {
 
     private static final Logger log = LoggerFactory.getLogger(IcebergTables.class);
 
-    /** The snapshot summary key of the content ids of the files an append added, separated by spaces. */
+    /**
+     * The snapshot summary key of the content ids of the files an append of files written before the archive numbered
+     * them added, separated by spaces.
+     */
     public static final String CONTENT_IDS = "lens.content-ids";
 
+    /**
+     * The prefix of the table property (and snapshot summary key) that holds, per writer, the highest number of its
+     * files the table holds: {@code lens.appended.<writer>}.
+     */
+    public static final String APPENDED = "lens.appended.";
+
     /** How often an append whose validation found some of its files appended meanwhile is tried with the rest. */
-    private static final int VALIDATION_ROUNDS = 3;
+    private static final int VALIDATION_ROUNDS = 10;
 
     private final Catalog catalog;
     private final Namespace namespace;
@@ -73,6 +98,8 @@ public final class IcebergTables implements ArchiveTables {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     /** The archive's schema of each table as prepared, with the table's ids: what its files carry. */
     private final Map<String, MessageType> prepared = new ConcurrentHashMap<>();
+    /** Iceberg's work, on threads this object owns (see the class comment). */
+    private final ExecutorService workers;
 
     /**
      * @param catalog the catalog (closed with these tables when it is {@link AutoCloseable})
@@ -96,6 +123,24 @@ public final class IcebergTables implements ArchiveTables {
         this.location = location;
         this.commitInterval = commitInterval;
         this.tableProperties = Map.copyOf(tableProperties);
+        AtomicInteger count = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(WORKERS, task -> {
+            Thread t = new Thread(task, "lens-iceberg-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** How many threads do Iceberg's work: planning and manifests are small for the archive's appends. */
+    private static final int WORKERS =
+            Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+    /**
+     * The threads Iceberg's work runs on (planning, manifests, deletes), for table maintenance too: open until these
+     * tables close, after the archive and maintenance stopped.
+     */
+    public ExecutorService executor() {
+        return workers;
     }
 
     /**
@@ -114,6 +159,11 @@ public final class IcebergTables implements ArchiveTables {
     @Override
     public Duration commitInterval() {
         return commitInterval;
+    }
+
+    /** Where the archive's files are: a file's name in its store is relative to it ({@code <root>/<name>}). */
+    public String root() {
+        return root;
     }
 
     /** The table of this name, as the archive prepared it. */
@@ -227,8 +277,111 @@ public final class IcebergTables implements ArchiveTables {
         }
     }
 
-    /** One commit: the files of one table that it does not hold yet. */
+    /** The files of one table: numbered ones per writer, in their order; ones written before numbers by content. */
     private void append(String name, List<TableFile> files) throws IOException {
+        List<TableFile> unnumbered = new ArrayList<>();
+        Map<String, List<TableFile>> byWriter = new LinkedHashMap<>();
+        for (TableFile f : files) {
+            String writer = f.writer();
+            if (writer == null) {
+                unnumbered.add(f);
+            } else {
+                byWriter.computeIfAbsent(writer, w -> new ArrayList<>()).add(f);
+            }
+        }
+        if (!unnumbered.isEmpty()) {
+            appendByContent(name, unnumbered);
+        }
+        for (Map.Entry<String, List<TableFile>> e : byWriter.entrySet()) {
+            List<TableFile> ordered = new ArrayList<>(e.getValue());
+            ordered.sort(Comparator.comparingLong(TableFile::number));
+            appendNumbered(name, e.getKey(), ordered, false);
+        }
+    }
+
+    /**
+     * One commit (one transaction): the files of one writer above the table's watermark for it, and the watermark
+     * raised to the last of them. Table maintenance adopts the files of a writer that is gone the same way.
+     *
+     * @param files the writer's files, in the order of their numbers
+     * @param adopted whether table maintenance adopts them (said in the snapshot's summary)
+     * @return how many files the commit appended (0 when the table held them all)
+     * @throws IOException when the commit kept finding the writer's watermark moved meanwhile
+     */
+    public int appendNumbered(String name, String writer, List<TableFile> files, boolean adopted) throws IOException {
+        String key = APPENDED + writer;
+        for (int round = 0; round < VALIDATION_ROUNDS; round++) {
+            Table table = current(name);
+            Snapshot base = table.currentSnapshot();
+            long held = watermark(table, writer);
+            List<TableFile> todo = new ArrayList<>();
+            for (TableFile f : files) {
+                if (f.number() > held) {
+                    todo.add(f);
+                }
+            }
+            if (todo.isEmpty()) {
+                return 0;
+            }
+            String top = Long.toString(todo.get(todo.size() - 1).number());
+            Transaction transaction = table.newTransaction();
+            AppendFiles append =
+                    transaction.newAppend().scanManifestsWith(workers).writeManifestsWith(workers, WORKERS);
+            for (TableFile f : todo) {
+                append.appendFile(dataFile(table, f));
+            }
+            append.set(key, top);
+            if (adopted) {
+                append.set(ADOPTED, Integer.toString(todo.size()));
+            }
+            append.validateWith(new NoneAppendedSince(base == null ? null : base.snapshotId(), key));
+            try {
+                append.commit();
+                transaction.updateProperties().set(key, top).commit();
+                transaction.commitTransaction();
+                log.debug(
+                        "appended {} files of writer {} to {} (up to {})", todo.size(), writer, identifier(name), top);
+                return todo.size();
+            } catch (ValidationException e) {
+                // the writer's files were appended meanwhile (an attempt whose outcome was unknown, or an adoption):
+                // the watermark again
+                table.refresh();
+            }
+        }
+        throw new IOException(
+                "appending to " + identifier(name) + " kept finding writer " + writer + "'s files appended meanwhile");
+    }
+
+    /** The snapshot summary key that says how many files an adoption appended. */
+    public static final String ADOPTED = "lens.adopted-files";
+
+    /** The highest number of the writer's files the table holds, or -1 (the table property). */
+    public static long watermark(Table table, String writer) throws IOException {
+        String value = table.properties().get(APPENDED + writer);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IOException("the Iceberg table " + table.name() + " says " + APPENDED + writer + "=" + value
+                    + ", which is not a file number: set it right or remove it by hand");
+        }
+    }
+
+    @Override
+    public long appended(String name, String writer) throws IOException {
+        try {
+            return watermark(current(name), writer);
+        } catch (IllegalStateException | IOException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IOException("reading the Iceberg table " + identifier(name) + " failed: " + e, e);
+        }
+    }
+
+    /** One commit: the files written before the archive numbered them that the table does not hold yet. */
+    private void appendByContent(String name, List<TableFile> files) throws IOException {
         Table table = current(name);
         List<TableFile> todo = new ArrayList<>(files);
         for (int round = 0; round < VALIDATION_ROUNDS; round++) {
@@ -237,7 +390,7 @@ public final class IcebergTables implements ArchiveTables {
                 return;
             }
             List<String> ids = todo.stream().map(TableFile::contentId).toList();
-            AppendFiles append = table.newAppend();
+            AppendFiles append = table.newAppend().scanManifestsWith(workers).writeManifestsWith(workers, WORKERS);
             for (TableFile f : todo) {
                 append.appendFile(dataFile(table, f));
             }
@@ -277,8 +430,9 @@ public final class IcebergTables implements ArchiveTables {
     }
 
     /**
-     * The files among these that the table holds already: their content ids are in a snapshot of its history; and
-     * for a file found at start, among its live files by location too (its snapshot may have expired).
+     * The files among these (written before the archive numbered its files) that the table holds already: their
+     * content ids are in a snapshot of its history, or they are among its live files by location (their snapshot
+     * may have expired).
      */
     private Set<TableFile> heldBy(Table table, Collection<TableFile> files) throws IOException {
         Set<TableFile> held = new HashSet<>();
@@ -318,7 +472,7 @@ public final class IcebergTables implements ArchiveTables {
         inPartition = Expressions.and(
                 inPartition, p.runId() == null ? Expressions.isNull("run_id") : Expressions.equal("run_id", p.runId()));
         try (CloseableIterable<FileScanTask> tasks =
-                table.newScan().filter(inPartition).planFiles()) {
+                table.newScan().planWith(workers).filter(inPartition).planFiles()) {
             for (FileScanTask task : tasks) {
                 if (task.file().location().equals(path)) {
                     return true;
@@ -339,6 +493,33 @@ public final class IcebergTables implements ArchiveTables {
             bytes = bytes >= 0 ? bytes : input.getLength();
         }
         return TableDataFiles.of(table, path, bytes, footer);
+    }
+
+    /**
+     * Refuses a commit when a snapshot committed since the watermark was read (since {@code base}) appended files of
+     * the same writer: the watermark must be read again. When {@code base} is no longer in the history (expired or
+     * rolled back meanwhile), it refuses too, to the same end. Re-checked at every commit retry; it walks only the
+     * snapshots since {@code base}.
+     */
+    private record NoneAppendedSince(@Nullable Long base, String key) implements SnapshotAncestryValidator {
+        @Override
+        public boolean validate(Iterable<Snapshot> baseSnapshots) {
+            for (Snapshot s : baseSnapshots) {
+                if (base != null && s.snapshotId() == base) {
+                    return true;
+                }
+                Map<String, String> summary = s.summary();
+                if (summary != null && summary.containsKey(key)) {
+                    return false;
+                }
+            }
+            return base == null;
+        }
+
+        @Override
+        public String errorMessage() {
+            return "the writer's files were appended meanwhile (" + key + ")";
+        }
     }
 
     /** Refuses a commit whose base history already appended one of its content ids (re-checked at every retry). */
@@ -366,6 +547,15 @@ public final class IcebergTables implements ArchiveTables {
 
     @Override
     public void close() {
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         if (catalog instanceof AutoCloseable closeable) {
             try {
                 closeable.close();

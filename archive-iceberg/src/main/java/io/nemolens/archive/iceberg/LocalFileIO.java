@@ -17,10 +17,12 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
@@ -28,9 +30,11 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * archive's data files are. A file is written under a hidden temporary name beside its place, forced, and then
  * linked to its name (which fails if the name exists: Iceberg's {@code create()}) and its folder forced: a table's
  * metadata is never seen half written, nor lost to a crash after the catalog pointed to it. Reading is Iceberg's
- * own local input file.
+ * own local input file. Deleting many files deletes them one after another on the caller's thread
+ * ({@link SupportsBulkOperations}): Iceberg would otherwise delete them on its shared worker pool, which its own JVM
+ * shutdown hook ends while the archive still appends its last files at a stop.
  */
-public final class LocalFileIO implements SupportsPrefixOperations {
+public final class LocalFileIO implements SupportsPrefixOperations, SupportsBulkOperations {
 
     private static final long serialVersionUID = 1L;
 
@@ -50,6 +54,22 @@ public final class LocalFileIO implements SupportsPrefixOperations {
             Files.deleteIfExists(Path.of(path));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes the files one after another; one that cannot be deleted is counted and the rest are still tried. */
+    @Override
+    public void deleteFiles(Iterable<String> paths) throws BulkDeletionFailureException {
+        int failed = 0;
+        for (String path : paths) {
+            try {
+                Files.deleteIfExists(Path.of(path));
+            } catch (IOException e) {
+                failed++;
+            }
+        }
+        if (failed > 0) {
+            throw new BulkDeletionFailureException(failed);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.nemolens.archive.iceberg;
 
+import io.nemolens.archive.parquet.ParquetFile;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -94,6 +95,27 @@ public final class TableDataFiles {
                 throw new IOException("the file " + path + " carries the field id " + id + " for " + field.getName()
                         + ", its Iceberg table " + table.name() + " "
                         + (column == null ? "has no such column" : "gives it " + column.fieldId()));
+            }
+        }
+    }
+
+    /**
+     * A file's writer and number, as its footer says them (the archive writes them there for its tables; see
+     * {@link io.nemolens.archive.table.TableFile}).
+     */
+    public record Numbering(String writer, long number) {
+        /** The footer's numbering, or {@code null} for a file written without tables or before files were numbered. */
+        public static @Nullable Numbering of(ParquetMetadata footer) {
+            Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
+            String writer = kv.get(ParquetFile.WRITER_KEY);
+            String number = kv.get(ParquetFile.WRITER_SEQ_KEY);
+            if (writer == null || number == null) {
+                return null;
+            }
+            try {
+                return new Numbering(writer, Long.parseLong(number));
+            } catch (NumberFormatException e) {
+                return null;
             }
         }
     }

@@ -114,7 +114,14 @@ class IcebergTablesIT {
                     assertThat(table.spec().fields())
                             .extracting(f -> table.schema().findColumnName(f.sourceId()))
                             .containsExactly("date", "run_id");
-                    assertThat(table.currentSnapshot().summary()).containsKey(IcebergTables.CONTENT_IDS);
+                    String watermark = table.properties().keySet().stream()
+                            .filter(k -> k.startsWith(IcebergTables.APPENDED))
+                            .findFirst()
+                            .orElseThrow(() -> new AssertionError(name + " has no watermark property"));
+                    assertThat(table.currentSnapshot().summary())
+                            .as("the append says its writer's watermark in its summary too")
+                            .containsEntry(watermark, table.properties().get(watermark))
+                            .doesNotContainKey(IcebergTables.CONTENT_IDS);
                 }
             }
         }

@@ -91,7 +91,11 @@ public final class ArchiveHealthIndicator extends AbstractHealthIndicator {
         if (tables != null) {
             builder.withDetail("tables", tables.location())
                     .withDetail("tablesFilesWaiting", tables.waitingFiles())
-                    .withDetail("tablesLagSeconds", tables.oldestWait().toSeconds());
+                    .withDetail("tablesLagSeconds", tables.oldestWait().toSeconds())
+                    .withDetail("tablesFilesAppended", tables.appendedFiles());
+            if (tables.lastAppendAt() != null) {
+                builder.withDetail("tablesLastAppendAt", String.valueOf(tables.lastAppendAt()));
+            }
             if (tables.lastError() != null) {
                 builder.withDetail("tablesLastError", tables.lastError())
                         .withDetail("tablesLastErrorAt", String.valueOf(tables.lastErrorAt()));

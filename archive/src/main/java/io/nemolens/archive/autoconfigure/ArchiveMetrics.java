@@ -350,5 +350,5 @@ public final class ArchiveMetrics implements MeterBinder {
         return tables != null ? tables : NO_TABLES;
     }
 
-    private static final TableStatus NO_TABLES = new TableStatus("", 0, Duration.ZERO, 0, 0, 0, null, null, null);
+    private static final TableStatus NO_TABLES = new TableStatus("", 0, Duration.ZERO, 0, 0, null, 0, null, null, null);
 }

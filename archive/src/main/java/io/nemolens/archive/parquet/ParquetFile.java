@@ -38,6 +38,13 @@ public final class ParquetFile<T extends TelemetryRecord> {
     static final String DATE_KEY = "nemo_lens.date";
     /** The footer's key of the file's partition run id, absent for the rows of no run. */
     static final String RUN_ID_KEY = "nemo_lens.run_id";
+    /**
+     * The footer's key of the writer that numbered the file for its table (see {@link #number}), absent in a file
+     * written without tables.
+     */
+    public static final String WRITER_KEY = "nemo_lens.writer";
+    /** The footer's key of the file's place in its writer's order ({@link #number}), with {@link #WRITER_KEY}. */
+    public static final String WRITER_SEQ_KEY = "nemo_lens.writer_seq";
 
     /** What the footer of every file says (with its table and partition): the archive's schema version and writer. */
     private static final Map<String, String> FOOTER =
@@ -56,6 +63,10 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private volatile long oldestRowMillis;
 
     private final Runnable writerClosed;
+    /** The writer that numbered this file for its table, or {@code null} (no tables); set before it is finished. */
+    private volatile @Nullable String writerId;
+    /** Its place in that writer's order, or -1. */
+    private volatile long writerSeq = -1;
 
     private final long openedAtMillis;
     /** What the row groups already written buffered before they were flushed (see {@link #rowBytes}). */
@@ -177,7 +188,13 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private long end() throws IOException {
         try {
             closed = true;
-            writer.end(footer(table.name(), key.date(), key.runId()));
+            Map<String, String> footer = footer(table.name(), key.date(), key.runId());
+            String numberedBy = writerId;
+            if (numberedBy != null) {
+                footer.put(WRITER_KEY, numberedBy);
+                footer.put(WRITER_SEQ_KEY, Long.toString(writerSeq));
+            }
+            writer.end(footer);
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }
@@ -202,6 +219,25 @@ public final class ParquetFile<T extends TelemetryRecord> {
             footer.put(RUN_ID_KEY, runId);
         }
         return footer;
+    }
+
+    /**
+     * Numbers the file for its table before it is finished: the writer (the archive's spool, as the tables know it)
+     * and the file's place in that writer's order, both written into its footer. Files go to their tables in this
+     * order, so that a table need keep only the highest number of each writer it holds (its watermark) to know every
+     * file of that writer it holds, whatever became of its snapshots and of the file since.
+     */
+    public void number(String writer, long seq) {
+        if (seq < 0) {
+            throw new IllegalArgumentException("a file's number is never negative: " + seq);
+        }
+        this.writerSeq = seq;
+        this.writerId = writer;
+    }
+
+    /** The file's place in its writer's order ({@link #number}), or -1 when it was not numbered (no tables). */
+    public long writerSeq() {
+        return writerId == null ? -1 : writerSeq;
     }
 
     /** Tells the opener, once, that this file's writer is closed (its buffers, dictionaries and pages released). */

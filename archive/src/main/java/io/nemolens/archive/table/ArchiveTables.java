@@ -39,13 +39,22 @@ public interface ArchiveTables extends AutoCloseable {
 
     /**
      * Appends published files to their tables, and returns once the tables hold them. A file a table holds already
-     * (its content id was appended before, perhaps just before a crash) is not appended again, in this call or in
-     * one of its retries.
+     * (appended before, perhaps just before a crash, or adopted by the tables' maintenance while its writer was away)
+     * is not appended again, in this call or in one of its retries. Files come in their writer's order (see
+     * {@link TableFile}).
      *
      * @throws IOException when the catalog failed: nothing or some of the files were appended, and the archive
      *     calls again with all of them
      */
     void append(List<TableFile> files) throws IOException;
+
+    /**
+     * The highest number of this writer's files the table holds (see {@link TableFile}), or -1 when it holds none of
+     * them: the archive numbers its files above it at start.
+     *
+     * @throws IOException when the catalog cannot answer now
+     */
+    long appended(String table, String writer) throws IOException;
 
     /**
      * How long published files gather before they are appended, in one commit per table (each wave a little sooner

@@ -32,7 +32,8 @@ import org.springframework.validation.annotation.Validated;
  * @param properties more catalog properties as Iceberg names them (a REST catalog's {@code credential},
  *     {@code warehouse}, {@code s3.*}, ...)
  * @param tableProperties properties a new table is made with, as Iceberg names them
- * @param maintenance the tables' upkeep: compaction, snapshot expiry, orphan removal, one instance at a time
+ * @param maintenance the tables' upkeep: compaction, snapshot expiry, orphan removal, adoption, one instance at a
+ *     time
  */
 @ConfigurationProperties("lens.archive.catalog")
 @Validated
@@ -56,13 +57,15 @@ public record LensArchiveCatalogProperties(
      * @param compaction compaction of small files
      * @param snapshots snapshot expiry
      * @param orphans removal of files no snapshot references
+     * @param adoption adoption of the archive's files no table holds, once their writer is gone
      */
     public record Maintenance(
             @DefaultValue("true") boolean enabled,
             @DefaultValue("15m") @NotNull Duration interval,
             @DefaultValue @Valid Compaction compaction,
             @DefaultValue @Valid Snapshots snapshots,
-            @DefaultValue @Valid Orphans orphans) {
+            @DefaultValue @Valid Orphans orphans,
+            @DefaultValue @Valid Adoption adoption) {
 
         /** The settings of the runs. */
         public MaintenanceSettings toSettings() {
@@ -75,7 +78,8 @@ public record LensArchiveCatalogProperties(
                             compaction.maxSmallFiles(),
                             compaction.quietPeriod()),
                     new MaintenanceSettings.Expiry(snapshots.expire(), snapshots.maxAge(), snapshots.retainLast()),
-                    new MaintenanceSettings.Orphans(orphans.remove(), orphans.minAge(), orphans.interval()));
+                    new MaintenanceSettings.Orphans(orphans.remove(), orphans.minAge(), orphans.interval()),
+                    new MaintenanceSettings.Adoption(adoption.enabled(), adoption.grace(), adoption.interval()));
         }
     }
 
@@ -113,6 +117,19 @@ public record LensArchiveCatalogProperties(
             @DefaultValue("true") boolean remove,
             @DefaultValue("3d") @NotNull Duration minAge,
             @DefaultValue("1d") @NotNull Duration interval) {}
+
+    /**
+     * @param enabled whether the archive's files that no table holds (published by an instance that stopped before
+     *     appending them and never came back: scaled down, its volume lost) are appended by maintenance, exactly once;
+     *     an instance that comes back later skips them
+     * @param grace a writer (an instance's spool) is taken for gone once the newest of its files that no table holds
+     *     is this old; a live instance appends its own files within {@code commit-interval}
+     * @param interval how often a run looks for them (listing a table's files is the costly part)
+     */
+    public record Adoption(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("1h") @NotNull Duration grace,
+            @DefaultValue("1h") @NotNull Duration interval) {}
 
     /** The catalog's settings (the uri is set: the auto-configuration backs off without it). */
     public CatalogSettings toSettings() {

@@ -43,7 +43,11 @@ public final class MaintenanceMetrics implements MeterBinder {
             new Counter(
                     "lens.archive.maintenance.orphans.deleted",
                     "files no snapshot referenced, deleted",
-                    s -> s.deletedOrphans()));
+                    s -> s.deletedOrphans()),
+            new Counter(
+                    "lens.archive.maintenance.adopted.files",
+                    "files no table held, appended once their writer was gone",
+                    s -> s.adoptedFiles()));
 
     private final TableMaintenance maintenance;
 

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -66,20 +67,24 @@ final class Compaction {
     private final int minInputFiles;
     private final int maxSmallFiles;
     private final Duration quietPeriod;
+    private final ExecutorService executor;
     private final Clock clock;
 
+    /** @param executor where Iceberg plans and writes manifests (the tables' own threads) */
     Compaction(
             ParquetCompactor compactor,
             long targetBytes,
             int minInputFiles,
             int maxSmallFiles,
             Duration quietPeriod,
+            ExecutorService executor,
             Clock clock) {
         this.compactor = compactor;
         this.targetBytes = targetBytes;
         this.minInputFiles = Math.max(2, minInputFiles);
         this.maxSmallFiles = Math.max(this.minInputFiles, maxSmallFiles);
         this.quietPeriod = quietPeriod;
+        this.executor = executor;
         this.clock = clock;
     }
 
@@ -95,8 +100,10 @@ final class Compaction {
             committedAt.put(s.sequenceNumber(), s.timestampMillis());
         }
         Map<String, List<DataFile>> partitions = new LinkedHashMap<>();
-        try (CloseableIterable<FileScanTask> tasks =
-                table.newScan().useSnapshot(start.snapshotId()).planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .useSnapshot(start.snapshotId())
+                .planWith(executor)
+                .planFiles()) {
             for (FileScanTask task : tasks) {
                 DataFile file = task.file();
                 partitions
@@ -157,7 +164,8 @@ final class Compaction {
                 written.add(location);
                 return new ParquetCompactor.Output(ParquetIo.output(io.newOutputFile(location)), location);
             });
-            RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(start.snapshotId());
+            RewriteFiles rewrite =
+                    table.newRewrite().validateFromSnapshot(start.snapshotId()).scanManifestsWith(executor);
             for (DataFile f : inputs) {
                 rewrite.deleteFile(f);
             }

@@ -9,8 +9,10 @@ import java.time.Duration;
  * @param compaction compaction of small files, or off
  * @param expiry snapshot expiry, or off
  * @param orphans removal of files no snapshot references, or off
+ * @param adoption adoption of files no table holds whose writer is gone, or off
  */
-public record MaintenanceSettings(Duration interval, Compaction compaction, Expiry expiry, Orphans orphans) {
+public record MaintenanceSettings(
+        Duration interval, Compaction compaction, Expiry expiry, Orphans orphans, Adoption adoption) {
 
     public MaintenanceSettings {
         positive(interval, "interval");
@@ -56,6 +58,18 @@ public record MaintenanceSettings(Duration interval, Compaction compaction, Expi
         public Orphans {
             positive(minAge, "orphan min-age");
             positive(interval, "orphan interval");
+        }
+    }
+
+    /**
+     * @param enabled whether the archive's files that no table holds are adopted once their writer is gone
+     * @param grace a writer is taken for gone once the newest of its files that no table holds is this old
+     * @param interval how often a run looks for them (listing a table's files is the costly part)
+     */
+    public record Adoption(boolean enabled, Duration grace, Duration interval) {
+        public Adoption {
+            positive(grace, "adoption grace");
+            positive(interval, "adoption interval");
         }
     }
 

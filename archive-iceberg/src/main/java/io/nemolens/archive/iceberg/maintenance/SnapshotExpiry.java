@@ -2,6 +2,7 @@ package io.nemolens.archive.iceberg.maintenance;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -14,11 +15,14 @@ final class SnapshotExpiry {
 
     private final Duration maxAge;
     private final int retainLast;
+    private final ExecutorService executor;
     private final Clock clock;
 
-    SnapshotExpiry(Duration maxAge, int retainLast, Clock clock) {
+    /** @param executor where Iceberg plans the expiry and deletes files (the tables' own threads) */
+    SnapshotExpiry(Duration maxAge, int retainLast, ExecutorService executor, Clock clock) {
         this.maxAge = maxAge;
         this.retainLast = retainLast;
+        this.executor = executor;
         this.clock = clock;
     }
 
@@ -30,6 +34,8 @@ final class SnapshotExpiry {
                 .expireOlderThan(clock.millis() - maxAge.toMillis())
                 .retainLast(retainLast)
                 .cleanupLevel(ExpireSnapshots.CleanupLevel.ALL)
+                .planWith(executor)
+                .executeDeleteWith(executor)
                 .commit();
         table.refresh();
         return Math.max(0, before - count(table.snapshots()));

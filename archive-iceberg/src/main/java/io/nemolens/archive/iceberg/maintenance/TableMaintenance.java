@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the archive's tables, engine-free, on a thread of its own: every {@code interval}, one instance at a time
- * ({@link MaintenanceLock}), each table is compacted ({@link Compaction}), its old snapshots expired
- * ({@link SnapshotExpiry}), and the files no snapshot references removed ({@link OrphanFiles}), each as its settings
- * say. A run that fails (the catalog away, a rewrite that lost to another commit) is counted and logged; the next one
+ * ({@link MaintenanceLock}), each table adopts the files of writers that are gone ({@link Adoption}), is compacted
+ * ({@link Compaction}), its old snapshots expired ({@link SnapshotExpiry}), and the files no snapshot references
+ * removed ({@link OrphanFiles}), each as its settings say. Iceberg's work runs on the tables' own threads
+ * ({@link IcebergTables#executor()}). A run that fails (the catalog away, a rewrite that lost to another commit) is counted and logged; the next one
  * comes an interval later. Counts for the meters ({@link #status()}).
  */
 public final class TableMaintenance implements AutoCloseable {
@@ -38,6 +39,7 @@ public final class TableMaintenance implements AutoCloseable {
             long droppedRows,
             long expiredSnapshots,
             long deletedOrphans,
+            long adoptedFiles,
             @Nullable Instant lastRunAt,
             @Nullable String lastError) {}
 
@@ -47,6 +49,7 @@ public final class TableMaintenance implements AutoCloseable {
     private final Compaction compaction;
     private final SnapshotExpiry expiry;
     private final OrphanFiles orphans;
+    private final Adoption adoption;
     private final Clock clock;
     private final ScheduledExecutorService timer;
     private final AtomicLong runs = new AtomicLong();
@@ -58,10 +61,13 @@ public final class TableMaintenance implements AutoCloseable {
     private final AtomicLong droppedRows = new AtomicLong();
     private final AtomicLong expiredSnapshots = new AtomicLong();
     private final AtomicLong deletedOrphans = new AtomicLong();
+    private final AtomicLong adoptedFiles = new AtomicLong();
     private volatile @Nullable Instant lastRunAt;
     private volatile @Nullable String lastError;
     /** When orphans were last looked for, per table. */
     private final Map<String, Instant> orphansLookedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    /** When files to adopt were last looked for, per table. */
+    private final Map<String, Instant> adoptionLookedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param tables the archive's tables (those it prepared)
@@ -86,10 +92,12 @@ public final class TableMaintenance implements AutoCloseable {
                 c.minInputFiles(),
                 c.maxSmallFiles(),
                 c.quietPeriod(),
+                tables.executor(),
                 clock);
-        this.expiry =
-                new SnapshotExpiry(settings.expiry().maxAge(), settings.expiry().retainLast(), clock);
+        this.expiry = new SnapshotExpiry(
+                settings.expiry().maxAge(), settings.expiry().retainLast(), tables.executor(), clock);
         this.orphans = new OrphanFiles(settings.orphans().minAge(), clock);
+        this.adoption = new Adoption(tables, settings.adoption().grace(), clock);
         this.timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread t = new Thread(task, "lens-archive-maintenance");
             t.setDaemon(true);
@@ -157,6 +165,10 @@ public final class TableMaintenance implements AutoCloseable {
     }
 
     private void maintain(String name, Table table) throws IOException {
+        if (settings.adoption().enabled()
+                && due(adoptionLookedAt, name, settings.adoption().interval())) {
+            adoptedFiles.addAndGet(adoption.adopt(name, table));
+        }
         if (settings.compaction().enabled()) {
             Compaction.Outcome o = compaction.compact(table, tables.schema(name));
             compactedPartitions.addAndGet(o.partitions());
@@ -167,14 +179,21 @@ public final class TableMaintenance implements AutoCloseable {
         if (settings.expiry().enabled()) {
             expiredSnapshots.addAndGet(expiry.expire(table));
         }
-        if (settings.orphans().enabled()) {
-            Instant now = clock.instant();
-            Instant last = orphansLookedAt.get(name);
-            if (last == null || !now.isBefore(last.plus(settings.orphans().interval()))) {
-                deletedOrphans.addAndGet(orphans.delete(table));
-                orphansLookedAt.put(name, now);
-            }
+        if (settings.orphans().enabled()
+                && due(orphansLookedAt, name, settings.orphans().interval())) {
+            deletedOrphans.addAndGet(orphans.delete(table));
         }
+    }
+
+    /** Whether a table's look that comes every {@code interval} is due now; if so, it counts as done now. */
+    private boolean due(Map<String, Instant> lookedAt, String table, java.time.Duration interval) {
+        Instant now = clock.instant();
+        Instant last = lookedAt.get(table);
+        if (last != null && now.isBefore(last.plus(interval))) {
+            return false;
+        }
+        lookedAt.put(table, now);
+        return true;
     }
 
     private void failed(Exception e) {
@@ -197,6 +216,7 @@ public final class TableMaintenance implements AutoCloseable {
                 droppedRows.get(),
                 expiredSnapshots.get(),
                 deletedOrphans.get(),
+                adoptedFiles.get(),
                 lastRunAt,
                 lastError);
     }

@@ -1,0 +1,137 @@
+package io.nemolens.app.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.nemolens.app.testing.Service;
+import io.nemolens.generator.GenerateCommand;
+import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.ConsumerExtension;
+import io.nemolens.testing.ConsumerProcess;
+import io.nemolens.testing.TestBroker;
+import io.nemolens.testing.TestPostgres;
+import io.nemolens.testing.TrinoServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+
+/**
+ * README's generator example ({@code --count 1000}, all five kinds) through README's table settings (the JDBC catalog
+ * on PostgreSQL, every other setting at its default: files are committed at the stop, not by age), the service as
+ * users run it (its executable jar, README's flags), stopped with SIGTERM 10 s after the last message: right after the
+ * stop, before any other start, the five tables hold every record the generator reports, each once: counted without
+ * {@code DISTINCT} over exactly the files Iceberg plans for each table's current snapshot (DuckDB), and by Trino through
+ * the catalog, with the catalog file docs/tables.md gives. The test prints how long the stop took.
+ */
+class TablesAfterStopIT {
+
+    private static final Pattern SENT_LINE =
+            Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
+    private static final List<String> TABLES = List.of("spans", "metrics", "logs", "gpu_metrics", "node_metrics");
+
+    @RegisterExtension
+    final ConsumerExtension lens = Service.extension().manualStart();
+
+    @Test
+    void aGracefulStopLeavesEveryCommittedRecordInItsTable() throws Exception {
+        try (TestPostgres.Database database = TestPostgres.database("lens_stop")) {
+            Path serviceLog = lens.archive().resolveSibling(lens.archive().getFileName() + ".log");
+            ConsumerProcess service = lens.startProcess(
+                    serviceLog,
+                    List.of("-XX:+ExitOnOutOfMemoryError", "-XX:+UseParallelGC", "-Xmx512m"),
+                    Map.of(
+                            "lens.archive.catalog.uri",
+                            database.uri(),
+                            "lens.archive.catalog.username",
+                            TestPostgres.USER,
+                            "lens.archive.catalog.namespace",
+                            "lens"));
+            await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
+
+            long records = generate(1000, "llama3-8b-stop");
+            await().atMost(Duration.ofMinutes(2)).until(() -> service.messages("acked") == 1000);
+            assertThat(lens.poisoned()).isZero();
+            // as a user would: the stream has ended, a while later the service is stopped
+            await().during(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(15))
+                    .until(service::alive);
+            long stopping = System.nanoTime();
+            int exit = service.stop();
+            Duration stop = Duration.ofNanos(System.nanoTime() - stopping);
+            String log = Files.readString(serviceLog);
+            assertThat(exit).as("exit code after SIGTERM").isIn(0, 143);
+            assertThat(log)
+                    .as("nothing left out of the tables at the stop")
+                    .doesNotContain("stay out of their tables")
+                    .doesNotContain("RejectedExecutionException");
+            System.out.printf(
+                    "stopped in %d ms with %d records in the tables' waiting files%n", stop.toMillis(), records);
+
+            long inTables = 0;
+            try (ArchivedTables tables = new ArchivedTables(database.uri(), TestPostgres.USER, lens.archive(), "lens");
+                    ArchiveReader reader = new ArchiveReader(lens.archive())) {
+                for (String name : TABLES) {
+                    List<Path> files = tables.files(name);
+                    assertThat(files).as("%s has files", name).isNotEmpty();
+                    String table = ArchivedTables.readParquet(files);
+                    long rows = (Long) reader.scalar("SELECT count(*) FROM " + table);
+                    assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
+                                    + " GROUP BY ALL HAVING count(*) > 1)"))
+                            .as("%s: no row twice", name)
+                            .isEqualTo(0L);
+                    inTables += rows;
+                }
+            }
+            assertThat(inTables)
+                    .as("records in the five tables right after the stop, of %d generated", records)
+                    .isEqualTo(records);
+
+            TrinoServer trino = TrinoServer.shared();
+            trino.createIcebergCatalog("lens_stop", TrinoCatalogs.onFolder(database.uri(), lens.archive()));
+            try {
+                long byTrino = 0;
+                for (String name : TABLES) {
+                    byTrino += trino.count("SELECT count(*) FROM lens_stop.lens." + name);
+                }
+                assertThat(byTrino)
+                        .as("records Trino counts in the five tables")
+                        .isEqualTo(records);
+            } finally {
+                trino.dropCatalog("lens_stop");
+            }
+        }
+    }
+
+    /** README's generator command, as a user runs it; returns the records it reports sent. */
+    private long generate(int count, String runId) throws Exception {
+        CachingConnectionFactory connections =
+                new CachingConnectionFactory(TestBroker.get().connectionFactory());
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        int exit;
+        try {
+            exit = new GenerateCommand(() -> connections, lens.topology().exchange(), Clock.systemUTC())
+                    .run(
+                            List.of("--count", Integer.toString(count), "--run-id", runId),
+                            new PrintStream(printed, true, StandardCharsets.UTF_8));
+        } finally {
+            connections.destroy();
+        }
+        String output = printed.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        Matcher sent = SENT_LINE.matcher(output);
+        assertThat(sent.find()).as(output).isTrue();
+        assertThat(sent.group(1)).isEqualTo(Integer.toString(count));
+        return Long.parseLong(sent.group(2));
+    }
+}
