@@ -62,6 +62,28 @@ public final class TrinoServer {
             return ((Number) rows.get(0).get(0)).longValue();
         }
 
+        /**
+         * The splits the query's leaf stages read (its table scans: a split per data file read, for the archive's
+         * files, smaller than a split): from the statistics' stage tree, which Trino sends with the last answer.
+         */
+        public long scanSplits() {
+            if (!(stats.get("rootStage") instanceof Map<?, ?> root)) {
+                throw new IllegalStateException("no stage statistics in " + stats);
+            }
+            return leafSplits(root);
+        }
+
+        private static long leafSplits(Map<?, ?> stage) {
+            if (stage.get("subStages") instanceof List<?> subs && !subs.isEmpty()) {
+                long sum = 0;
+                for (Object sub : subs) {
+                    sum += leafSplits((Map<?, ?>) sub);
+                }
+                return sum;
+            }
+            return stage.get("totalSplits") instanceof Number n ? n.longValue() : 0;
+        }
+
         /** A number of the query's statistics. */
         public long stat(String name) {
             Object value = stats.get(name);

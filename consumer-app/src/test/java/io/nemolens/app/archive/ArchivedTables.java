@@ -70,6 +70,18 @@ final class ArchivedTables implements AutoCloseable {
         return files;
     }
 
+    /** The files of one snapshot of the table. */
+    List<Path> files(String name, long snapshotId) throws java.io.IOException {
+        List<Path> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks =
+                table(name).newScan().useSnapshot(snapshotId).planFiles()) {
+            for (FileScanTask t : tasks) {
+                files.add(local(t.file().location()));
+            }
+        }
+        return files;
+    }
+
     private Path local(String location) {
         return buckets == null ? Path.of(location) : BucketFolder.local(buckets, location);
     }

@@ -40,7 +40,8 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
  * the {@code $files} metadata table, and partition pruning (a query on one run reads that run's files only), from a
  * folder and from a bucket of the S3-compatible test server. And Trino's own maintenance ({@code optimize},
  * {@code expire_snapshots}, {@code remove_orphan_files}) runs over and over beside the service's appends and its own
- * compaction and expiry: every row once afterwards, every statement of both sides done.
+ * compaction and expiry: every row once afterwards, no append failed; the only failures are the rewrites of two
+ * compactors that took the same files, of which Iceberg's validation gives up the second.
  */
 class TrinoTablesIT {
 
@@ -151,12 +152,16 @@ class TrinoTablesIT {
             long runB = trino.count(
                     "SELECT count(*) FROM lens_read.lens.\"spans$files\"" + " WHERE partition.run_id = 'trino-b'");
             TrinoServer.Result pruned =
-                    trino.execute("SELECT count(*) FROM lens_read.lens.spans WHERE run_id = 'trino-b'");
+                    trino.execute("SELECT count(*) FROM lens_read.lens.spans WHERE run_id = 'trino-b' AND name <> ''");
             assertThat(pruned.longValue()).isEqualTo(second.get("spans"));
-            assertThat(pruned.stat("totalSplits"))
+            TrinoServer.Result all = trino.execute("SELECT count(*) FROM lens_read.lens.spans WHERE name <> ''");
+            assertThat(all.scanSplits())
+                    .as("splits the scan of every file read (%s)", all.stats())
+                    .isEqualTo(tables.files("spans").size());
+            assertThat(pruned.scanSplits())
                     .as(
-                            "splits of a query on one run, of %d files in all",
-                            tables.files("spans").size())
+                            "splits the scan of one run read, of %d files in all (%s)",
+                            tables.files("spans").size(), pruned.stats())
                     .isEqualTo(runB)
                     .isLessThan(tables.files("spans").size());
         } finally {
@@ -250,7 +255,12 @@ class TrinoTablesIT {
                 "Trino's maintenance beside the service: %s; failed statements %s; the service's failed appends %.0f,"
                         + " failed maintenance runs %.0f%n",
                 done, failed, appendFailures, maintenanceFailures);
-        assertThat(failed).as("Trino's failed statements").isEmpty();
+        // two compactors on the same small files: the rewrite that commits second finds its inputs replaced and is
+        // given up (Iceberg's validation), as it must; nothing else fails, and no append is ever lost
+        assertThat(failed)
+                .as("Trino's failed statements")
+                .allSatisfy(
+                        f -> assertThat(f).contains("during optimize").contains("Missing required files to delete"));
         assertThat(appendFailures).as("the service's failed appends").isZero();
     }
 
