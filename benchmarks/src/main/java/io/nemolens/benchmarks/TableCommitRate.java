@@ -34,6 +34,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * application contexts, each with an archive folder and spool of its own) consume a steady stream of span messages of
  * 16 runs for a while, with files cut every {@code --max-age}; then the spans table's snapshots say how many appends
  * came per minute, and the instances how many attempts failed (Iceberg's retries on conflict are inside an attempt).
+ * And how fresh the table is: for every message, the time from its publication (confirmed by the broker; the
+ * consumer acknowledges it milliseconds later, once its spool append is durable) to the commit of the snapshot that
+ * made its rows visible through the catalog, p50 and p99, split at the moment its file was published to the folder
+ * (the file's time): publication to file ({@code max-age} at most, by design), file to table ({@code commit-interval}
+ * and the append).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.nemolens.benchmarks.TableCommitRate [--instances 3] [--minutes 3]
@@ -98,6 +103,7 @@ public final class TableCommitRate {
             long start = System.currentTimeMillis();
             long end = start + run.toMillis();
             int sent = 0;
+            Map<String, Long> publishedAt = new java.util.HashMap<>();
             while (System.currentTimeMillis() < end) {
                 long due = start + (long) sent * 1000 / rate;
                 long wait = due - System.currentTimeMillis();
@@ -107,6 +113,7 @@ public final class TableCommitRate {
                 byte[] body = NemoLensRequests.spans(256, "rate-run-" + (sent % 16), sent % 8, sent)
                         .toByteArray();
                 ch.basicPublish(topology.exchangeName(), "otlp_spans", MessageProperties.PERSISTENT_BASIC, body);
+                publishedAt.put(io.nemolens.decode.MessageIds.of(body), System.currentTimeMillis());
                 sent++;
                 if (sent % 100 == 0) {
                     ch.waitForConfirmsOrDie(30_000);
@@ -126,6 +133,7 @@ public final class TableCommitRate {
                 }
             }
             report(catalog, instances, start, streamEnd, sent, commits, failures);
+            freshness(catalog, publishedAt, maxAge, interval);
         } finally {
             for (ConfigurableApplicationContext app : apps) {
                 app.close();
@@ -143,6 +151,78 @@ public final class TableCommitRate {
             }
             database.close();
         }
+    }
+
+    /**
+     * For every message, publication to file and file to the snapshot that made it visible: the files each append
+     * added (an incremental scan of that snapshot), their message ids read with DuckDB, their times from the folder.
+     */
+    private static void freshness(String catalog, Map<String, Long> publishedAt, String maxAge, String interval)
+            throws Exception {
+        List<Long> toFile = new ArrayList<>();
+        List<Long> toTable = new ArrayList<>();
+        List<Long> total = new ArrayList<>();
+        try (JdbcCatalog reader =
+                        new JdbcCatalog(ignored -> new LocalFileIO(), p -> new JdbcClientPool(catalog, p), false);
+                java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
+            reader.initialize("lens", Map.of("uri", catalog, "jdbc.user", USER, "warehouse", "/tmp"));
+            Table table = reader.loadTable(TableIdentifier.of("lens", "spans"));
+            for (Snapshot s : table.snapshots()) {
+                Long parent = s.parentId();
+                if (!"append".equals(s.operation()) || parent == null) {
+                    continue;
+                }
+                try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> added =
+                        table.newIncrementalAppendScan()
+                                .fromSnapshotExclusive(parent)
+                                .toSnapshot(s.snapshotId())
+                                .planFiles()) {
+                    for (org.apache.iceberg.FileScanTask task : added) {
+                        Path file = Path.of(task.file().location());
+                        long fileAt = Files.getLastModifiedTime(file).toMillis();
+                        try (var st = duckdb.createStatement();
+                                var rs = st.executeQuery(
+                                        "SELECT DISTINCT _message_id FROM read_parquet('" + file + "')")) {
+                            while (rs.next()) {
+                                Long at = publishedAt.get(rs.getString(1));
+                                if (at != null) {
+                                    toFile.add(fileAt - at);
+                                    toTable.add(s.timestampMillis() - fileAt);
+                                    total.add(s.timestampMillis() - at);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "freshness of the spans table (%d of %d messages found), ms: publication to visible p50 %d p99 %d max %d;"
+                        + " of it publication to file p50 %d p99 %d (max-age %s), file to table p50 %d p99 %d max %d"
+                        + " (commit-interval %s)%n",
+                total.size(),
+                publishedAt.size(),
+                percentile(total, 50),
+                percentile(total, 99),
+                percentile(total, 100),
+                percentile(toFile, 50),
+                percentile(toFile, 99),
+                maxAge,
+                percentile(toTable, 50),
+                percentile(toTable, 99),
+                percentile(toTable, 100),
+                interval);
+    }
+
+    private static long percentile(List<Long> values, int p) {
+        if (values.isEmpty()) {
+            return -1;
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
     /** The spans table's appends per minute of the stream, from its snapshots. */

@@ -1,6 +1,7 @@
 package io.nemolens.archive.iceberg;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
 final class Catalogs {
 
     private static final Logger log = LoggerFactory.getLogger(Catalogs.class);
+
+    /** How long a start asks a catalog that does not answer before the service does not start. */
+    private static final Duration START_WAIT = Duration.ofMinutes(2);
 
     private Catalogs() {}
 
@@ -88,8 +92,32 @@ final class Catalogs {
         }
         JdbcCatalog catalog =
                 new JdbcCatalog(ignored -> storage.io(), p -> new JdbcClientPool(settings.uri(), p), true);
-        catalog.initialize(settings.name(), properties);
-        return catalog;
+        // it connects at once (and makes its tables at the first start): a database that does not answer now is asked
+        // again, as the archive asks the tables at start, rather than failing the start at the first refusal
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        long pauseMillis = 250;
+        while (true) {
+            try {
+                catalog.initialize(settings.name(), properties);
+                return catalog;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                log.warn(
+                        "the Iceberg catalog at {} does not answer ({}); asking again in {} ms",
+                        settings.shownUri(),
+                        e.getMessage(),
+                        pauseMillis);
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                pauseMillis = Math.min(pauseMillis * 2, 10_000);
+            }
+        }
     }
 
     /**

@@ -72,24 +72,34 @@ final class SnapshotWatch implements AutoCloseable {
         for (Snapshot s : fresh) {
             try {
                 List<Path> files = tables.files(table, s.snapshotId());
-                Map<String, Path> holder = new HashMap<>();
                 boolean complete = true;
+                List<Path> unread = new ArrayList<>();
                 for (Path file : files) {
-                    Set<String> ids = messagesOfFile.get(file);
-                    if (ids == null) {
+                    if (!messagesOfFile.containsKey(file)) {
                         if (!Files.exists(file)) {
                             complete = false;
-                            break;
+                        } else {
+                            unread.add(file);
                         }
-                        ids = new HashSet<>();
-                        for (Map<String, Object> row :
-                                duckdb.query("SELECT DISTINCT _message_id FROM read_parquet('" + file + "')")) {
-                            ids.add((String) row.get("_message_id"));
-                        }
-                        messagesOfFile.put(file, ids);
                     }
+                }
+                if (complete && !unread.isEmpty()) {
+                    // one query for every file not read yet
+                    for (Path file : unread) {
+                        messagesOfFile.put(file, new HashSet<>());
+                    }
+                    for (Map<String, Object> row : duckdb.query("SELECT DISTINCT filename, _message_id FROM "
+                            + ArchivedTables.readParquet(unread)
+                                    .replace(", hive_partitioning", ", filename = true," + " hive_partitioning"))) {
+                        messagesOfFile
+                                .get(Path.of((String) row.get("filename")))
+                                .add((String) row.get("_message_id"));
+                    }
+                }
+                Map<String, Path> holder = new HashMap<>();
+                for (Path file : complete ? files : List.<Path>of()) {
                     String partition = file.getParent().toString();
-                    for (String id : ids) {
+                    for (String id : messagesOfFile.get(file)) {
                         Path other = holder.put(partition + "/" + id, file);
                         if (other != null) {
                             violations.add(

@@ -90,7 +90,7 @@ class TablesFleetIT {
             props.put("lens.archive.path", dir.resolve("work-" + i).toString());
             props.put("lens.archive.spool.path", dir.resolve("spool-" + i).toString());
             props.put("lens.archive.instance-id", "lens-" + i);
-            props.put("lens.archive.max-age", "2s");
+            props.put("lens.archive.max-age", "3s");
             props.put("lens.archive.claims.enabled", "true");
             props.put("lens.archive.claims.url", claims);
             props.put("lens.archive.claims.username", ClaimsRegistry.USER);
@@ -99,7 +99,7 @@ class TablesFleetIT {
             props.put("lens.archive.catalog.username", TestPostgres.USER);
             props.put("lens.archive.catalog.commit-interval", "2s");
             props.put("lens.archive.catalog.maintenance.interval", "10s");
-            props.put("lens.archive.catalog.maintenance.compaction.quiet-period", "5s");
+            props.put("lens.archive.catalog.maintenance.compaction.quiet-period", "15s");
             props.put("lens.archive.catalog.maintenance.snapshots.max-age", maxAge);
             props.put("lens.archive.catalog.maintenance.snapshots.retain-last", "3");
             props.put("lens.archive.catalog.maintenance.adoption.interval", "10s");
@@ -191,7 +191,9 @@ class TablesFleetIT {
                     maxAge, events, watch.checked(), watch.gone());
             assertThat(watch.failures()).isEmpty();
             assertThat(watch.violations()).as("rows held twice in a snapshot").isEmpty();
-            assertThat(watch.checked()).as("snapshots checked").isGreaterThan(20);
+            assertThat(watch.checked())
+                    .as("snapshots checked as they were committed")
+                    .isGreaterThanOrEqualTo(10);
         }
     }
 
