@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Appends the files the store took to their tables ({@link ArchiveTables}), in waves: a file waits for the next
- * wave, which comes {@link ArchiveTables#commitInterval()} after the last one (a little sooner or later, so that
+ * wave, which comes {@link ArchiveTables#commitInterval()} after the last one (up to a fifth sooner, never later, so that
  * instances sharing a catalog do not commit in step), and appends everything that waits then, one commit per table.
  * Only once a file is in its table does the commit path go on with it ({@code next}: its holds on its spool entries
  * are released). While the catalog fails, the same wave is tried again with backoff and the files keep their spool
@@ -233,9 +233,12 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         }
     }
 
-    /** The interval before the next wave: within 20 % of the setting, so that instances sharing a catalog part. */
+    /**
+     * The interval before the next wave: up to 20 % shorter than the setting, so that instances sharing a catalog part,
+     * and never longer, so that no file waits for its table longer than the setting (and the append).
+     */
     private long jittered() {
-        return (long) (intervalNanos * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+        return (long) (intervalNanos * (0.8 + 0.2 * ThreadLocalRandom.current().nextDouble()));
     }
 
     /** Appends a wave, trying again with backoff while the catalog fails; once closing, tries once more at most. */

@@ -57,8 +57,8 @@ public interface ArchiveTables extends AutoCloseable {
     long appended(String table, String writer) throws IOException;
 
     /**
-     * How long published files gather before they are appended, in one commit per table (each wave a little sooner
-     * or later, so that instances sharing a catalog part): longer means fewer snapshots, later visibility.
+     * How long published files gather before they are appended, in one commit per table (each wave up to a fifth
+     * sooner, so that instances sharing a catalog part, never later): longer means fewer snapshots, later visibility.
      */
     default Duration commitInterval() {
         return Duration.ofSeconds(10);
