@@ -58,6 +58,9 @@ record ArchiveParts(
     /** How long the start waits for the claims of the spool's messages before writing them again anyway. */
     private static final Duration SETTLE_CLAIMS = Duration.ofSeconds(30);
 
+    /** How long a stop waits for the rows the spool holds to be written again before it commits what it has. */
+    private static final Duration FINISH_REWRITING = Duration.ofSeconds(30);
+
     /** How long the start asks the catalog for the tables' columns before it gives up (the archive does not start). */
     private static final Duration PREPARE_TABLES = Duration.ofMinutes(2);
 
@@ -294,9 +297,25 @@ record ArchiveParts(
         }
     }
 
-    /** Stops writing again, commits every open file, then closes the spool and releases the folders. */
+    /**
+     * Finishes writing again what the spool holds (at most {@link #FINISH_REWRITING}: a start's recovery, or a failed
+     * file's rows), stops, commits every open file and appends it to its table, then closes the spool and releases
+     * the folders. A stop thus leaves the spool empty unless something failed: a scaled-down instance holds nothing
+     * back.
+     */
     @Override
     public void close() {
+        try {
+            if (!repairer.idle() && !repairer.awaitIdle(FINISH_REWRITING)) {
+                log.warn(
+                        "the archive stops with {} spool entries not yet written again (more than {} of work): they"
+                                + " stay in the spool for the next start",
+                        repairer.waiting(),
+                        FINISH_REWRITING);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         publisher.closing();
         if (tables != null) {
             tables.closing();

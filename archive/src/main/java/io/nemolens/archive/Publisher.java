@@ -49,6 +49,8 @@ final class Publisher {
     private final AtomicLong publishNanos = new AtomicLong();
     private final Failures failures;
     private volatile boolean closing;
+    /** Whether a file was left unpublished at the stop: every later one is too (see {@link #publish}). */
+    private boolean leftUnpublished;
     /** Whether the store is to be cleaned up once it takes a file: a publication or the last clean-up failed. */
     private volatile boolean cleanUpDue;
 
@@ -83,6 +85,14 @@ final class Publisher {
      */
     @Nullable
     StagedFile publish(ParquetFile<?> file, long bytes) throws IOException {
+        if (leftUnpublished) {
+            // after one file left unpublished at the stop (it may be in the store all the same: an answer lost), no
+            // later one may be published: the tables take a writer's files in the order of their numbers
+            log.warn(
+                    "the archive closes: {} stays unpublished too; its rows are written again at the next start",
+                    file.committedPath());
+            return null;
+        }
         Path local = file.finishedPath();
         String contentId = contentId(file);
         FileName naming = new FileName(relative(file.committedPath()), instanceId, contentId);
@@ -118,6 +128,7 @@ final class Publisher {
                 // a failed upload aborts itself, but the abort fails too while the store is away
                 cleanUpDue = true;
                 if (closing) {
+                    leftUnpublished = true;
                     log.warn(
                             "the archive closes while its store fails ({}): {} stays unpublished; its rows are "
                                     + "written again at the next start",

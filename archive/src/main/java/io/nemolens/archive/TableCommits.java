@@ -69,6 +69,8 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private volatile boolean closing;
     /** Set by {@link #close()}: no file comes any more; the thread ends once none waits. */
     private boolean stopped;
+    /** Whether a wave was left out of the tables at the stop: every later one is too (see {@link #append}). */
+    private boolean leftOut;
     /** When the last wave ended, and how long after it the next one comes. */
     private long lastWaveNanos;
 
@@ -241,37 +243,33 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         return (long) (intervalNanos * (0.8 + 0.2 * ThreadLocalRandom.current().nextDouble()));
     }
 
-    /** Appends a wave, trying again with backoff while the catalog fails; once closing, tries once more at most. */
+    /**
+     * Appends a wave, trying again with backoff while the catalog fails; once closing, tries once more at most. A wave
+     * left out at the stop leaves every later one out too: a table takes a writer's files in the order of their
+     * numbers, and a later file appended would put the earlier ones below the writer's watermark, where the next start
+     * would take them for appended.
+     */
     private void append(List<Waiting> wave) {
         List<TableFile> files = new ArrayList<>(wave.size());
         for (Waiting w : wave) {
             files.add(w.file());
         }
+        if (leftOut) {
+            log.warn(
+                    "{} more files stay out of the tables {} until the next start, behind those left out before",
+                    files.size(),
+                    tables.location());
+            return;
+        }
         Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         while (true) {
             try {
                 tables.append(files);
-                listener.appended(files.stream().map(TableFile::name).toList());
-                commits.incrementAndGet();
-                appendedFiles.addAndGet(files.size());
-                lastAppendAt = clock.instant();
-                if (failures.succeeded()) {
-                    log.info("the archive's tables {} take files again", tables.location());
-                }
-                for (Waiting w : wave) {
-                    ParquetFile<?> written = w.written();
-                    StagedFile published = w.published();
-                    if (written != null && published != null) {
-                        next.committed(written, published, w.nanos());
-                    }
-                    for (long seq : w.seqs()) {
-                        holds.release(seq);
-                    }
-                }
-                return;
+                break;
             } catch (IOException | RuntimeException e) {
                 failures.failed(e);
                 if (closing) {
+                    leftOut = true;
                     log.warn(
                             "the archive closes while its tables {} fail ({}): {} files stay out of their tables until"
                                     + " the next start, which appends them",
@@ -288,7 +286,26 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                         backoff.nextMillis());
             }
             if (!backoff.pause(() -> closing)) {
+                leftOut = true;
                 return;
+            }
+        }
+        // in their tables: what follows happens once, whatever it throws
+        commits.incrementAndGet();
+        appendedFiles.addAndGet(files.size());
+        lastAppendAt = clock.instant();
+        if (failures.succeeded()) {
+            log.info("the archive's tables {} take files again", tables.location());
+        }
+        listener.appended(files.stream().map(TableFile::name).toList());
+        for (Waiting w : wave) {
+            ParquetFile<?> written = w.written();
+            StagedFile published = w.published();
+            if (written != null && published != null) {
+                next.committed(written, published, w.nanos());
+            }
+            for (long seq : w.seqs()) {
+                holds.release(seq);
             }
         }
     }

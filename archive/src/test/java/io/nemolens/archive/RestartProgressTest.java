@@ -34,9 +34,13 @@ class RestartProgressTest extends ArchiveTestCase {
 
     /** The spool as a killed consumer leaves it: every message durable (acknowledged), no file committed. */
     private void spoolAsAKilledConsumerLeavesIt(ArchiveOptions options) throws Exception {
+        spoolAsAKilledConsumerLeavesIt(options, MESSAGES, SPANS);
+    }
+
+    private void spoolAsAKilledConsumerLeavesIt(ArchiveOptions options, int count, int spans) throws Exception {
         List<ReceivedMessage> messages = new ArrayList<>();
-        for (int i = 0; i < MESSAGES; i++) {
-            byte[] body = NemoLensRequests.spans(SPANS, "restart-run-" + (i % 2), i, i)
+        for (int i = 0; i < count; i++) {
+            byte[] body = NemoLensRequests.spans(spans, "restart-run-" + (i % 2), i, i)
                     .toByteArray();
             messages.add(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body));
         }
@@ -64,6 +68,26 @@ class RestartProgressTest extends ArchiveTestCase {
             try (ArchiveReader reader = new ArchiveReader(dir)) {
                 assertThat(reader.scalar("SELECT count(*) FROM %s", "spans")).isEqualTo((long) MESSAGES * SPANS);
             }
+        }
+    }
+
+    @Test
+    void aStopRightAfterTheStartFinishesWritingAgainWhatTheSpoolHoldsAndLeavesItEmpty() throws Exception {
+        ArchiveOptions options = ArchiveOptions.defaults(dir);
+        int messages = 200;
+        int spans = 500;
+        spoolAsAKilledConsumerLeavesIt(options, messages, spans);
+        // stopped as soon as it started (a rolling deploy restarting it twice): the recovery is under way
+        new ParquetArchive(options, decoder, clock).close();
+        try (ArchiveReader reader = new ArchiveReader(dir)) {
+            assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
+                    .as("every row of the spool in a committed file after the stop")
+                    .isEqualTo((long) messages * spans);
+        }
+        try (ParquetArchive again = new ParquetArchive(options, decoder, clock)) {
+            assertThat(again.status().spool().entries())
+                    .as("nothing left in the spool")
+                    .isZero();
         }
     }
 

@@ -36,6 +36,8 @@ class TableCommitsTest extends ArchiveTestCase {
         final Map<String, MessageType> prepared = new java.util.concurrent.ConcurrentHashMap<>();
         final Map<String, Long> watermarks = new java.util.concurrent.ConcurrentHashMap<>();
         volatile boolean failing;
+        /** Appends still to fail, each after a pause (as a catalog that times out). */
+        final java.util.concurrent.atomic.AtomicInteger slowFailures = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public long appended(String table, String writer) {
@@ -57,6 +59,14 @@ class TableCommitsTest extends ArchiveTestCase {
         public void append(List<TableFile> files) throws IOException {
             if (failing) {
                 throw new IOException("the catalog is away");
+            }
+            if (slowFailures.getAndDecrement() > 0) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IOException("the catalog timed out");
             }
             List<TableFile> taken = new ArrayList<>();
             for (TableFile f : files) {
@@ -225,6 +235,29 @@ class TableCommitsTest extends ArchiveTestCase {
         assertThat(archive.status().commits().files())
                 .as("no row written again: the files were committed")
                 .isZero();
+    }
+
+    @Test
+    void aWaveLeftOutAtTheStopLeavesEveryLaterOneOutTooAndTheNextStartAppendsThemAllInOrder() throws Exception {
+        RecordingTables tables = new RecordingTables();
+        tables.slowFailures.set(1);
+        open(tables);
+        take(1);
+        take(2);
+        take(3);
+        // at the stop the first wave fails (slowly: the next files arrive meanwhile and make waves of their own)
+        archive.close();
+        archive = null;
+        assertThat(tables.appended())
+                .as("nothing after the wave left out: the table would take the earlier files for appended")
+                .isEmpty();
+
+        open(tables);
+        archive.commitNow();
+        await().atMost(Duration.ofSeconds(10)).until(() -> tables.appended().size() == 3);
+        assertThat(tables.appended()).extracting(TableFile::number).isSorted();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> archive.status().spool().entries() == 0);
     }
 
     @Test

@@ -7,8 +7,8 @@ import io.nemolens.archive.iceberg.IcebergTables;
 import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.archive.iceberg.TableStorage;
 import io.nemolens.archive.store.LocalFolder;
-import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.archive.table.TableFile;
+import io.nemolens.archive.testing.HeldBackTables;
 import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
@@ -26,14 +26,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
-import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -240,36 +238,7 @@ public final class AppendHistory {
      * kept here instead of appended.
      */
     private static List<TableFile> write(Path folder, IcebergTables tables, int count) throws Exception {
-        List<TableFile> handed = new CopyOnWriteArrayList<>();
-        ArchiveTables keeping = new ArchiveTables() {
-            @Override
-            public String location() {
-                return tables.location();
-            }
-
-            @Override
-            public MessageType prepare(String table, MessageType columns) throws IOException {
-                return tables.prepare(table, columns);
-            }
-
-            @Override
-            public long appended(String table, String writer) throws IOException {
-                return tables.appended(table, writer);
-            }
-
-            @Override
-            public void append(List<TableFile> files) {
-                handed.addAll(files);
-            }
-
-            @Override
-            public Duration commitInterval() {
-                return Duration.ofMillis(50);
-            }
-
-            @Override
-            public void close() {}
-        };
+        HeldBackTables keeping = new HeldBackTables(tables, HeldBackTables.Appends.KEPT);
         OtlpDecoder decoder = new OtlpDecoder();
         try (ParquetArchive archive = new ParquetArchive(
                 ArchiveOptions.defaults(folder),
@@ -288,13 +257,7 @@ public final class AppendHistory {
                 archive.commitNow();
             }
         }
-        List<TableFile> spans = new ArrayList<>();
-        for (TableFile f : handed) {
-            if (f.table().equals("spans")) {
-                spans.add(f);
-            }
-        }
-        spans.sort((a, b) -> Long.compare(a.number(), b.number()));
+        List<TableFile> spans = new ArrayList<>(keeping.kept("spans"));
         return spans;
     }
 

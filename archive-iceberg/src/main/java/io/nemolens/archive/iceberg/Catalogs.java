@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -12,6 +13,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.jdbc.JdbcClientPool;
 import org.apache.iceberg.util.ThreadPools;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,17 +92,28 @@ final class Catalogs {
             // one writer at a time is all SQLite has
             properties.putIfAbsent(CatalogProperties.CLIENT_POOL_SIZE, "1");
         }
-        JdbcCatalog catalog =
-                new JdbcCatalog(ignored -> storage.io(), p -> new JdbcClientPool(settings.uri(), p), true);
         // it connects at once (and makes its tables at the first start): a database that does not answer now is asked
         // again, as the archive asks the tables at start, rather than failing the start at the first refusal
         long deadline = System.nanoTime() + START_WAIT.toNanos();
         long pauseMillis = 250;
         while (true) {
+            AtomicReference<@Nullable JdbcClientPool> pool = new AtomicReference<>();
+            JdbcCatalog catalog = new JdbcCatalog(
+                    ignored -> storage.io(),
+                    p -> {
+                        JdbcClientPool made = new JdbcClientPool(settings.uri(), p);
+                        pool.set(made);
+                        return made;
+                    },
+                    true);
             try {
                 catalog.initialize(settings.name(), properties);
                 return catalog;
             } catch (RuntimeException e) {
+                JdbcClientPool failed = pool.get();
+                if (failed != null) {
+                    failed.close(); // a catalog that failed to initialize closes nothing itself
+                }
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }

@@ -4,29 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.Service;
-import io.nemolens.generator.GenerateCommand;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
-import io.nemolens.testing.TestBroker;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
  * The README's example — {@code generate --count 500}: all five kinds, one run — against a running
@@ -41,10 +32,6 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 class GeneratedRunFilesIT {
 
     private static final Duration MAX_AGE = Duration.ofSeconds(30);
-    private static final Pattern KIND_LINE = Pattern.compile(
-            "^\\s+(spans|metrics|logs|gpu|node)\\s+(\\d+) messages\\s+(\\d+) records", Pattern.MULTILINE);
-    private static final Pattern SENT_LINE =
-            Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
 
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().property("lens.archive.max-age", MAX_AGE.toSeconds() + "s");
@@ -56,27 +43,11 @@ class GeneratedRunFilesIT {
         String runId = "generated-files-" + Long.toHexString(System.nanoTime());
 
         // the generator as a user runs it, in a connection of its own
-        CachingConnectionFactory connections =
-                new CachingConnectionFactory(TestBroker.get().connectionFactory());
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
         long began = System.nanoTime();
-        int exit;
-        try {
-            exit = new GenerateCommand(() -> connections, lens.topology().exchange(), Clock.systemUTC())
-                    .run(
-                            List.of("--count", "500", "--run-id", runId),
-                            new PrintStream(printed, true, StandardCharsets.UTF_8));
-        } finally {
-            connections.destroy();
-        }
+        Generated generated = Generated.run(lens, 500, runId);
         Duration generation = Duration.ofNanos(System.nanoTime() - began);
-        String output = printed.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(output).isZero();
-        Map<String, Long> reported = reportedRecords(output);
-        Matcher sent = SENT_LINE.matcher(output);
-        assertThat(sent.find()).as(output).isTrue();
-        assertThat(sent.group(1)).isEqualTo("500");
-        long reportedTotal = Long.parseLong(sent.group(2));
+        Map<String, Long> reported = generated.recordsByKind();
+        long reportedTotal = generated.records();
         assertThat(reported.keySet()).containsExactlyInAnyOrder("spans", "metrics", "logs", "gpu", "node");
 
         await().atMost(Duration.ofSeconds(120)).until(() -> consumer.messages("acked") == 500);
@@ -130,15 +101,5 @@ class GeneratedRunFilesIT {
                     .as("every record the generator reports")
                     .isEqualTo(reportedTotal);
         }
-    }
-
-    /** Records per kind from the generator's summary lines ({@code   spans  100 messages  9600 records ...}). */
-    private static Map<String, Long> reportedRecords(String output) {
-        Map<String, Long> records = new HashMap<>();
-        Matcher m = KIND_LINE.matcher(output);
-        while (m.find()) {
-            records.put(m.group(1), Long.parseLong(m.group(3)));
-        }
-        return records;
     }
 }

@@ -5,20 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.ClaimsRegistry;
 import io.nemolens.app.testing.Service;
-import io.nemolens.archive.ArchiveOptions;
-import io.nemolens.archive.iceberg.CatalogSettings;
-import io.nemolens.archive.iceberg.IcebergTables;
-import io.nemolens.archive.iceberg.TableStorage;
-import io.nemolens.archive.iceberg.maintenance.MaintenanceLock;
-import io.nemolens.archive.iceberg.maintenance.MaintenanceSettings;
-import io.nemolens.archive.iceberg.maintenance.TableMaintenance;
-import io.nemolens.archive.s3.S3ClientSettings;
 import io.nemolens.archive.testing.HaltAt;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
 import io.nemolens.testing.S3Server;
-import io.nemolens.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,23 +24,21 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.apache.iceberg.aws.s3.S3FileIO;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Three consumer instances (the service's jar in child JVMs) on one queue, with the PostgreSQL claim registry,
  * archive a stream of thousands of messages of 16 runs into one archive while they are killed: by SIGKILL at
  * random moments, and at crash points a fault from the archive's test-jar halts them at ({@link HaltAt}, on
  * their class path from test scope): right after the store took a file (before its spool entries are released), after a spool fsync before the claim,
- * and after a spool fsync before the acknowledgement reaches the broker; with an Iceberg catalog also right after a
- * wave of files is in its tables (before their spool entries are released). A killed instance comes back with its
- * own spool and id. The archive (and the table) then holds every published record exactly once, counted without
- * {@code DISTINCT}, and nothing half-written.
+ * and after a spool fsync before the acknowledgement reaches the broker. A killed instance comes back with its own
+ * spool and id. The archive then holds every published record exactly once, counted without {@code DISTINCT}, and
+ * nothing half-written. With Iceberg tables, the same and more (a catalog cut, a graceful stop, snapshot expiry, the
+ * crash points of the tables' commit path): {@link TablesFleetIT}.
  */
 class ScaleOutIT {
 
@@ -63,10 +52,6 @@ class ScaleOutIT {
     private static final int SIGKILLS = 2;
 
     private static final List<String> CRASH_POINTS = List.of("after-publish", "before-claim", "before-ack");
-
-    /** With tables, also after a wave is in its tables and before its spool entries are released. */
-    private static final List<String> TABLE_CRASH_POINTS =
-            List.of("after-append", "after-publish", "before-claim", "before-ack");
 
     @TempDir
     Path dir;
@@ -128,99 +113,6 @@ class ScaleOutIT {
         Map<String, Object> props = new HashMap<>(server.springProperties("s3://" + bucket + "/archive"));
         props.put("lens.archive.path", dir.resolve("work-" + i).toString());
         return props;
-    }
-
-    /**
-     * With one PostgreSQL Iceberg catalog too, and a crash point between a wave's table commit and its bookkeeping:
-     * the table holds every published record exactly once, no data file twice; and again once its partitions are
-     * compacted.
-     */
-    @Test
-    void threeInstancesOnOneBucketAndOneCatalogKilledAtRandomAndAtCrashPointsPutEveryRecordInTheTableOnce()
-            throws Exception {
-        try (S3Server server = S3Server.inTempFolder();
-                TestPostgres.Database database = TestPostgres.database("lens_iceberg")) {
-            String bucket = "lens-scale-out-tables";
-            server.createBucket(bucket);
-            Fleet fleet = new Fleet(TABLE_CRASH_POINTS, i -> {
-                Map<String, Object> props = onBucket(server, bucket, i);
-                props.put("lens.archive.catalog.uri", database.uri());
-                props.put("lens.archive.catalog.username", TestPostgres.USER);
-                props.put("lens.archive.catalog.commit-interval", "300ms");
-                return props;
-            });
-            fleet.run();
-            String about = fleet.about();
-            Path buckets = server.folder(bucket).getParent();
-            assertTableHoldsEveryRecordOnce(database, buckets, "before compaction, " + about);
-
-            // and after a compaction of every partition
-            S3Client s3 = S3ClientSettings.endpoint(
-                            server.endpoint(), S3Server.ACCESS_KEY_ID, S3Server.SECRET_ACCESS_KEY)
-                    .newClient();
-            S3FileIO fileIo = new S3FileIO(() -> s3);
-            fileIo.initialize(Map.of());
-            try (IcebergTables tables = IcebergTables.open(
-                    new CatalogSettings(
-                            "lens",
-                            database.uri(),
-                            TestPostgres.USER,
-                            null,
-                            "lens",
-                            Duration.ofSeconds(1),
-                            Map.of(),
-                            Map.of()),
-                    new TableStorage(fileIo, "s3://" + bucket + "/archive"))) {
-                tables.prepare(
-                        "spans",
-                        io.nemolens.archive.parquet.Tables.defaults().schemas().get("spans"));
-                TableMaintenance maintenance = new TableMaintenance(
-                        tables,
-                        new MaintenanceSettings(
-                                Duration.ofHours(1),
-                                new MaintenanceSettings.Compaction(true, 64L << 20, 2, 2, Duration.ofMillis(1)),
-                                new MaintenanceSettings.Expiry(false, Duration.ofHours(1), 10),
-                                new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1)),
-                                new MaintenanceSettings.Adoption(false, Duration.ofHours(1), Duration.ofHours(1))),
-                        MaintenanceLock.forCatalog(database.uri(), TestPostgres.USER, null, "lens.lens"),
-                        ArchiveOptions.Compression.ZSTD,
-                        1,
-                        java.time.Clock.systemUTC());
-                assertThat(maintenance.run()).isTrue();
-                assertThat(maintenance.status().compactedFiles())
-                        .as("files compacted (%s)", about)
-                        .isPositive();
-            }
-            assertTableHoldsEveryRecordOnce(database, buckets, "after compaction, " + about);
-        }
-    }
-
-    /**
-     * The spans table of the catalog (its files in s3proxy's {@code buckets} folder) holds every record of the stream
-     * exactly once, counted without {@code DISTINCT}, and no data file twice.
-     */
-    private void assertTableHoldsEveryRecordOnce(TestPostgres.Database database, Path buckets, String about)
-            throws Exception {
-        try (ArchivedTables tables = new ArchivedTables(database.uri(), TestPostgres.USER, dir, "lens", buckets);
-                ArchiveReader reader = new ArchiveReader(dir)) {
-            List<Path> files = tables.files("spans");
-            assertThat(new HashSet<>(files))
-                    .as("data files in the table twice (%s)", about)
-                    .hasSize(files.size());
-            String table = ArchivedTables.readParquet(files);
-            Set<String> ids = java.util.Objects.requireNonNull(stream).ids();
-            assertThat(reader.scalar("SELECT count(*) FROM " + table))
-                    .as("rows in the table, counted without DISTINCT (%s)", about)
-                    .isEqualTo((long) ids.size() * SPANS_PER_MESSAGE);
-            assertThat(reader.scalar("SELECT count(*) FROM (SELECT _message_id, _row FROM " + table
-                            + " GROUP BY ALL HAVING count(*) > 1)"))
-                    .as("(_message_id, _row) pairs in the table more than once (%s)", about)
-                    .isEqualTo(0L);
-            Set<String> archived = new HashSet<>();
-            reader.query("SELECT DISTINCT _message_id FROM " + table)
-                    .forEach(r -> archived.add((String) r.get("_message_id")));
-            assertThat(archived).as("the messages in the table (%s)", about).isEqualTo(ids);
-        }
     }
 
     /** The settings of instance {@code i} that say where its files go. */

@@ -4,27 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.Service;
-import io.nemolens.generator.GenerateCommand;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.ConsumerProcess;
-import io.nemolens.testing.TestBroker;
 import io.nemolens.testing.TestPostgres;
 import io.nemolens.testing.TrinoServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
  * README's generator example ({@code --count 1000}, all five kinds) through README's table settings (the JDBC catalog
@@ -36,8 +27,6 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
  */
 class TablesAfterStopIT {
 
-    private static final Pattern SENT_LINE =
-            Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
     private static final List<String> TABLES = List.of("spans", "metrics", "logs", "gpu_metrics", "node_metrics");
 
     @RegisterExtension
@@ -59,7 +48,7 @@ class TablesAfterStopIT {
                             "lens"));
             await().atMost(Duration.ofMinutes(2)).until(() -> lens.consumers() > 0);
 
-            long records = generate(1000, "llama3-8b-stop");
+            long records = Generated.run(lens, 1000, "llama3-8b-stop").records();
             await().atMost(Duration.ofMinutes(2)).until(() -> service.messages("acked") == 1000);
             assertThat(lens.poisoned()).isZero();
             // as a user would: the stream has ended, a while later the service is stopped
@@ -111,27 +100,5 @@ class TablesAfterStopIT {
                 trino.dropCatalog("lens_stop");
             }
         }
-    }
-
-    /** README's generator command, as a user runs it; returns the records it reports sent. */
-    private long generate(int count, String runId) throws Exception {
-        CachingConnectionFactory connections =
-                new CachingConnectionFactory(TestBroker.get().connectionFactory());
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        int exit;
-        try {
-            exit = new GenerateCommand(() -> connections, lens.topology().exchange(), Clock.systemUTC())
-                    .run(
-                            List.of("--count", Integer.toString(count), "--run-id", runId),
-                            new PrintStream(printed, true, StandardCharsets.UTF_8));
-        } finally {
-            connections.destroy();
-        }
-        String output = printed.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(output).isZero();
-        Matcher sent = SENT_LINE.matcher(output);
-        assertThat(sent.find()).as(output).isTrue();
-        assertThat(sent.group(1)).isEqualTo(Integer.toString(count));
-        return Long.parseLong(sent.group(2));
     }
 }

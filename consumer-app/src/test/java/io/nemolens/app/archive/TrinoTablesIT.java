@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.app.testing.Service;
-import io.nemolens.generator.GenerateCommand;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.ConsumerExtension;
 import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.S3Server;
-import io.nemolens.testing.TestBroker;
 import io.nemolens.testing.TestPostgres;
 import io.nemolens.testing.TrinoServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,13 +20,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
 /**
  * Trino, a real engine, reads the archive's tables through the JDBC catalog with the catalog file docs/tables.md
@@ -45,8 +36,6 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
  */
 class TrinoTablesIT {
 
-    private static final Pattern KIND_LINE = Pattern.compile(
-            "^\\s+(spans|metrics|logs|gpu|node)\\s+(\\d+) messages\\s+(\\d+) records", Pattern.MULTILINE);
     private static final List<String> TABLES = List.of("spans", "metrics", "logs", "gpu_metrics", "node_metrics");
 
     @RegisterExtension
@@ -94,8 +83,8 @@ class TrinoTablesIT {
     private void readsEveryTable(
             RunningConsumer consumer, Map<String, String> catalog, Path files, @Nullable Path buckets)
             throws Exception {
-        Map<String, Long> reported = generate(150, "trino-a");
-        Map<String, Long> second = generate(50, "trino-b");
+        Map<String, Long> reported = Generated.run(lens, 150, "trino-a").recordsByKind();
+        Map<String, Long> second = Generated.run(lens, 50, "trino-b").recordsByKind();
         await().atMost(Duration.ofMinutes(2)).until(() -> consumer.messages("acked") >= 200);
         assertThat(lens.poisoned()).isZero();
         consumer.awaitArchived(Duration.ofMinutes(2));
@@ -278,29 +267,5 @@ class TrinoTablesIT {
         settings.put("lens.archive.catalog.commit-interval", "500ms");
         settings.put("lens.archive.max-age", "1s");
         return settings;
-    }
-
-    /** The generator as a user runs it; the records it reports per kind. */
-    private Map<String, Long> generate(int count, String runId) throws Exception {
-        CachingConnectionFactory connections =
-                new CachingConnectionFactory(TestBroker.get().connectionFactory());
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        int exit;
-        try {
-            exit = new GenerateCommand(() -> connections, lens.topology().exchange(), Clock.systemUTC())
-                    .run(
-                            List.of("--count", Integer.toString(count), "--run-id", runId),
-                            new PrintStream(printed, true, StandardCharsets.UTF_8));
-        } finally {
-            connections.destroy();
-        }
-        String output = printed.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(output).isZero();
-        Map<String, Long> records = new HashMap<>();
-        Matcher m = KIND_LINE.matcher(output);
-        while (m.find()) {
-            records.put(m.group(1), Long.parseLong(m.group(3)));
-        }
-        return records;
     }
 }

@@ -79,7 +79,13 @@ final class Adoption {
             listed.add(path);
             Optional<TableDataFiles.Numbering> numbering = numberings.get(path);
             if (numbering == null) {
-                numbering = Optional.ofNullable(TableDataFiles.Numbering.of(Footers.read(io.newInputFile(path))));
+                try {
+                    numbering = Optional.ofNullable(TableDataFiles.Numbering.of(Footers.read(io.newInputFile(path))));
+                } catch (IOException | RuntimeException e) {
+                    // deleted since it was listed (another engine's expiry), or not readable: looked at next time
+                    log.debug("reading the footer of {} failed: {}", path, e.toString());
+                    continue;
+                }
                 numberings.put(path, numbering);
             }
             numbering.ifPresent(n -> byWriter.computeIfAbsent(n.writer(), w -> new ArrayList<>())
@@ -115,11 +121,16 @@ final class Adoption {
             List<TableFile> files = new ArrayList<>(pending.size());
             for (Candidate c : pending) {
                 if (!c.location().startsWith(root)) {
-                    continue; // not under the archive's root: not one of its files
+                    // not under the archive's root: nothing from here on, so that the files adopted stay a prefix of
+                    // the writer's order
+                    break;
                 }
                 ParquetMetadata footer = Footers.read(io.newInputFile(c.location(), c.bytes()));
                 files.add(new TableFile(
                         name, c.location().substring(root.length()), "", c.bytes(), footer, writer, c.number()));
+            }
+            if (files.isEmpty()) {
+                continue;
             }
             int appended = tables.appendNumbered(name, writer, files, true);
             if (appended > 0) {

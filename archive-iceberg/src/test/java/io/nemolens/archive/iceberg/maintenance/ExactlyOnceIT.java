@@ -11,8 +11,8 @@ import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.archive.iceberg.TableDataFiles;
 import io.nemolens.archive.iceberg.TableStorage;
 import io.nemolens.archive.store.LocalFolder;
-import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.archive.table.TableFile;
+import io.nemolens.archive.testing.HeldBackTables;
 import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
@@ -38,7 +38,6 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -222,44 +221,15 @@ class ExactlyOnceIT {
      * and did not: its spool is empty.
      */
     private void leaveOut(Path folder, IcebergTables tables, int messages, boolean swallowed) throws Exception {
-        ArchiveTables refusing = new ArchiveTables() {
-            @Override
-            public String location() {
-                return tables.location();
-            }
-
-            @Override
-            public MessageType prepare(String table, MessageType columns) throws IOException {
-                return tables.prepare(table, columns);
-            }
-
-            @Override
-            public long appended(String table, String writer) throws IOException {
-                return tables.appended(table, writer);
-            }
-
-            @Override
-            public void append(List<TableFile> files) throws IOException {
-                if (!swallowed) {
-                    throw new IOException("the catalog is away");
-                }
-            }
-
-            @Override
-            public Duration commitInterval() {
-                return Duration.ofMillis(100);
-            }
-
-            @Override
-            public void close() {}
-        };
+        HeldBackTables heldBack =
+                new HeldBackTables(tables, swallowed ? HeldBackTables.Appends.KEPT : HeldBackTables.Appends.REFUSED);
         try (ParquetArchive archive = new ParquetArchive(
                 ArchiveOptions.builder(folder).maxAge(Duration.ofMillis(100)).build(),
                 decoder,
                 Clock.systemUTC(),
                 new LocalFolder(folder),
                 null,
-                refusing,
+                heldBack,
                 List.of())) {
             for (int i = 0; i < messages; i++) {
                 take(archive, i);
