@@ -300,8 +300,8 @@ record ArchiveParts(
     /**
      * Finishes writing again what the spool holds (at most {@link #FINISH_REWRITING}: a start's recovery, or a failed
      * file's rows), stops, commits every open file and appends it to its table, then closes the spool and releases
-     * the folders. A stop thus leaves the spool empty unless something failed: a scaled-down instance holds nothing
-     * back.
+     * the folders. A stop thus leaves nothing in the spool that is not in a committed file, unless something failed: a
+     * scaled-down instance holds nothing back.
      */
     @Override
     public void close() {

@@ -4,18 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
-import io.nemolens.archive.iceberg.CatalogSettings;
 import io.nemolens.archive.iceberg.IcebergTables;
-import io.nemolens.archive.iceberg.LocalFileIO;
-import io.nemolens.archive.iceberg.TableStorage;
-import io.nemolens.archive.store.LocalFolder;
-import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.archive.testing.HeldBackTables;
 import io.nemolens.archive.testing.Messages;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
-import io.nemolens.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -38,11 +30,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tables' maintenance against a PostgreSQL catalog on the archive's folder: 500 small files of one partition
@@ -50,31 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * every snapshot there is, holds every row once); duplicates across files dropped; expiry deleting what compaction
  * replaced; orphans removed, the archive's own files never; one instance at a time.
  */
-class CompactionIT {
+class CompactionIT extends TablesTestCase {
 
-    private static final String USER = TestPostgres.USER;
     private static final long TARGET = 128L << 10;
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private TestPostgres.@Nullable Database database;
-    private String uri = "";
-
-    @BeforeEach
-    void createDatabase() throws Exception {
-        TestPostgres.Database db = TestPostgres.database("lens_compaction");
-        database = db;
-        uri = db.uri();
-    }
-
-    @AfterEach
-    void dropDatabase() throws Exception {
-        if (database != null) {
-            database.close();
-        }
-    }
 
     @Test
     void fiveHundredSmallFilesBecomeFilesNearTheTargetSizeAndEverySnapshotHoldsEveryRowOnce() throws Exception {
@@ -293,23 +259,6 @@ class CompactionIT {
             }
         }
         return files;
-    }
-
-    private IcebergTables tables(Path folder) {
-        return IcebergTables.open(
-                new CatalogSettings("lens", uri, USER, null, "lens", Duration.ofMillis(100), Map.of(), Map.of()),
-                new TableStorage(new LocalFileIO(), folder.toAbsolutePath().toString()));
-    }
-
-    private ParquetArchive archive(Path folder, ArchiveTables tables) {
-        return new ParquetArchive(
-                ArchiveOptions.defaults(folder),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(folder),
-                null,
-                tables,
-                List.of());
     }
 
     private TableMaintenance maintenance(

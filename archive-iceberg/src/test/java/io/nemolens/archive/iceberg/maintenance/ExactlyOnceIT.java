@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.archive.ArchiveOptions;
 import io.nemolens.archive.ParquetArchive;
-import io.nemolens.archive.iceberg.CatalogSettings;
 import io.nemolens.archive.iceberg.Footers;
 import io.nemolens.archive.iceberg.IcebergTables;
 import io.nemolens.archive.iceberg.LocalFileIO;
 import io.nemolens.archive.iceberg.TableDataFiles;
-import io.nemolens.archive.iceberg.TableStorage;
 import io.nemolens.archive.store.LocalFolder;
 import io.nemolens.archive.table.TableFile;
 import io.nemolens.archive.testing.HeldBackTables;
 import io.nemolens.archive.testing.Messages;
-import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.TestPostgres;
@@ -26,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -38,11 +34,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly once in the table whatever became of its history: a file whose snapshot expired and whose rows were
@@ -51,30 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * adopted after the grace period, once, and skipped by the instance when it comes back. A PostgreSQL catalog on the
  * archive's folder, read back with Iceberg's own reader.
  */
-class ExactlyOnceIT {
+class ExactlyOnceIT extends TablesTestCase {
 
     private static final int SPANS = 7;
-
-    @TempDir
-    Path dir;
-
-    private final OtlpDecoder decoder = new OtlpDecoder();
-    private TestPostgres.@Nullable Database database;
-    private String uri = "";
-
-    @BeforeEach
-    void createDatabase() throws Exception {
-        TestPostgres.Database db = TestPostgres.database("lens_exactly_once");
-        database = db;
-        uri = db.uri();
-    }
-
-    @AfterEach
-    void dropDatabase() throws Exception {
-        if (database != null) {
-            database.close();
-        }
-    }
 
     @Test
     void aFileWhoseSnapshotExpiredAndWhoseRowsWereCompactedIsNeverAppendedAgain() throws Exception {
@@ -294,27 +265,9 @@ class ExactlyOnceIT {
         return rows;
     }
 
-    private IcebergTables tables(Path folder) {
-        return IcebergTables.open(
-                new CatalogSettings(
-                        "lens", uri, TestPostgres.USER, null, "lens", Duration.ofMillis(100), Map.of(), Map.of()),
-                new TableStorage(new LocalFileIO(), folder.toAbsolutePath().toString()));
-    }
-
     private static void prepare(IcebergTables tables) throws IOException {
         tables.prepare(
                 "spans", io.nemolens.archive.parquet.Tables.defaults().schemas().get("spans"));
-    }
-
-    private ParquetArchive archive(Path folder, IcebergTables tables) {
-        return new ParquetArchive(
-                ArchiveOptions.defaults(folder),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(folder),
-                null,
-                tables,
-                List.of());
     }
 
     /**
