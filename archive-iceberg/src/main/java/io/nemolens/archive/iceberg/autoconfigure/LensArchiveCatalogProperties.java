@@ -77,7 +77,8 @@ public record LensArchiveCatalogProperties(
                             compaction.minInputFiles(),
                             compaction.maxSmallFiles(),
                             compaction.quietPeriod()),
-                    new MaintenanceSettings.Expiry(snapshots.expire(), snapshots.maxAge(), snapshots.retainLast()),
+                    new MaintenanceSettings.Expiry(
+                            snapshots.expire(), snapshots.maxAge(), snapshots.retainLast(), snapshots.maxCount()),
                     new MaintenanceSettings.Orphans(orphans.remove(), orphans.minAge(), orphans.interval()),
                     new MaintenanceSettings.Adoption(adoption.enabled(), adoption.grace(), adoption.interval()));
         }
@@ -101,11 +102,14 @@ public record LensArchiveCatalogProperties(
      * @param expire whether old snapshots are expired, and the files only they referenced deleted
      * @param maxAge snapshots older than this are expired (time travel reaches this far back) ...
      * @param retainLast ... but the newest this many are kept whatever their age
+     * @param maxCount ... and never more than this many, however young (an append's cost grows with their number:
+     *     flat to about 2,000, twice that of 10 at 10,000)
      */
     public record Snapshots(
             @DefaultValue("true") boolean expire,
             @DefaultValue("1h") @NotNull Duration maxAge,
-            @DefaultValue("10") @Min(1) int retainLast) {}
+            @DefaultValue("10") @Min(1) int retainLast,
+            @DefaultValue("2000") @Min(1) int maxCount) {}
 
     /**
      * @param remove whether files under a table that no snapshot references, and that the tables' writers made

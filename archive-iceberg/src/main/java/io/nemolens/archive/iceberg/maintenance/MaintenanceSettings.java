@@ -39,12 +39,18 @@ public record MaintenanceSettings(
      * @param enabled whether old snapshots are expired (and the files only they referenced deleted)
      * @param maxAge snapshots older than this are expired
      * @param retainLast ... but the newest this many are kept whatever their age
+     * @param maxCount ... and never more than this many, however young: every commit writes, and the next one reads,
+     *     a metadata file that lists every snapshot kept, so an append's cost grows with their number
      */
-    public record Expiry(boolean enabled, Duration maxAge, int retainLast) {
+    public record Expiry(boolean enabled, Duration maxAge, int retainLast, int maxCount) {
         public Expiry {
             positive(maxAge, "snapshot max-age");
             if (retainLast < 1) {
                 throw new IllegalArgumentException("retain-last must be at least 1");
+            }
+            if (maxCount < retainLast) {
+                throw new IllegalArgumentException(
+                        "snapshots max-count (" + maxCount + ") must be at least retain-last (" + retainLast + ")");
             }
         }
     }

@@ -94,8 +94,7 @@ public final class TableMaintenance implements AutoCloseable {
                 c.quietPeriod(),
                 tables.executor(),
                 clock);
-        this.expiry = new SnapshotExpiry(
-                settings.expiry().maxAge(), settings.expiry().retainLast(), tables.executor(), clock);
+        this.expiry = new SnapshotExpiry(settings.expiry(), tables.executor(), clock);
         this.orphans = new OrphanFiles(settings.orphans().minAge(), clock);
         this.adoption = new Adoption(tables, settings.adoption().grace(), clock);
         this.timer = Executors.newSingleThreadScheduledExecutor(task -> {

@@ -286,11 +286,11 @@ class CompactionIT extends TablesTestCase {
     }
 
     private static MaintenanceSettings.Expiry expiryOff() {
-        return new MaintenanceSettings.Expiry(false, Duration.ofDays(1), 10);
+        return new MaintenanceSettings.Expiry(false, Duration.ofDays(1), 10, 2000);
     }
 
     private static MaintenanceSettings.Expiry expireAll() {
-        return new MaintenanceSettings.Expiry(true, Duration.ofMillis(1), 1);
+        return new MaintenanceSettings.Expiry(true, Duration.ofMillis(1), 1, 1);
     }
 
     private void take(ParquetArchive archive, byte[] body) throws Exception {

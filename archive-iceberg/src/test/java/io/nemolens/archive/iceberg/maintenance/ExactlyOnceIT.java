@@ -90,6 +90,49 @@ class ExactlyOnceIT extends TablesTestCase {
     }
 
     @Test
+    void aTableKeepsNoMoreSnapshotsThanTheMaximumCountHoweverYoungAndAppendsNothingAgain() throws Exception {
+        Path folder = dir.resolve("archive");
+        try (IcebergTables tables = tables(folder)) {
+            try (ParquetArchive archive = archive(folder, tables)) {
+                for (int i = 0; i < 12; i++) {
+                    take(archive, i);
+                    archive.commitNow();
+                }
+            }
+            Table table = tables.table("spans");
+            List<TableFile> appended = numberedFiles(tables, liveLocations(table));
+            assertThat(table.snapshots()).hasSize(12);
+            long newest = table.currentSnapshot().snapshotId();
+
+            TableMaintenance maintenance = new TableMaintenance(
+                    tables,
+                    new MaintenanceSettings(
+                            Duration.ofMinutes(15),
+                            new MaintenanceSettings.Compaction(false, 64L << 20, 2, 100, Duration.ofMillis(1)),
+                            new MaintenanceSettings.Expiry(true, Duration.ofDays(7), 2, 5),
+                            new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1)),
+                            new MaintenanceSettings.Adoption(false, Duration.ofHours(1), Duration.ofMinutes(1))),
+                    MaintenanceLock.forCatalog(uri, TestPostgres.USER, null, "lens.lens"),
+                    ArchiveOptions.Compression.ZSTD,
+                    1,
+                    Clock.systemUTC());
+            assertThat(maintenance.run()).isTrue();
+            table.refresh();
+            assertThat(table.snapshots())
+                    .as("the newest 5 of 12 snapshots, all younger than max-age")
+                    .hasSize(5);
+            assertThat(table.currentSnapshot().snapshotId()).isEqualTo(newest);
+            assertThat(rows(table)).hasSize(12 * SPANS);
+
+            tables.append(appended);
+            table.refresh();
+            assertThat(table.currentSnapshot().snapshotId())
+                    .as("nothing was appended again")
+                    .isEqualTo(newest);
+        }
+    }
+
+    @Test
     void appendersOfOneWritersFilesRacingEachOtherAppendEachFileOnce() throws Exception {
         Path folder = dir.resolve("archive");
         List<TableFile> files;
@@ -280,7 +323,7 @@ class ExactlyOnceIT extends TablesTestCase {
                 new MaintenanceSettings(
                         Duration.ofMinutes(15),
                         new MaintenanceSettings.Compaction(compact, 64L << 20, 2, 100, Duration.ofMillis(1)),
-                        new MaintenanceSettings.Expiry(compact, Duration.ofMillis(1), 1),
+                        new MaintenanceSettings.Expiry(compact, Duration.ofMillis(1), 1, 1),
                         new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1)),
                         new MaintenanceSettings.Adoption(!compact, Duration.ofHours(1), Duration.ofMinutes(1))),
                 MaintenanceLock.forCatalog(uri, TestPostgres.USER, null, "lens.lens"),
