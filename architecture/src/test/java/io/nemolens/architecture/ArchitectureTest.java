@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The rules that keep the modules apart, checked on the main classes of every module with main code
- * ({@code handlers}, {@code decode}, {@code topology}, {@code archive}, {@code claims}, {@code archive-s3},
+ * ({@code handlers}, {@code decode}, {@code topology}, {@code spool}, {@code dedup}, {@code archive}, {@code claims}, {@code archive-s3},
  * {@code archive-iceberg}, {@code generator},
  * {@code consumer}, {@code poison}, {@code console}, {@code consumer-app}, {@code test-support},
  * {@code benchmarks} and both {@code samples}): it lives in {@code architecture}, the one module downstream of
@@ -55,6 +55,8 @@ class ArchitectureTest {
             "io.nemolens.decode",
             "io.nemolens.topology",
             "io.nemolens.archive",
+            "io.nemolens.archive.spool",
+            "io.nemolens.archive.dedup",
             "io.nemolens.claims",
             "io.nemolens.archive.s3",
             "io.nemolens.archive.iceberg",
