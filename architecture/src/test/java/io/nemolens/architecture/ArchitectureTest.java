@@ -144,6 +144,7 @@ class ArchitectureTest {
                 .and(HasModifiers.Predicates.modifier(JavaModifier.PUBLIC))
                 .or(JavaClass.Predicates.resideInAnyPackage(
                         "io.nemolens.archive.autoconfigure",
+                        "io.nemolens.archive.compaction",
                         "io.nemolens.archive.store",
                         "io.nemolens.archive.claims",
                         "io.nemolens.archive.table"));
@@ -153,7 +154,7 @@ class ArchitectureTest {
                 .dependOnClassesThat(ofTheArchiveModule
                         .and(DescribedPredicate.not(theArchiveFace))
                         .as("are the archive's inside (anything but its root package's public types, autoconfigure,"
-                                + " the store, claims and table SPIs)"))
+                                + " the compactor, the store, claims and table SPIs)"))
                 .because("benchmarks, samples, archive-s3, the claim registry and any extension module use the"
                         + " archive's public face and its extension points")
                 .check(main);
@@ -173,6 +174,23 @@ class ArchitectureTest {
         String own = c.getName().replace('.', '/') + ".class";
         String uri = c.getSource().map(s -> s.getUri().toString()).orElse("");
         return uri.endsWith(own) ? uri.substring(0, uri.length() - own.length()) : uri;
+    }
+
+    /**
+     * The archive's Parquet writing is the floor the commit path and the compactor stand on: it names neither, nor the
+     * archive's face.
+     */
+    @Test
+    void theParquetWritingNamesNeitherTheCommitPathNorTheCompactor() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.archive.parquet..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.nemolens.archive", "io.nemolens.archive.commit..", "io.nemolens.archive.compaction..")
+                .because("the commit path and the compactor use the writer, never the reverse")
+                .check(main);
     }
 
     @Test

@@ -58,7 +58,7 @@ public record FileSettings(
      *
      * @param schema a table's schema, its columns known by their names
      */
-    static ParquetProperties properties(MessageType schema) {
+    public static ParquetProperties properties(MessageType schema) {
         ParquetProperties.Builder b = ParquetProperties.builder()
                 .withPageSize(PAGE_BYTES)
                 .withDictionaryEncoding(true)

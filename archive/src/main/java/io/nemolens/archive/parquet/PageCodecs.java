@@ -14,19 +14,19 @@ import org.xerial.snappy.Snappy;
 /**
  * Page compression and decompression straight on zstd-jni and snappy-java, without Hadoop's codec classes (which
  * parquet-hadoop's own codec factory needs at run time): the archive writes its files with its compressors, and
- * the compactor reads files with its decompressors ({@link FileReaders}). Stateless: one factory serves every thread.
+ * the compactor reads files with its decompressors (the compaction package's {@code FileReaders}). Stateless: one factory serves every thread.
  */
-final class PageCodecs implements CompressionCodecFactory {
+public final class PageCodecs implements CompressionCodecFactory {
 
     /** The codecs the archive writes and reads. */
-    static final Set<CompressionCodecName> SUPPORTED =
+    public static final Set<CompressionCodecName> SUPPORTED =
             EnumSet.of(CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY, CompressionCodecName.ZSTD);
 
     /**
      * The one factory: a compressor takes the zstd level it is asked for
      * ({@link #getCompressor(CompressionCodecName, int)}).
      */
-    static final PageCodecs INSTANCE = new PageCodecs();
+    public static final PageCodecs INSTANCE = new PageCodecs();
 
     private PageCodecs() {}
 

@@ -33,11 +33,11 @@ import org.jspecify.annotations.Nullable;
 public final class ParquetFile<T extends TelemetryRecord> {
 
     /** The footer's key of the file's table name. */
-    static final String TABLE_KEY = "nemo_lens.table";
+    public static final String TABLE_KEY = "nemo_lens.table";
     /** The footer's key of the file's partition date ({@code yyyy-MM-dd}). */
-    static final String DATE_KEY = "nemo_lens.date";
+    public static final String DATE_KEY = "nemo_lens.date";
     /** The footer's key of the file's partition run id, absent for the rows of no run. */
-    static final String RUN_ID_KEY = "nemo_lens.run_id";
+    public static final String RUN_ID_KEY = "nemo_lens.run_id";
     /**
      * The footer's key of the writer that numbered the file for its table (see {@link #number}), absent in a file
      * written without tables.
@@ -211,7 +211,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
      *
      * @param runId the partition's run id, empty for the rows of no run (then not in the footer)
      */
-    static Map<String, String> footer(String table, String date, String runId) {
+    public static Map<String, String> footer(String table, String date, String runId) {
         Map<String, String> footer = new HashMap<>(FOOTER);
         footer.put(TABLE_KEY, table);
         footer.put(DATE_KEY, date);

@@ -16,9 +16,9 @@ import org.apache.parquet.schema.MessageType;
  * A Parquet file written row group by row group, without Parquet's record writer: parquet-java's file writer, and
  * the column stores of the row group under way, which rows are written to ({@link #columns()}) column by column.
  * Its owner decides when a row group is cut ({@link #flush}) and when the file ends ({@link #end}); the archive's
- * files ({@link ParquetFile}) and the compactor's ({@link CompactedFiles}) are written through it. Not thread-safe.
+ * files ({@link ParquetFile}) and the compactor's (the compaction package's {@code CompactedFiles}) are written through it. Not thread-safe.
  */
-final class RowGroupWriter {
+public final class RowGroupWriter {
 
     private final MessageType schema;
     private final ParquetProperties properties;
@@ -37,7 +37,7 @@ final class RowGroupWriter {
      * @param rowGroupBytes the row-group size the file writer is told of (its padding, which is off)
      * @throws IOException when the file cannot be started; its stream, if one was opened, is closed
      */
-    RowGroupWriter(
+    public RowGroupWriter(
             OutputFile file,
             MessageType schema,
             ParquetProperties properties,
@@ -74,22 +74,22 @@ final class RowGroupWriter {
     }
 
     /** The column writers of the row group under way: a new store after every {@link #flush}. */
-    ColumnWriteStore columns() {
+    public ColumnWriteStore columns() {
         return columnStore;
     }
 
     /** Rows and pages of the row group under way, held in memory. */
-    long bufferedBytes() {
+    public long bufferedBytes() {
         return columnStore.getBufferedSize();
     }
 
     /** The row groups written so far. */
-    int rowGroups() {
+    public int rowGroups() {
         return rowGroups;
     }
 
     /** The bytes written to the file so far (the row groups flushed). */
-    long position() throws IOException {
+    public long position() throws IOException {
         return fileWriter.getPos();
     }
 
@@ -99,7 +99,7 @@ final class RowGroupWriter {
      * @param rows the rows written to it (at least one)
      * @throws IOException or any error from Parquet: the file is then failed (its stores released), to be aborted
      */
-    void flush(long rows) throws IOException {
+    public void flush(long rows) throws IOException {
         try {
             fileWriter.startBlock(rows);
             columnStore.flush();
@@ -117,23 +117,23 @@ final class RowGroupWriter {
      *
      * @param keyValues the footer's key-value metadata
      */
-    void end(Map<String, String> keyValues) throws IOException {
+    public void end(Map<String, String> keyValues) throws IOException {
         closeStores();
         fileWriter.end(keyValues);
     }
 
     /** The footer {@link #end} wrote: the schema, the row groups and their column statistics. */
-    ParquetMetadata footer() {
+    public ParquetMetadata footer() {
         return fileWriter.getFooter();
     }
 
     /** The file's size once {@link #end} closed it. */
-    long length() {
+    public long length() {
         return output.length();
     }
 
     /** Gives the file up: releases the row group's buffers and closes the stream (the file itself is the owner's). */
-    void abort() {
+    public void abort() {
         closeStores();
         try {
             fileWriter.close();

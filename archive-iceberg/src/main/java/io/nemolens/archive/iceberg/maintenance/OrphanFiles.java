@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Deletes the files under a table's location that no snapshot, manifest or metadata file of the table references and
  * that are older than a safety margin: what a crash or a failed commit left (metadata files, manifests, compaction
  * outputs of a rewrite that did not commit). Only files the tables' own writers make are ever deleted: the table's
- * {@code metadata/} folder and compaction outputs ({@value Compaction#OUTPUT_PREFIX}{@code *.parquet}); the archive's
+ * {@code metadata/} folder and compaction outputs ({@value PartitionCompaction#OUTPUT_PREFIX}{@code *.parquet}); the archive's
  * own files ({@code part-*.parquet}) never, since one not in its table yet may be on its way there (its instance
  * appends it at its next start), and a file written before the catalog was set is the archive of record.
  */
@@ -68,7 +68,7 @@ final class OrphanFiles {
     private static boolean ours(String location, String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
         return path.startsWith(location + "/metadata/")
-                || (name.startsWith(Compaction.OUTPUT_PREFIX) && name.endsWith(".parquet"));
+                || (name.startsWith(PartitionCompaction.OUTPUT_PREFIX) && name.endsWith(".parquet"));
     }
 
     /** Every file the table's metadata references: data files, manifests and lists of every snapshot, metadata. */

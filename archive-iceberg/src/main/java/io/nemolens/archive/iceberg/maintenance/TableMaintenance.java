@@ -1,7 +1,7 @@
 package io.nemolens.archive.iceberg.maintenance;
 
 import io.nemolens.archive.ArchiveOptions;
-import io.nemolens.archive.ParquetCompactor;
+import io.nemolens.archive.compaction.ParquetCompactor;
 import io.nemolens.archive.iceberg.IcebergTables;
 import java.io.IOException;
 import java.time.Clock;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the archive's tables, engine-free, on a thread of its own: every {@code interval}, one instance at a time
  * ({@link MaintenanceLock}), each table adopts the files of writers that are gone ({@link Adoption}), is compacted
- * ({@link Compaction}), its old snapshots expired ({@link SnapshotExpiry}), and the files no snapshot references
+ * ({@link PartitionCompaction}), its old snapshots expired ({@link SnapshotExpiry}), and the files no snapshot references
  * removed ({@link OrphanFiles}), each as its settings say. Iceberg's work runs on the tables' own threads
  * ({@link IcebergTables#executor()}). A run that fails (the catalog away, a rewrite that lost to another commit) is counted and logged; the next one
  * comes an interval later. Counts for the meters ({@link #status()}).
@@ -46,7 +46,7 @@ public final class TableMaintenance implements AutoCloseable {
     private final IcebergTables tables;
     private final MaintenanceSettings settings;
     private final MaintenanceLock lock;
-    private final Compaction compaction;
+    private final PartitionCompaction compaction;
     private final SnapshotExpiry expiry;
     private final OrphanFiles orphans;
     private final Adoption adoption;
@@ -86,7 +86,7 @@ public final class TableMaintenance implements AutoCloseable {
         this.lock = lock;
         this.clock = clock;
         MaintenanceSettings.Compaction c = settings.compaction();
-        this.compaction = new Compaction(
+        this.compaction = new PartitionCompaction(
                 new ParquetCompactor(compression, zstdLevel),
                 c.targetFileBytes(),
                 c.minInputFiles(),
@@ -169,7 +169,7 @@ public final class TableMaintenance implements AutoCloseable {
             adoptedFiles.addAndGet(adoption.adopt(name, table));
         }
         if (settings.compaction().enabled()) {
-            Compaction.Outcome o = compaction.compact(table, tables.schema(name));
+            PartitionCompaction.Outcome o = compaction.compact(table, tables.schema(name));
             compactedPartitions.addAndGet(o.partitions());
             compactedFiles.addAndGet(o.inputFiles());
             compactionOutputs.addAndGet(o.outputFiles());

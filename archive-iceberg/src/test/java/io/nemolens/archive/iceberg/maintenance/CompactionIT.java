@@ -100,7 +100,7 @@ class CompactionIT extends TablesTestCase {
             assertThat(after)
                     .allSatisfy(
                             f -> assertThat(Path.of(f.location()).getFileName().toString())
-                                    .startsWith(Compaction.OUTPUT_PREFIX));
+                                    .startsWith(PartitionCompaction.OUTPUT_PREFIX));
             assertThat(total).isPositive();
             for (Snapshot s : table.snapshots()) {
                 assertThat(distinctAndAll(table, s.snapshotId()))
@@ -179,8 +179,10 @@ class CompactionIT extends TablesTestCase {
             }
             Table table = tables.table("spans");
             Path partition = Path.of(liveFiles(table).get(0).location()).getParent();
-            Path oldOutput = touch(partition.resolve(Compaction.OUTPUT_PREFIX + "20261201T000000-left-0.parquet"), 4);
-            Path newOutput = touch(partition.resolve(Compaction.OUTPUT_PREFIX + "20261205T000000-new-0.parquet"), 0);
+            Path oldOutput =
+                    touch(partition.resolve(PartitionCompaction.OUTPUT_PREFIX + "20261201T000000-left-0.parquet"), 4);
+            Path newOutput =
+                    touch(partition.resolve(PartitionCompaction.OUTPUT_PREFIX + "20261205T000000-new-0.parquet"), 0);
             Path oldManifest = touch(Path.of(table.location(), "metadata", "left-by-a-crash-m0.avro"), 4);
             Path archiveFile = touch(partition.resolve("part-20261201T000000-otherinstance-000001.parquet"), 4);
 

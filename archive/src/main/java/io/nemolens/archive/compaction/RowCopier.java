@@ -1,4 +1,4 @@
-package io.nemolens.archive.parquet;
+package io.nemolens.archive.compaction;
 
 import java.nio.ByteBuffer;
 import java.util.List;

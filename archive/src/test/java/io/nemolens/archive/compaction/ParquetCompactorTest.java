@@ -1,10 +1,14 @@
-package io.nemolens.archive;
+package io.nemolens.archive.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Message;
+import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.parquet.Tables;
+import io.nemolens.archive.testing.Messages;
+import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Signal;
@@ -37,13 +41,19 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The compactor over files the archive wrote, one message per file, read back with DuckDB: every row once, every value
  * as in the inputs, big row groups, the schema's field ids, the archive's footer keys; duplicates across archives and
  * messages held elsewhere dropped; outputs cut at their target size; inputs of an older schema; inputs refused.
  */
-class ParquetCompactorTest extends ArchiveTestCase {
+class ParquetCompactorTest {
+
+    @TempDir
+    Path dir;
+
+    private final OtlpDecoder decoder = new OtlpDecoder();
 
     private static final String FOOTER_KEYS = "('nemo_lens.table', 'nemo_lens.date', 'nemo_lens.run_id',"
             + " 'nemo_lens.schema_version', 'writer.model.name')";
@@ -267,7 +277,7 @@ class ParquetCompactorTest extends ArchiveTestCase {
         try {
             for (Request r : requests) {
                 byte[] body = r.message().toByteArray();
-                a.accept(ParquetArchiveTest.received(decoder.decode(r.signal(), body, null), body))
+                a.accept(Messages.received(decoder.decode(r.signal(), body, null), body))
                         .toCompletableFuture()
                         .get(10, TimeUnit.SECONDS);
                 a.commitNow();

@@ -1,10 +1,11 @@
-package io.nemolens.archive;
+package io.nemolens.archive.compaction;
 
-import io.nemolens.archive.parquet.Compaction;
+import io.nemolens.archive.ArchiveOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
@@ -57,7 +58,8 @@ public final class ParquetCompactor {
         if (rowGroupBytes < 1) {
             throw new IllegalArgumentException("rowGroupBytes must be positive: " + rowGroupBytes);
         }
-        this.compaction = new Compaction(ArchiveParts.codec(compression), zstdLevel, rowGroupBytes);
+        // the archive's names are parquet-java's
+        this.compaction = new Compaction(CompressionCodecName.valueOf(compression.name()), zstdLevel, rowGroupBytes);
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.nemolens.archive.iceberg.maintenance;
 
-import io.nemolens.archive.ParquetCompactor;
+import io.nemolens.archive.compaction.ParquetCompactor;
 import io.nemolens.archive.iceberg.ParquetIo;
 import io.nemolens.archive.iceberg.TableDataFiles;
 import java.io.IOException;
@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * The outputs ({@value #OUTPUT_PREFIX}{@code *.parquet}) are written in the partition's folder; a rewrite that fails
  * (another instance replaced the files meanwhile, say) deletes them.
  */
-final class Compaction {
+final class PartitionCompaction {
 
-    private static final Logger log = LoggerFactory.getLogger(Compaction.class);
+    private static final Logger log = LoggerFactory.getLogger(PartitionCompaction.class);
 
     /** The name every compaction output starts with: orphan removal may delete one no snapshot references. */
     static final String OUTPUT_PREFIX = "compacted-";
@@ -71,7 +71,7 @@ final class Compaction {
     private final Clock clock;
 
     /** @param executor where Iceberg plans and writes manifests (the tables' own threads) */
-    Compaction(
+    PartitionCompaction(
             ParquetCompactor compactor,
             long targetBytes,
             int minInputFiles,

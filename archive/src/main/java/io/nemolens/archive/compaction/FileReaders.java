@@ -1,5 +1,6 @@
-package io.nemolens.archive.parquet;
+package io.nemolens.archive.compaction;
 
+import io.nemolens.archive.parquet.PageCodecs;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.util.Map;

@@ -1,6 +1,9 @@
-package io.nemolens.archive;
+package io.nemolens.archive.compaction;
 
+import io.nemolens.archive.ArchiveOptions;
+import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.parquet.Tables;
+import io.nemolens.archive.testing.Messages;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
@@ -40,7 +43,7 @@ public final class CompactionSpeed {
                 for (int i = 0; i < messages; i++) {
                     byte[] body =
                             NemoLensRequests.spans(spans, "run-speed", i % 8, i).toByteArray();
-                    archive.accept(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body))
+                    archive.accept(Messages.received(decoder.decode(Signal.SPANS, body, null), body))
                             .toCompletableFuture()
                             .get(30, TimeUnit.SECONDS);
                     archive.commitNow();

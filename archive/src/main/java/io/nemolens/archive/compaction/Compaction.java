@@ -1,5 +1,7 @@
-package io.nemolens.archive.parquet;
+package io.nemolens.archive.compaction;
 
+import io.nemolens.archive.parquet.PageCodecs;
+import io.nemolens.archive.parquet.ParquetFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -1,5 +1,7 @@
-package io.nemolens.archive.parquet;
+package io.nemolens.archive.compaction;
 
+import io.nemolens.archive.parquet.FileSettings;
+import io.nemolens.archive.parquet.RowGroupWriter;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

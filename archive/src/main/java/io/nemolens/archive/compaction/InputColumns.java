@@ -1,4 +1,4 @@
-package io.nemolens.archive.parquet;
+package io.nemolens.archive.compaction;
 
 import java.util.Arrays;
 import java.util.HashMap;
