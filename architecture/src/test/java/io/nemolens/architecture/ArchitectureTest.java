@@ -193,6 +193,22 @@ class ArchitectureTest {
                 .check(main);
     }
 
+    /**
+     * The commit path stands below the archive's face: {@code ParquetArchive} and {@code ArchiveParts} use it, and it
+     * names none of them (status and listeners reach it as plain values and callbacks).
+     */
+    @Test
+    void theCommitPathDoesNotNameTheArchivesFace() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.archive.commit..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nemolens.archive", "io.nemolens.archive.compaction..")
+                .because("the face assembles the commit path, never the reverse")
+                .check(main);
+    }
+
     @Test
     void theConsumerLibraryDoesNotReachTheToolsOrTheApplication() {
         noClasses()

@@ -1,6 +1,22 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.claims.MessageClaims;
+import io.nemolens.archive.commit.ChangeSignal;
+import io.nemolens.archive.commit.ClaimKeeper;
+import io.nemolens.archive.commit.CommitGate;
+import io.nemolens.archive.commit.Committer;
+import io.nemolens.archive.commit.FailedFiles;
+import io.nemolens.archive.commit.FileNumbers;
+import io.nemolens.archive.commit.Holds;
+import io.nemolens.archive.commit.Instances;
+import io.nemolens.archive.commit.Manifest;
+import io.nemolens.archive.commit.Publisher;
+import io.nemolens.archive.commit.Release;
+import io.nemolens.archive.commit.RemoteStep;
+import io.nemolens.archive.commit.Repairer;
+import io.nemolens.archive.commit.StartupRecovery;
+import io.nemolens.archive.commit.TableCommits;
+import io.nemolens.archive.commit.Writability;
 import io.nemolens.archive.dedup.DedupIndex;
 import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.FileSettings;
@@ -30,9 +46,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The archive's parts, made from its options and wired to one another in this one place: the instance and
- * its spool, manifest and de-duplication index; the holds on spool entries; the open files and the
- * committer they hand files to; what becomes of committed and failed files; the repairer that writes rows
- * again from the spool. {@link ParquetArchive} takes messages and keeps house with them. The Parquet
+ * its spool, manifest and de-duplication index; the holds on spool entries; the open files and the commit path they
+ * hand files to, stage by stage ({@code io.nemolens.archive.commit}: finish at the gate, publish, [append to the
+ * tables], release); what becomes of failed files; the repairer that writes rows again from the spool. {@link ParquetArchive} takes messages and keeps house with them. The Parquet
  * writing alone, {@link #openFiles}, is also what the test-jar's {@code DirectWriter} builds for the
  * end-to-end bench's reference, so that both write the same files.
  */
@@ -46,7 +62,8 @@ record ArchiveParts(
         Committer committer,
         OpenFiles files,
         Repairer repairer,
-        FileOutcomes outcomes,
+        FailedFiles failed,
+        Release release,
         Publisher publisher,
         ArchiveStore store,
         @Nullable ClaimKeeper claims,
@@ -84,7 +101,13 @@ record ArchiveParts(
             @Nullable ArchiveTables tables,
             CommitListener listener) {
         Path root = options.path();
-        Tables layout = tables == null ? Tables.of(options.columns()) : prepare(Tables.of(options.columns()), tables);
+        RemoteStep tablesStep = tables == null
+                ? null
+                : new RemoteStep(
+                        "the tables", tables.location(), Duration.ofMillis(500), Duration.ofSeconds(30), clock);
+        Tables layout = tables == null || tablesStep == null
+                ? Tables.of(options.columns())
+                : prepare(Tables.of(options.columns()), tables, tablesStep);
         Instances instances;
         Spool spool;
         Manifest manifest;
@@ -108,24 +131,34 @@ record ArchiveParts(
         spool.setSettledListener(decided::signal);
         Repairer repairer = new Repairer(
                 spool, decoder, holds, decided, writability, options.spoolPath().resolve("rejected"));
-        FileOutcomes outcomes = new FileOutcomes(holds, writability, repairer, clock);
-        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener, clock);
+        // what a file fails on its way to: given up, its rows written again from the spool
+        FailedFiles failed = new FailedFiles(holds, writability, repairer);
+
+        // the commit path, stage by stage, built from its end: a cut file is finished once its spool entries are
+        // durable and [claimed] (the gate) -> published to the store -> [appended to its table] -> released
+        Release release = new Release(holds, clock);
+        FileNumbers numbers = tables == null || tablesStep == null
+                ? null
+                : numbers(tables, tablesStep, layout, writer(instances), manifest, clock);
+        Publisher publisher = new Publisher(root, instances.id(), store, manifest, holds, listener::published, clock);
         ClaimKeeper claims = registry == null
                 ? null
                 : new ClaimKeeper(
-                        registry, instances.id(), spool, holds, decided, listener, clock, options.dedupWindow());
-        // with tables, a file the store took goes on only once it is in its table, in the order of its number
-        FileNumbers numbers = tables == null ? null : numbers(tables, layout, writer(instances), manifest, clock);
-        TableCommits tableCommits = tables == null || numbers == null
+                        registry,
+                        instances.id(),
+                        spool,
+                        holds,
+                        decided,
+                        listener::claiming,
+                        clock,
+                        options.dedupWindow());
+        CommitGate gate = new CommitGate(spool, holds, claims, decided);
+        TableCommits tableCommits = tables == null || tablesStep == null || numbers == null
                 ? null
-                : new TableCommits(tables, numbers.writer(), outcomes, holds, listener, clock);
-        Committer committer = new Committer(
-                publisher,
-                new CommitGate(spool, holds, claims, decided),
-                tableCommits != null ? tableCommits : outcomes,
-                numbers);
-        OpenFiles files =
-                openFiles(options, layout, instances.id(), outputs, holds, committer::submit, outcomes, clock);
+                : new TableCommits(tables, numbers.writer(), release, holds, tablesStep, listener::appended, clock);
+        Committer committer =
+                new Committer(publisher, gate, tableCommits != null ? tableCommits : release, failed, numbers);
+        OpenFiles files = openFiles(options, layout, instances.id(), outputs, holds, committer::submit, failed, clock);
         if (claims != null) {
             // started once the files exist: a message another instance claimed first costs the files with its rows
             claims.start(seq -> {
@@ -135,9 +168,19 @@ record ArchiveParts(
         }
         spool.setRemovalListener((first, last) -> forget(first, last, holds, dedup));
         publisher.cleanUp();
-        new StartupRecovery(options.spoolPath(), spool, manifest, holds, repairer, store, claims, tableCommits).run();
+        new StartupRecovery(
+                        options.spoolPath(),
+                        spool,
+                        manifest,
+                        holds,
+                        repairer,
+                        store,
+                        publisher.step(),
+                        claims,
+                        tableCommits)
+                .run();
         if (claims != null && !claims.settle(SETTLE_CLAIMS)) {
-            String lastError = claims.status().lastError();
+            String lastError = claims.step().lastError();
             log.warn(
                     "the claims of the spool's messages are not decided yet ({}); writing them again meanwhile (a"
                             + " file with rows of a message another instance claimed is given up then)",
@@ -154,7 +197,8 @@ record ArchiveParts(
                 committer,
                 files,
                 repairer,
-                outcomes,
+                failed,
+                release,
                 publisher,
                 store,
                 claims,
@@ -165,14 +209,14 @@ record ArchiveParts(
      * Has the catalog make each table exist with the archive's columns, and takes the tables' field ids: the files
      * must carry the ids of their table.
      */
-    private static Tables prepare(Tables layout, ArchiveTables tables) {
+    private static Tables prepare(Tables layout, ArchiveTables tables, RemoteStep step) {
         Map<String, MessageType> schemas = new LinkedHashMap<>();
         for (Map.Entry<String, MessageType> e : layout.schemas().entrySet()) {
             schemas.put(
                     e.getKey(),
-                    atStart(
-                            tables,
+                    step.untilDeadline(
                             "preparing the table " + e.getKey(),
+                            PREPARE_TABLES,
                             () -> tables.prepare(e.getKey(), e.getValue())));
         }
         return layout.withSchemas(schemas);
@@ -183,48 +227,19 @@ record ArchiveParts(
      * of this writer, and above the start's time in microseconds (see {@link FileNumbers}).
      */
     private static FileNumbers numbers(
-            ArchiveTables tables, Tables layout, String writer, Manifest manifest, Clock clock) {
+            ArchiveTables tables, RemoteStep step, Tables layout, String writer, Manifest manifest, Clock clock) {
         long first = Math.multiplyExact(clock.millis(), 1000L);
         for (Manifest.Entry e : manifest.entriesAtOpen()) {
             first = Math.max(first, e.number() + 1);
         }
         for (String table : layout.schemas().keySet()) {
-            long held = atStart(
-                    tables,
+            long held = step.untilDeadline(
                     "asking the table " + table + " for writer " + writer,
+                    PREPARE_TABLES,
                     () -> tables.appended(table, writer));
             first = Math.max(first, held + 1);
         }
         return new FileNumbers(writer, first);
-    }
-
-    /** A call to the catalog at start. */
-    private interface CatalogCall<T> {
-        T call() throws IOException;
-    }
-
-    /**
-     * What the catalog answers, asking again for up to two minutes while it does not answer.
-     *
-     * @throws UncheckedIOException when it still does not (the archive does not start)
-     */
-    private static <T> T atStart(ArchiveTables tables, String what, CatalogCall<T> call) {
-        long deadline = System.nanoTime() + PREPARE_TABLES.toNanos();
-        Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(10));
-        while (true) {
-            try {
-                return call.call();
-            } catch (IOException failure) {
-                if (System.nanoTime() > deadline) {
-                    throw new UncheckedIOException(
-                            what + " in " + tables.location() + " failed: " + failure.getMessage(), failure);
-                }
-                log.warn("{} in {} failed ({}); asking again", what, tables.location(), failure.getMessage());
-                if (!backoff.pause(() -> false)) {
-                    throw new UncheckedIOException(failure);
-                }
-            }
-        }
     }
 
     private static String writer(Instances instances) {
@@ -286,6 +301,23 @@ record ArchiveParts(
         }
         dedup.record(keys);
         holds.forget(firstSeq, lastSeq);
+    }
+
+    /**
+     * Why the archive takes no more messages now (a remote part of the commit path fails, and files or messages wait
+     * for it beyond its backlog), or {@code null}: each part is asked in the order of the path.
+     */
+    @Nullable
+    String refusal() {
+        int waitingFiles = committer.pending();
+        String refusal = claims == null ? null : claims.refusal(waitingFiles);
+        if (refusal == null) {
+            refusal = publisher.refusal(waitingFiles);
+        }
+        if (refusal == null && tables != null) {
+            refusal = tables.refusal();
+        }
+        return refusal;
     }
 
     /** Commits every open file now and waits until they are committed, and in their tables (tests, shutdown). */

@@ -1,5 +1,7 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.commit.ClaimKeeper;
+import io.nemolens.archive.commit.RemoteStep;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -21,4 +23,17 @@ public record ClaimsStatus(
         long failures,
         int waiting,
         @Nullable String lastError,
-        @Nullable Instant failingSince) {}
+        @Nullable Instant failingSince) {
+
+    static ClaimsStatus of(ClaimKeeper keeper) {
+        RemoteStep.Status failing = keeper.step().status();
+        return new ClaimsStatus(
+                keeper.step().location(),
+                keeper.claimed(),
+                keeper.lost(),
+                failing.failures(),
+                keeper.waiting(),
+                failing.lastError(),
+                failing.failingSince());
+    }
+}

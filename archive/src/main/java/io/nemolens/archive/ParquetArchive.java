@@ -1,6 +1,9 @@
 package io.nemolens.archive;
 
 import io.nemolens.archive.claims.MessageClaims;
+import io.nemolens.archive.commit.ClaimKeeper;
+import io.nemolens.archive.commit.SpooledMessage;
+import io.nemolens.archive.commit.TableCommits;
 import io.nemolens.archive.dedup.MessageKey;
 import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
@@ -79,11 +82,6 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ParquetArchive.class);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final long MANIFEST_COMPACT_BYTES = 16L << 20;
-    /**
-     * While the store (or the catalog) fails, messages are taken into the spool until this many files wait for the
-     * store (or for their tables).
-     */
-    private static final int STORE_BACKLOG_FILES = 4;
 
     private final ArchiveOptions options;
     private final Clock clock;
@@ -235,26 +233,9 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         "the archive cannot write: " + parts.writability().problem(), e);
             }
         }
-        ClaimKeeper keeper = parts.claims();
-        if (keeper != null
-                && keeper.failing()
-                && (keeper.waiting() >= ClaimKeeper.BACKLOG || parts.committer().pending() >= STORE_BACKLOG_FILES)) {
-            ClaimsStatus status = keeper.status();
-            throw new TransientHandlerException("the claim registry " + status.location() + " fails ("
-                    + status.lastError() + "); " + keeper.waiting() + " spooled messages and "
-                    + parts.committer().pending() + " files wait for their claims");
-        }
-        if (parts.publisher().failing() && parts.committer().pending() >= STORE_BACKLOG_FILES) {
-            throw new TransientHandlerException(
-                    "the archive's store " + parts.store().location()
-                            + " takes no files (" + parts.publisher().lastError() + "); "
-                            + parts.committer().pending() + " files wait for it");
-        }
-        TableCommits tables = parts.tables();
-        if (tables != null && tables.failing() && tables.waitingFiles() >= STORE_BACKLOG_FILES) {
-            TableStatus status = tables.status();
-            throw new TransientHandlerException("the archive's tables " + status.location() + " take no files ("
-                    + status.lastError() + "); " + status.waitingFiles() + " files wait for them");
+        String refusal = parts.refusal();
+        if (refusal != null) {
+            throw new TransientHandlerException(refusal);
         }
         String id = message.info().messageId();
         if (parts.dedup().contains(MessageKey.ofHex(id))) {
@@ -436,12 +417,12 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
                         usage.earlyRowGroups(),
                         parts.repairer().waiting()),
                 new ArchiveStatus.Commits(
-                        parts.outcomes().committedFiles(),
-                        parts.outcomes().committedRows(),
-                        parts.outcomes().committedBytes(),
-                        parts.outcomes().lostFiles(),
-                        parts.outcomes().commitNanos(),
-                        parts.outcomes().lastCommitAt(),
+                        parts.release().committedFiles(),
+                        parts.release().committedRows(),
+                        parts.release().committedBytes(),
+                        parts.failed().lostFiles(),
+                        parts.release().commitNanos(),
+                        parts.release().lastCommitAt(),
                         lag),
                 store,
                 claims,
@@ -450,20 +431,16 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
 
     private @Nullable TableStatus tableStatus() {
         TableCommits commits = parts.tables();
-        return commits == null ? null : commits.status();
+        return commits == null ? null : TableStatus.of(commits);
     }
 
     private @Nullable ClaimsStatus claimsStatus() {
         ClaimKeeper keeper = parts.claims();
-        return keeper == null ? null : keeper.status();
+        return keeper == null ? null : ClaimsStatus.of(keeper);
     }
 
     private StoreStatus storeStatus() {
-        return parts.publisher()
-                .status(
-                        parts.committer().pending(),
-                        parts.committer().waitingBytes(),
-                        parts.committer().oldestWait());
+        return StoreStatus.of(parts.publisher(), parts.committer());
     }
 
     /** The archive's root folder. */

@@ -1,5 +1,8 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.commit.Committer;
+import io.nemolens.archive.commit.Publisher;
+import io.nemolens.archive.commit.RemoteStep;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -30,4 +33,22 @@ public record StoreStatus(
         long failures,
         @Nullable String lastError,
         @Nullable Instant lastErrorAt,
-        @Nullable Instant failingSince) {}
+        @Nullable Instant failingSince) {
+
+    /** The store's status, with the files that wait for it. */
+    static StoreStatus of(Publisher publisher, Committer committer) {
+        RemoteStep.Status failing = publisher.step().status();
+        return new StoreStatus(
+                publisher.step().location(),
+                committer.pending(),
+                committer.waitingBytes(),
+                committer.oldestWait(),
+                publisher.publishedFiles(),
+                publisher.publishedBytes(),
+                publisher.publishNanos(),
+                failing.failures(),
+                failing.lastError(),
+                failing.lastErrorAt(),
+                failing.failingSince());
+    }
+}

@@ -1,5 +1,7 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.commit.RemoteStep;
+import io.nemolens.archive.commit.TableCommits;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -28,4 +30,20 @@ public record TableStatus(
         long failures,
         @Nullable String lastError,
         @Nullable Instant lastErrorAt,
-        @Nullable Instant failingSince) {}
+        @Nullable Instant failingSince) {
+
+    static TableStatus of(TableCommits tables) {
+        RemoteStep.Status failing = tables.step().status();
+        return new TableStatus(
+                tables.step().location(),
+                tables.waitingFiles(),
+                tables.oldestWait(),
+                tables.commits(),
+                tables.appendedFiles(),
+                tables.lastAppendAt(),
+                failing.failures(),
+                failing.lastError(),
+                failing.lastErrorAt(),
+                failing.failingSince());
+    }
+}

@@ -1,14 +1,13 @@
 /**
  * The built-in Parquet archive of every record. Its public face is {@link io.nemolens.archive.ParquetArchive}
- * (the {@code MessageSink}), {@link io.nemolens.archive.ArchiveOptions} and
- * {@link io.nemolens.archive.ArchiveStatus}; beside it, package-private, the commit lifecycle: the holds
- * that keep spool entries until every row of them is in a committed file, the committer and its manifest
- * (record, then rename), what becomes of committed and failed files, the repairer that writes rows again
- * from the spool, the recovery at start, the archive folder's writability and its instances. Every part is
- * made from the options and wired in one place, {@code ArchiveParts}.
+ * (the {@code MessageSink}), {@link io.nemolens.archive.ArchiveOptions}, {@link io.nemolens.archive.ArchiveStatus}
+ * with the store's, the claims' and the tables' status, and {@link io.nemolens.archive.CommitListener}; beside it
+ * {@code ArchiveParts}, where every part is made from the options and the commit path is wired stage by stage.
  *
- * <p>The other packages each hold one job: {@code spool} (the durable local log), {@code dedup} (message ids
- * that left the spool), {@code parquet} (the Parquet writing), {@code autoconfigure} (the Spring glue).
+ * <p>The other packages each hold one job: {@code commit} (the commit path, from the spool to the tables),
+ * {@code parquet} (the Parquet writing), {@code compaction} (small files into big ones), {@code autoconfigure} (the
+ * Spring glue), and the extension points {@code store}, {@code claims} and {@code table}. The spool and the
+ * de-duplication index are modules of their own.
  */
 @NullMarked
 package io.nemolens.archive;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.nemolens.archive.autoconfigure.ArchiveHealthIndicator;
+import io.nemolens.archive.commit.SpooledMessage;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;
 import io.nemolens.generator.NemoLensRequests;

@@ -1,5 +1,6 @@
 package io.nemolens.archive;
 
+import io.nemolens.archive.commit.Holds;
 import io.nemolens.archive.parquet.OpenFiles;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.ParquetFile;

@@ -2,6 +2,8 @@ package io.nemolens.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.nemolens.archive.commit.Manifest;
+import io.nemolens.archive.commit.StartupRecovery;
 import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;

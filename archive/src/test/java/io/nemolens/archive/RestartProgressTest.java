@@ -3,6 +3,7 @@ package io.nemolens.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.nemolens.archive.commit.SpooledMessage;
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.spool.Spool;
 import io.nemolens.archive.spool.SpoolOptions;

@@ -79,9 +79,12 @@ class TableCommitsTest extends ArchiveTestCase {
             waves.add(List.copyOf(taken));
         }
 
+        /** Short, so that files cut by age reach their tables soon. */
+        Duration interval = Duration.ofMillis(200);
+
         @Override
         public Duration commitInterval() {
-            return Duration.ofMillis(200);
+            return interval;
         }
 
         List<TableFile> appended() {
@@ -114,6 +117,8 @@ class TableCommitsTest extends ArchiveTestCase {
     @Test
     void filesCutTogetherAreAppendedInOneWaveAndReleasedOnlyThen() throws Exception {
         RecordingTables tables = new RecordingTables();
+        // long, so that no wave comes while the four are published one by one (commitNow() drains at once)
+        tables.interval = Duration.ofMinutes(1);
         open(tables);
         assertThat(tables.prepared).containsOnlyKeys("spans", "metrics", "logs", "gpu_metrics", "node_metrics");
         for (int run = 0; run < 4; run++) {

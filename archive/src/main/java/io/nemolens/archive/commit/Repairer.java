@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.MessageRows;
 import io.nemolens.archive.parquet.OpenFiles;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>Every job holds its entries (see {@link Holds}) until their rows are written again (into open
  * files, which then hold them), so the spool keeps them meanwhile.
  */
-final class Repairer implements AutoCloseable {
+public final class Repairer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Repairer.class);
 
@@ -85,7 +85,7 @@ final class Repairer implements AutoCloseable {
      * @param settled signalled when the spool settles appends (made durable, or failed)
      * @param rejected where the payload of an entry that no longer decodes is kept, for an operator
      */
-    Repairer(
+    public Repairer(
             Spool spool,
             OtlpDecoder decoder,
             Holds holds,
@@ -102,7 +102,7 @@ final class Repairer implements AutoCloseable {
     }
 
     /** Starts the thread, which writes the rows into {@code files}; jobs submitted before wait for it. */
-    void start(OpenFiles files) {
+    public void start(OpenFiles files) {
         this.files = files;
         thread.start();
     }
@@ -115,12 +115,12 @@ final class Repairer implements AutoCloseable {
     }
 
     /** Entries queued for rewriting. */
-    long waiting() {
+    public long waiting() {
         return waiting.get();
     }
 
     /** Whether no job is queued or under way (the files of a job's last wave handed to the committer). */
-    boolean idle() {
+    public boolean idle() {
         return jobsUnderWay.get() == 0 && waiting.get() == 0;
     }
 
@@ -130,7 +130,7 @@ final class Repairer implements AutoCloseable {
      * @return whether none is
      * @throws InterruptedException when the waiting thread is interrupted
      */
-    boolean awaitIdle(Duration timeout) throws InterruptedException {
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
         return idle.await(this::idle, timeout);
     }
 

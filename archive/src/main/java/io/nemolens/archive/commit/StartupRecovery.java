@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.PartitionKey;
 import io.nemolens.archive.spool.Damage;
@@ -15,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +26,11 @@ import org.slf4j.LoggerFactory;
  * Messages lost to damage in the spool are logged at ERROR with their ids, where the damaged bytes still
  * show them.
  */
-final class StartupRecovery {
+public final class StartupRecovery {
 
     private static final Logger log = LoggerFactory.getLogger(StartupRecovery.class);
 
-    private static final long STORE_WAIT_MILLIS = TimeUnit.MINUTES.toMillis(2);
+    private static final Duration STORE_WAIT = Duration.ofMinutes(2);
 
     private final Path spoolPath;
     private final Spool spool;
@@ -39,20 +38,23 @@ final class StartupRecovery {
     private final Holds holds;
     private final Repairer repairer;
     private final ArchiveStore store;
+    private final RemoteStep storeStep;
     private final @Nullable ClaimKeeper claims;
     private final @Nullable TableCommits tables;
 
     /**
+     * @param storeStep the store as the commit path calls it (the publisher's)
      * @param claims claims the entries' message ids for this instance, or {@code null} without a registry
      * @param tables appends the files the store holds to their tables, or {@code null} without tables
      */
-    StartupRecovery(
+    public StartupRecovery(
             Path spoolPath,
             Spool spool,
             Manifest manifest,
             Holds holds,
             Repairer repairer,
             ArchiveStore store,
+            RemoteStep storeStep,
             @Nullable ClaimKeeper claims,
             @Nullable TableCommits tables) {
         this.spoolPath = spoolPath;
@@ -61,6 +63,7 @@ final class StartupRecovery {
         this.holds = holds;
         this.repairer = repairer;
         this.store = store;
+        this.storeStep = storeStep;
         this.claims = claims;
         this.tables = tables;
     }
@@ -69,7 +72,7 @@ final class StartupRecovery {
      * Takes the spool's entries as they were left: each is held until its rows are written again for the
      * partitions no committed file (per the manifest) already has.
      */
-    void run() {
+    public void run() {
         spool.recovery().damaged().forEach(this::reportLost);
         // the manifest's files that the store took before the stop: a record without its file was never committed
         List<Manifest.Entry> present = new ArrayList<>();
@@ -147,28 +150,10 @@ final class StartupRecovery {
      * @throws UncheckedIOException when it still cannot tell (the archive does not start)
      */
     private boolean held(Manifest.Entry e) {
-        long deadline = System.currentTimeMillis() + STORE_WAIT_MILLIS;
-        Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(10));
-        while (true) {
-            try {
-                return store.holds(e.file(), e.contentId());
-            } catch (IOException failure) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new UncheckedIOException(
-                            "cannot tell whether " + store.location() + " holds " + e.file()
-                                    + ", recorded before the last stop: " + failure.getMessage(),
-                            failure);
-                }
-                log.warn(
-                        "asking {} whether it holds {} failed ({}); asking again",
-                        store.location(),
-                        e.file(),
-                        failure.getMessage());
-                if (!backoff.pause(() -> false)) {
-                    throw new UncheckedIOException(failure);
-                }
-            }
-        }
+        return storeStep.untilDeadline(
+                "asking whether it holds " + e.file() + ", recorded before the last stop,",
+                STORE_WAIT,
+                () -> store.holds(e.file(), e.contentId()));
     }
 
     /** Logs the messages a damage lost, with the ids their damaged entries still show. */
@@ -208,7 +193,7 @@ final class StartupRecovery {
      * before an upgrade) unless another partition of the entry has that folder now, whose file it may be
      * (then its rows are written again: a duplicate rather than a loss).
      */
-    static boolean committedAlready(Set<String> committed, PartitionKey key, List<PartitionKey> partitions) {
+    public static boolean committedAlready(Set<String> committed, PartitionKey key, List<PartitionKey> partitions) {
         if (committed.contains(key.relative())) {
             return true;
         }

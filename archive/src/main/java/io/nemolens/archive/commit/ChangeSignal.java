@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * signals so far before it looks at its condition, and a signaller looks for waiters after its change, so no signal
  * falls between a waiter's look and its wait.
  */
-final class ChangeSignal {
+public final class ChangeSignal {
 
     /** A condition a waiter waits for: read again after each signal, outside the signal's lock. */
     interface Awaited {
@@ -32,7 +32,7 @@ final class ChangeSignal {
     private final AtomicLong signals = new AtomicLong();
 
     /** Something a waiter's condition reads may have changed: every waiter looks again. */
-    void signal() {
+    public void signal() {
         if (waiters.get() == 0) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 /**
  * Numbers the files this archive hands to its tables, in the order it hands them over: the files of one writer (one
@@ -8,7 +8,7 @@ package io.nemolens.archive;
  * of, and above the start's time in microseconds (a spool restored from a backup). A file lost before it was published
  * leaves its number unused, which is harmless. Used under the committer's lock only.
  */
-final class FileNumbers {
+public final class FileNumbers {
 
     private final String writer;
     private long next;
@@ -17,7 +17,7 @@ final class FileNumbers {
      * @param writer the writer's id, as the tables know it
      * @param first the first number to give
      */
-    FileNumbers(String writer, long first) {
+    public FileNumbers(String writer, long first) {
         if (first < 0) {
             throw new IllegalArgumentException("file numbers start at 0 or above: " + first);
         }
@@ -26,7 +26,7 @@ final class FileNumbers {
     }
 
     /** The writer's id, as the tables know it. */
-    String writer() {
+    public String writer() {
         return writer;
     }
 

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.spool.Spool;
 import java.time.Duration;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A file waits at the gate ({@link #await}) until it is told: the spool signals {@code signal} each time appends
  * settle, the claim keeper each time claims are decided.
  */
-final class CommitGate {
+public final class CommitGate {
 
     /** The longest a waiting file goes without looking again if no signal comes: a safety net, not the way. */
     private static final Duration SAFETY_NET = Duration.ofMillis(100);
@@ -27,7 +27,7 @@ final class CommitGate {
      * @param claims the claims of the spool's messages; {@code null} without a registry
      * @param signal signalled when appends settle and when claims are decided
      */
-    CommitGate(Spool spool, Holds holds, @Nullable ClaimKeeper claims, ChangeSignal signal) {
+    public CommitGate(Spool spool, Holds holds, @Nullable ClaimKeeper claims, ChangeSignal signal) {
         this.spool = spool;
         this.holds = holds;
         this.claims = claims;

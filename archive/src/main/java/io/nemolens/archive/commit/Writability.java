@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.OutputFiles;
 import io.nemolens.archive.parquet.PartitionKey;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * and until a probe succeeds (the partition folders can be created, and a 64 KiB file written and forced
  * there) the archive takes no more messages, so nothing more is acknowledged. Thread-safe.
  */
-final class Writability {
+public final class Writability {
 
     private static final Logger log = LoggerFactory.getLogger(Writability.class);
     private static final int PROBE_BYTES = 64 * 1024;
@@ -35,7 +35,7 @@ final class Writability {
     private volatile @Nullable Instant lastErrorAt;
 
     /** @param outputs makes the partition folders, as the archive's files do */
-    Writability(Path root, String instanceId, Clock clock, OutputFiles outputs) {
+    public Writability(Path root, String instanceId, Clock clock, OutputFiles outputs) {
         this.root = root;
         this.instanceId = instanceId;
         this.clock = clock;
@@ -49,18 +49,18 @@ final class Writability {
         }
     }
 
-    boolean writable() {
+    public boolean writable() {
         return unwritable.isEmpty();
     }
 
     /** Why not, or {@code null} when every table can be written. */
     @Nullable
-    String problem() {
+    public String problem() {
         return unwritable.isEmpty() ? null : String.join("; ", unwritable.values());
     }
 
     @Nullable
-    Instant lastErrorAt() {
+    public Instant lastErrorAt() {
         return lastErrorAt;
     }
 
@@ -70,7 +70,7 @@ final class Writability {
      *
      * @throws IOException when a probe fails (the table stays unwritable)
      */
-    void probe(Collection<PartitionKey> partitions) throws IOException {
+    public void probe(Collection<PartitionKey> partitions) throws IOException {
         if (unwritable.isEmpty()) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.ReceivedMessage;
@@ -21,7 +21,7 @@ import java.util.HexFormat;
  * int32  body length, body
  * </pre>
  */
-record SpooledMessage(
+public record SpooledMessage(
         Signal signal,
         Encoding encoding,
         boolean redelivered,
@@ -38,7 +38,7 @@ record SpooledMessage(
      * The payload's head: everything before the body, which follows it as received ({@code Spool.append(head,
      * body)}: the body is not copied).
      */
-    static byte[] head(ReceivedMessage m) {
+    public static byte[] head(ReceivedMessage m) {
         byte[] exchange = m.info().exchange().getBytes(StandardCharsets.UTF_8);
         byte[] routingKey = m.info().routingKey().getBytes(StandardCharsets.UTF_8);
         byte[] body = m.body();

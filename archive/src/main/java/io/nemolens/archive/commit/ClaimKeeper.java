@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.claims.MessageClaims;
 import io.nemolens.archive.spool.DaemonThreads;
@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,12 +35,12 @@ import org.slf4j.LoggerFactory;
  * statement per committed file rather than one per group commit. While the registry fails, claims are retried
  * with backoff and files wait; the archive refuses new messages once {@link #BACKLOG} ids wait.
  */
-final class ClaimKeeper implements AutoCloseable {
+public final class ClaimKeeper implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimKeeper.class);
     private static final int BATCH = 2_000;
     /** The longest an entry waits for its claim while no file waits for it. */
-    static final long LINGER_MILLIS = 1_000;
+    public static final long LINGER_MILLIS = 1_000;
     /** Unclaimed entries beyond which a failing registry stops the archive taking messages. */
     static final int BACKLOG = 10_000;
 
@@ -51,7 +52,7 @@ final class ClaimKeeper implements AutoCloseable {
     private record Pending(String messageId) {}
 
     /** Where the entries another instance claimed first go. */
-    interface ClaimedElsewhere {
+    public interface ClaimedElsewhere {
         /** Another instance claimed the message of entry {@code seq} first: drop it here, and every file with rows of it. */
         void claimedElsewhere(long seq);
     }
@@ -61,7 +62,8 @@ final class ClaimKeeper implements AutoCloseable {
     private final Spool spool;
     private final Holds holds;
     private final ChangeSignal signal;
-    private final CommitListener listener;
+    private final Consumer<List<String>> claiming;
+    private final RemoteStep step;
     private final Clock clock;
     private final Duration keep;
     private final ConcurrentNavigableMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
@@ -70,7 +72,6 @@ final class ClaimKeeper implements AutoCloseable {
 
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
-    private final Failures failures;
     /** The keeper's thread, once {@link #start started}. */
     private volatile @Nullable Thread thread;
 
@@ -88,16 +89,16 @@ final class ClaimKeeper implements AutoCloseable {
      * @param holds whether an entry's append failed (it is never claimed)
      * @param signal signalled by the spool when appends settle; the keeper waits on it, and signals it when claims
      *     are decided, so that files waiting for their claims look again
-     * @param listener told of each batch before it goes to the registry
+     * @param claiming told of each batch of ids before it goes to the registry
      * @param keep how long claims are kept (the de-duplication window)
      */
-    ClaimKeeper(
+    public ClaimKeeper(
             MessageClaims claims,
             String instanceId,
             Spool spool,
             Holds holds,
             ChangeSignal signal,
-            CommitListener listener,
+            Consumer<List<String>> claiming,
             Clock clock,
             Duration keep) {
         this.claims = claims;
@@ -105,9 +106,9 @@ final class ClaimKeeper implements AutoCloseable {
         this.spool = spool;
         this.holds = holds;
         this.signal = signal;
-        this.listener = listener;
+        this.claiming = claiming;
         this.clock = clock;
-        this.failures = new Failures(clock);
+        this.step = new RemoteStep("the claim registry", claims.location(), FIRST_BACKOFF, LAST_BACKOFF, clock);
         this.keep = keep;
         this.nextExpiryMillis = clock.millis() + TimeUnit.MINUTES.toMillis(1);
     }
@@ -117,14 +118,14 @@ final class ClaimKeeper implements AutoCloseable {
      *
      * @param elsewhere told of each entry another instance claimed first
      */
-    void start(ClaimedElsewhere elsewhere) {
+    public void start(ClaimedElsewhere elsewhere) {
         Thread started = DaemonThreads.of("lens-archive-claims", () -> run(elsewhere));
         thread = started;
         started.start();
     }
 
     /** An entry to claim once it is durable (registered before any file has rows of it). */
-    void register(long seq, String messageId) {
+    public void register(long seq, String messageId) {
         if (pending.put(seq, new Pending(messageId)) == null) {
             unclaimed.incrementAndGet();
         }
@@ -159,13 +160,13 @@ final class ClaimKeeper implements AutoCloseable {
      *
      * @return whether everything that waited is decided
      */
-    boolean settle(Duration timeout) {
+    public boolean settle(Duration timeout) {
         wanted = true;
         signal.signal();
         try {
             boolean settled = signal.await(
                     () -> {
-                        if (pending.isEmpty() || failures.failing() || closed) {
+                        if (pending.isEmpty() || step.failing() || closed) {
                             return true;
                         }
                         if (!wanted) {
@@ -184,13 +185,13 @@ final class ClaimKeeper implements AutoCloseable {
         return pending.isEmpty();
     }
 
-    /** Whether the registry fails now. */
-    boolean failing() {
-        return failures.failing();
+    /** The registry as the commit path calls it: its failures. */
+    public RemoteStep step() {
+        return step;
     }
 
     /** How many entries wait for their claim. */
-    int waiting() {
+    public int waiting() {
         return pending.size();
     }
 
@@ -200,13 +201,13 @@ final class ClaimKeeper implements AutoCloseable {
     }
 
     /** The archive closes: a failing registry is not retried any more. */
-    void closing() {
+    public void closing() {
         closing = true;
+        step.closing();
         signal.signal();
     }
 
     private void run(ClaimedElsewhere elsewhere) {
-        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
         while (!closed) {
             List<Map.Entry<Long, Pending>> batch = nextBatch();
             if (batch.isEmpty()) {
@@ -231,36 +232,20 @@ final class ClaimKeeper implements AutoCloseable {
             for (Map.Entry<Long, Pending> e : batch) {
                 ids.add(e.getValue().messageId());
             }
-            Set<String> takenByOthers;
-            listener.claiming(ids);
-            try {
-                takenByOthers = claims.claim(instanceId, ids);
-            } catch (IOException | RuntimeException e) {
-                failures.failed(e);
-                if (closing) {
-                    log.warn(
-                            "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
-                                    + " unclaimed (they are claimed at the next start)",
-                            claims.location(),
-                            e.getMessage(),
-                            pending.size());
-                    closed = true;
-                    signal.signal();
-                    break;
-                }
+            claiming.accept(ids);
+            Set<String> takenByOthers = step.untilClosed(
+                    "claiming " + ids.size() + " message ids (files wait for their claims meanwhile)",
+                    () -> claims.claim(instanceId, ids));
+            if (takenByOthers == null) {
                 log.warn(
-                        "claiming {} message ids in {} failed ({}); trying again in {} ms (files wait for their"
-                                + " claims meanwhile)",
-                        ids.size(),
+                        "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
+                                + " unclaimed (they are claimed at the next start)",
                         claims.location(),
-                        e.getMessage(),
-                        backoff.nextMillis());
-                var unused = backoff.pause(() -> closed || closing);
-                continue;
-            }
-            backoff.reset();
-            if (failures.succeeded()) {
-                log.info("the claim registry {} answers again", claims.location());
+                        step.lastError(),
+                        pending.size());
+                closed = true;
+                signal.signal();
+                break;
             }
             for (Map.Entry<Long, Pending> e : batch) {
                 long seq = e.getKey();
@@ -350,21 +335,34 @@ final class ClaimKeeper implements AutoCloseable {
         }
     }
 
-    ClaimsStatus status() {
-        return new ClaimsStatus(
-                claims.location(),
-                claimed.get(),
-                lost.get(),
-                failures.count(),
-                pending.size(),
-                failures.lastError(),
-                failures.failingSince());
+    /**
+     * Why the archive takes no more messages now: the registry fails, and {@link #BACKLOG} spooled messages or
+     * {@link Committer#BACKLOG_FILES} files wait for their claims; or {@code null}.
+     */
+    public @Nullable String refusal(int waitingFiles) {
+        int messages = pending.size();
+        if (!step.failing() || (messages < BACKLOG && waitingFiles < Committer.BACKLOG_FILES)) {
+            return null;
+        }
+        return "the claim registry " + step.location() + " fails (" + step.lastError() + "); " + messages
+                + " spooled messages and " + waitingFiles + " files wait for their claims";
+    }
+
+    /** Message ids claimed for this instance. */
+    public long claimed() {
+        return claimed.get();
+    }
+
+    /** Message ids another instance claimed first (dropped here). */
+    public long lost() {
+        return lost.get();
     }
 
     /** Stops claiming; what waits stays unclaimed (the spool keeps it, and it is claimed at the next start). */
     @Override
     public void close() {
         closed = true;
+        step.closing();
         signal.signal();
         Thread t = thread;
         try {

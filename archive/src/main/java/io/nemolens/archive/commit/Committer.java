@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.DaemonThreads;
@@ -33,22 +33,31 @@ import org.slf4j.LoggerFactory;
  * written again from the spool. A file finished but not yet published when the process dies is a temporary file,
  * which the next start removes (its rows are still in the spool).
  */
-final class Committer implements AutoCloseable {
+public final class Committer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Committer.class);
 
-    /** What becomes of a file once it is committed or lost. */
-    interface Outcome {
+    /** The next stage of a file the store took: its tables, or the release of its spool entries. */
+    public interface Published {
         /**
          * The store took the file.
          *
          * @param published the file as the store took it: its name, content id, size and rows
          * @param nanos how long finishing and publishing it took
          */
-        void committed(ParquetFile<?> file, StagedFile published, long nanos);
+        void published(ParquetFile<?> file, StagedFile published, long nanos);
+    }
 
+    /** Where a file goes that failed on the way: given up, its rows written again. */
+    public interface Lost {
         void lost(ParquetFile<?> file, Throwable cause);
     }
+
+    /**
+     * While the store (or the claim registry, or the catalog) fails, messages are taken into the spool until this many
+     * files wait for it.
+     */
+    public static final int BACKLOG_FILES = 4;
 
     /** How many files finish at once (each on a thread of its own): one per core, at least two, at most four. */
     static final int FINISHING_THREADS =
@@ -70,7 +79,8 @@ final class Committer implements AutoCloseable {
 
     private final Publisher publisher;
     private final CommitGate gate;
-    private final Outcome outcome;
+    private final Published next;
+    private final Lost lost;
     private final @Nullable FileNumbers numbers;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -82,13 +92,16 @@ final class Committer implements AutoCloseable {
     /**
      * @param publisher records a finished file in the manifest and publishes it to the archive's store
      * @param gate whether a spool entry's rows may be committed, or never may
+     * @param next the stage a file goes on to once the store took it
+     * @param lost where a file goes that failed on the way
      * @param numbers numbers each file for its table as it is queued (so numbers follow the commit order), or
      *     {@code null} without tables
      */
-    Committer(Publisher publisher, CommitGate gate, Outcome outcome, @Nullable FileNumbers numbers) {
+    public Committer(Publisher publisher, CommitGate gate, Published next, Lost lost, @Nullable FileNumbers numbers) {
         this.publisher = publisher;
         this.gate = gate;
-        this.outcome = outcome;
+        this.next = next;
+        this.lost = lost;
         this.numbers = numbers;
         AtomicInteger finishers = new AtomicInteger();
         this.finishing = Executors.newFixedThreadPool(
@@ -99,7 +112,7 @@ final class Committer implements AutoCloseable {
     }
 
     /** Queues a file for commit, and starts finishing it. */
-    void submit(ParquetFile<?> file) {
+    public void submit(ParquetFile<?> file) {
         long bytes = file.estimatedSize();
         queuedBytes.addAndGet(bytes);
         CompletableFuture<Finished> finished = new CompletableFuture<>();
@@ -119,12 +132,12 @@ final class Committer implements AutoCloseable {
     }
 
     /** About how many bytes the files waiting to be committed (and the one under way) hold. */
-    long waitingBytes() {
+    public long waitingBytes() {
         return queuedBytes.get();
     }
 
     /** How long the oldest file waiting to be committed (or the one under way) has waited; zero when none. */
-    Duration oldestWait() {
+    public Duration oldestWait() {
         long oldest = Long.MAX_VALUE;
         Queued now = current;
         if (now != null) {
@@ -140,12 +153,12 @@ final class Committer implements AutoCloseable {
     }
 
     /** Runs a task on the commit thread, between commits (the manifest is this thread's alone). */
-    void runOnCommitThread(Runnable task) {
+    public void runOnCommitThread(Runnable task) {
         queue.add(task);
     }
 
     /** Waits until every file queued so far is committed or lost. */
-    void drain() {
+    public void drain() {
         CountDownLatch reached = new CountDownLatch(1);
         // the commit thread takes the queue in order: once it runs this, what came before is committed or lost
         queue.add((Runnable) reached::countDown);
@@ -169,7 +182,7 @@ final class Committer implements AutoCloseable {
     }
 
     /** Files waiting to be committed (including the one under way). */
-    int pending() {
+    public int pending() {
         return queue.size() + busy;
     }
 
@@ -237,7 +250,7 @@ final class Committer implements AutoCloseable {
             Finished finished = q.finished().join();
             long start = System.nanoTime();
             if (finished.failedSeq() >= 0) {
-                outcome.lost(
+                lost.lost(
                         file,
                         new IOException("spool entry " + finished.failedSeq()
                                 + " of this file was never made durable, or another instance archives it"));
@@ -250,21 +263,21 @@ final class Committer implements AutoCloseable {
                 } else {
                     log.warn("committing {} failed: {}", file.committedPath(), failure.toString());
                 }
-                outcome.lost(file, failure);
+                lost.lost(file, failure);
                 return;
             }
             StagedFile published = publisher.publish(file, finished.bytes());
             if (published != null) {
-                outcome.committed(file, published, finished.nanos() + System.nanoTime() - start);
+                next.published(file, published, finished.nanos() + System.nanoTime() - start);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("committing {} failed: {}", file.committedPath(), e.toString());
-            outcome.lost(file, e);
+            lost.lost(file, e);
         } catch (Error e) {
             // an OutOfMemoryError inside Parquet costs this file, not the commit thread: rethrown, it would end
             // the thread, and no file would ever be committed again
             log.error("committing {} failed: {}", file.committedPath(), e.toString());
-            outcome.lost(file, e);
+            lost.lost(file, e);
         }
     }
 

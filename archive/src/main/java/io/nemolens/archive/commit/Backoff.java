@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * a first wait up to a longest one, back to the first after a success. Not thread-safe: one per retrying
  * thread.
  */
-final class Backoff {
+public final class Backoff {
 
     private final long firstMillis;
     private final long lastMillis;

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.OpenFiles;
 import java.util.Map;
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * in the spool?" for de-duplication, and the appends that failed (their rows must never be committed).
  * Thread-safe.
  */
-final class Holds implements OpenFiles.EntryHolds {
+public final class Holds implements OpenFiles.EntryHolds {
 
     private final Map<Long, AtomicInteger> holds = new ConcurrentHashMap<>();
     private final Map<String, Long> seqOfMessage = new ConcurrentHashMap<>();
@@ -25,13 +25,13 @@ final class Holds implements OpenFiles.EntryHolds {
     private final Released released;
 
     /** Where an entry goes once nothing holds it any more: the spool may release it. */
-    interface Released {
+    public interface Released {
         /** The last hold on entry {@code seq} went: every row of it is committed (or it was dropped). */
         void released(long seq);
     }
 
     /** @param released told the seq of an entry whose last hold went */
-    Holds(Released released) {
+    public Holds(Released released) {
         this.released = released;
     }
 
@@ -40,23 +40,23 @@ final class Holds implements OpenFiles.EntryHolds {
      *
      * @return {@code false} when the id is already in the spool (or being appended): a duplicate
      */
-    boolean claim(String messageId) {
+    public boolean claim(String messageId) {
         return seqOfMessage.putIfAbsent(messageId, -1L) == null;
     }
 
     /** Whether the id is claimed and its append not yet under way (no seq yet). */
-    boolean claimedOnly(String messageId) {
+    public boolean claimedOnly(String messageId) {
         Long seq = seqOfMessage.get(messageId);
         return seq != null && seq == -1L;
     }
 
     /** Gives up a claim whose append did not happen. */
-    void unclaim(String messageId) {
+    public void unclaim(String messageId) {
         seqOfMessage.remove(messageId, -1L);
     }
 
     /** An entry is in the spool (appended now, or found at start): its first hold, for its conversion. */
-    void holdNew(long seq, String messageId) {
+    public void holdNew(long seq, String messageId) {
         holds.put(seq, new AtomicInteger(1));
         seqOfMessage.put(messageId, seq);
         messageOfSeq.put(seq, messageId);
@@ -78,7 +78,7 @@ final class Holds implements OpenFiles.EntryHolds {
     }
 
     /** Releases one hold; the last one releases the entry in the spool. */
-    void release(long seq) {
+    public void release(long seq) {
         AtomicInteger count = holds.get(seq);
         if (count != null && count.decrementAndGet() == 0) {
             holds.remove(seq);
@@ -87,7 +87,7 @@ final class Holds implements OpenFiles.EntryHolds {
     }
 
     /** The append of this entry failed: it is not in the spool, and its rows must never be committed. */
-    void appendFailed(long seq) {
+    public void appendFailed(long seq) {
         failed.add(seq);
         String id = messageOfSeq.remove(seq);
         if (id != null) {
@@ -100,7 +100,7 @@ final class Holds implements OpenFiles.EntryHolds {
      * Another instance archives this entry's message (it claimed it first): its rows must never be committed,
      * and the spool may let it go. Its message id stays known, so a redelivery here is a duplicate.
      */
-    void dropped(long seq) {
+    public void dropped(long seq) {
         failed.add(seq);
         if (holds.remove(seq) != null) {
             released.released(seq);
@@ -113,7 +113,7 @@ final class Holds implements OpenFiles.EntryHolds {
     }
 
     /** Forgets the entries from {@code first} to {@code last} (their segment goes). */
-    void forget(long first, long last) {
+    public void forget(long first, long last) {
         for (long seq = first; seq <= last; seq++) {
             String id = messageOfSeq.remove(seq);
             if (id != null) {
@@ -125,12 +125,12 @@ final class Holds implements OpenFiles.EntryHolds {
 
     /** The message id of an entry in the spool, or {@code null}. */
     @Nullable
-    String messageId(long seq) {
+    public String messageId(long seq) {
         return messageOfSeq.get(seq);
     }
 
     /** The lowest seq still in the spool (held or not), or {@code Long.MAX_VALUE} when none. */
-    long lowestSpooledSeq() {
+    public long lowestSpooledSeq() {
         long lowest = Long.MAX_VALUE;
         for (Long seq : messageOfSeq.keySet()) {
             lowest = Math.min(lowest, seq);

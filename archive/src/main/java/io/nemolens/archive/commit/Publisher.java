@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.store.ArchiveStore;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * while the store was down) is cleaned up at start and again once the store takes a file after failing, so
  * that a running instance does not keep incomplete uploads from every outage until it is restarted.
  */
-final class Publisher {
+public final class Publisher {
 
     private static final Logger log = LoggerFactory.getLogger(Publisher.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
@@ -43,12 +44,11 @@ final class Publisher {
     private final ArchiveStore store;
     private final Manifest manifest;
     private final Holds holds;
-    private final CommitListener listener;
+    private final Consumer<String> published;
+    private final RemoteStep step;
     private final AtomicLong publishedFiles = new AtomicLong();
     private final AtomicLong publishedBytes = new AtomicLong();
     private final AtomicLong publishNanos = new AtomicLong();
-    private final Failures failures;
-    private volatile boolean closing;
     /** Whether a file was left unpublished at the stop: every later one is too (see {@link #publish}). */
     private boolean leftUnpublished;
     /** Whether the store is to be cleaned up once it takes a file: a publication or the last clean-up failed. */
@@ -57,23 +57,23 @@ final class Publisher {
     /**
      * @param root the archive's local folder (the files' local names are relative to it)
      * @param holds the message ids of the spool entries a file has rows of
-     * @param listener told when the store took a file
+     * @param published told the name of each file the store took
      */
-    Publisher(
+    public Publisher(
             Path root,
             String instanceId,
             ArchiveStore store,
             Manifest manifest,
             Holds holds,
-            CommitListener listener,
+            Consumer<String> published,
             Clock clock) {
         this.root = root;
         this.instanceId = instanceId;
         this.store = store;
         this.manifest = manifest;
         this.holds = holds;
-        this.listener = listener;
-        this.failures = new Failures(clock);
+        this.published = published;
+        this.step = new RemoteStep("the archive's store", store.location(), FIRST_BACKOFF, LAST_BACKOFF, clock);
     }
 
     /**
@@ -84,7 +84,7 @@ final class Publisher {
      * @throws IOException when recording it in the manifest failed (the file is lost, its rows written again)
      */
     @Nullable
-    StagedFile publish(ParquetFile<?> file, long bytes) throws IOException {
+    public StagedFile publish(ParquetFile<?> file, long bytes) throws IOException {
         if (leftUnpublished) {
             // after one file left unpublished at the stop (it may be in the store all the same: an answer lost), no
             // later one may be published: the tables take a writer's files in the order of their numbers
@@ -96,55 +96,46 @@ final class Publisher {
         Path local = file.finishedPath();
         String contentId = contentId(file);
         FileName naming = new FileName(relative(file.committedPath()), instanceId, contentId);
-        String name = store.name(naming, 0);
-        manifest.append(new Manifest.Entry(name, file.seqs(), contentId, file.writerSeq()));
-        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
-        int variant = 0;
-        while (true) {
-            long start = System.nanoTime();
-            try {
-                StagedFile staged = new StagedFile(local, name, contentId, bytes, file.rows());
-                store.publish(staged);
-                listener.published(name);
-                publishNanos.addAndGet(System.nanoTime() - start);
-                publishedFiles.incrementAndGet();
-                publishedBytes.addAndGet(bytes);
-                if (failures.succeeded()) {
-                    log.info("the archive's store {} takes files again", store.location());
+        String[] name = {store.name(naming, 0)};
+        manifest.append(new Manifest.Entry(name[0], file.seqs(), contentId, file.writerSeq()));
+        long[] start = {0};
+        StagedFile staged = step.untilClosed("publishing " + name[0], () -> {
+            for (int variant = 1; ; variant++) {
+                StagedFile s = new StagedFile(local, name[0], contentId, bytes, file.rows());
+                start[0] = System.nanoTime();
+                try {
+                    store.publish(s);
+                    return s;
+                } catch (NameTakenException e) {
+                    // the store answered: a name is taken by other content, the next one is tried at once
+                    name[0] = store.name(naming, variant);
+                    log.warn("{}; publishing it as {}", e.getMessage(), name[0]);
+                    manifest.append(new Manifest.Entry(name[0], file.seqs(), contentId, file.writerSeq()));
+                } catch (IOException | RuntimeException e) {
+                    // a failed upload aborts itself, but the abort fails too while the store is away
+                    cleanUpDue = true;
+                    throw e;
                 }
-                deleteLocalCopy(local);
-                if (cleanUpDue) {
-                    cleanUp();
-                }
-                return staged;
-            } catch (NameTakenException e) {
-                failures.failed(e);
-                name = store.name(naming, ++variant);
-                log.warn("{}; publishing it as {}", e.getMessage(), name);
-                manifest.append(new Manifest.Entry(name, file.seqs(), contentId, file.writerSeq()));
-                continue;
-            } catch (IOException | RuntimeException e) {
-                failures.failed(e);
-                // a failed upload aborts itself, but the abort fails too while the store is away
-                cleanUpDue = true;
-                if (closing) {
-                    leftUnpublished = true;
-                    log.warn(
-                            "the archive closes while its store fails ({}): {} stays unpublished; its rows are "
-                                    + "written again at the next start",
-                            e.getMessage(),
-                            name);
-                    return null;
-                }
-                log.warn(
-                        "publishing {} to {} failed ({}); trying again in {} ms",
-                        name,
-                        store.location(),
-                        e.getMessage(),
-                        backoff.nextMillis());
             }
-            var unused = backoff.pause(() -> closing);
+        });
+        if (staged == null) {
+            leftUnpublished = true;
+            log.warn(
+                    "the archive closes while its store fails ({}): {} stays unpublished; its rows are written again"
+                            + " at the next start",
+                    step.lastError(),
+                    name[0]);
+            return null;
         }
+        published.accept(staged.name());
+        publishNanos.addAndGet(System.nanoTime() - start[0]);
+        publishedFiles.incrementAndGet();
+        publishedBytes.addAndGet(bytes);
+        deleteLocalCopy(local);
+        if (cleanUpDue) {
+            cleanUp();
+        }
+        return staged;
     }
 
     /**
@@ -164,7 +155,7 @@ final class Publisher {
      * on the commit thread once the store takes a file after a failure. A failure is logged, and the clean-up
      * tried again after the next file the store takes.
      */
-    void cleanUp() {
+    public void cleanUp() {
         cleanUpDue = false;
         try {
             store.cleanUp(instanceId);
@@ -180,41 +171,40 @@ final class Publisher {
     }
 
     /** From now on a file is tried once more and then left unpublished (the archive closes). */
-    void closing() {
-        closing = true;
+    public void closing() {
+        step.closing();
     }
 
-    /** The last failure's message, or {@code null}. */
-    @Nullable
-    String lastError() {
-        return failures.lastError();
-    }
-
-    /** Whether the store failed the last time a file was published to it. */
-    boolean failing() {
-        return failures.failing();
+    /** The store as the commit path calls it: its failures. */
+    public RemoteStep step() {
+        return step;
     }
 
     /**
-     * The store's status, with what waits for it.
-     *
-     * @param waitingFiles files cut and waiting to be committed
-     * @param waitingBytes about how many bytes they hold
-     * @param oldestWait how long the oldest has waited
+     * Why the archive takes no more messages now: the store fails and {@link Committer#BACKLOG_FILES} files wait for
+     * it; or {@code null}.
      */
-    StoreStatus status(int waitingFiles, long waitingBytes, Duration oldestWait) {
-        return new StoreStatus(
-                store.location(),
-                waitingFiles,
-                waitingBytes,
-                oldestWait,
-                publishedFiles.get(),
-                publishedBytes.get(),
-                publishNanos.get(),
-                failures.count(),
-                failures.lastError(),
-                failures.lastErrorAt(),
-                failures.failingSince());
+    public @Nullable String refusal(int waitingFiles) {
+        if (!step.failing() || waitingFiles < Committer.BACKLOG_FILES) {
+            return null;
+        }
+        return "the archive's store " + step.location() + " takes no files (" + step.lastError() + "); " + waitingFiles
+                + " files wait for it";
+    }
+
+    /** Files the store took. */
+    public long publishedFiles() {
+        return publishedFiles.get();
+    }
+
+    /** Bytes of the files the store took. */
+    public long publishedBytes() {
+        return publishedBytes.get();
+    }
+
+    /** How long the store took to take them, in all. */
+    public long publishNanos() {
+        return publishNanos.get();
     }
 
     /**

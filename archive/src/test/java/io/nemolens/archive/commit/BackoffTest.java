@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.ParquetFile;
 import io.nemolens.archive.spool.DaemonThreads;
@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,17 +22,15 @@ import org.slf4j.LoggerFactory;
  * Appends the files the store took to their tables ({@link ArchiveTables}), in waves: a file waits for the next
  * wave, which comes {@link ArchiveTables#commitInterval()} after the last one (up to a fifth sooner, never later, so that
  * instances sharing a catalog do not commit in step), and appends everything that waits then, one commit per table.
- * Only once a file is in its table does the commit path go on with it ({@code next}: its holds on its spool entries
+ * Only once a file is in its table does the commit path go on with it ({@link Release}: its holds on its spool entries
  * are released). While the catalog fails, the same wave is tried again with backoff and the files keep their spool
  * entries held: the spool fills, and the archive stops taking messages when it is full, as it does while the store
  * fails. A file the store took before a crash but no table holds ({@link #recovered}) is appended the same way.
  * Thread-safe; one thread appends.
  */
-final class TableCommits implements Committer.Outcome, AutoCloseable {
+public final class TableCommits implements Committer.Published, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TableCommits.class);
-    private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
-    private static final Duration LAST_BACKOFF = Duration.ofSeconds(30);
 
     /**
      * A file waiting to be appended.
@@ -54,9 +53,10 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
 
     private final ArchiveTables tables;
     private final String writer;
-    private final Committer.Outcome next;
+    private final Release release;
     private final Holds holds;
-    private final CommitListener listener;
+    private final Consumer<List<String>> appended;
+    private final RemoteStep step;
     private final long intervalNanos;
     private final Object lock = new Object();
     private final List<Waiting> waiting = new ArrayList<>();
@@ -66,7 +66,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     /** The wave the thread appends now (taken from {@link #waiting}), or {@code null}. */
     private @Nullable List<Waiting> appending;
 
-    private volatile boolean closing;
+    private boolean closing;
     /** Set by {@link #close()}: no file comes any more; the thread ends once none waits. */
     private boolean stopped;
     /** Whether a wave was left out of the tables at the stop: every later one is too (see {@link #append}). */
@@ -77,7 +77,6 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     private long nextIntervalNanos;
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong appendedFiles = new AtomicLong();
-    private final Failures failures;
     private final Clock clock;
     /** When a wave was last in its tables, or {@code null}. */
     private volatile @Nullable Instant lastAppendAt;
@@ -85,24 +84,25 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     /**
      * @param tables the tables files are appended to
      * @param writer the writer that numbers this archive's files (see {@link TableFile})
-     * @param next what the commit path does with a file once it is in its table (releases its holds), and with a
-     *     file that failed before
+     * @param release the stage after this one: a file in its table releases its spool entries
      * @param holds the holds on the spool entries of the files found published at start
-     * @param listener told when a wave is in its tables
+     * @param step the tables as the commit path calls them (the start's questions asked them already)
+     * @param appended told the names of the files of each wave in its tables
      */
-    TableCommits(
+    public TableCommits(
             ArchiveTables tables,
             String writer,
-            Committer.Outcome next,
+            Release release,
             Holds holds,
-            CommitListener listener,
+            RemoteStep step,
+            Consumer<List<String>> appended,
             Clock clock) {
         this.tables = tables;
         this.writer = writer;
-        this.listener = listener;
-        this.next = next;
+        this.appended = appended;
+        this.step = step;
+        this.release = release;
         this.holds = holds;
-        this.failures = new Failures(clock);
         this.clock = clock;
         this.intervalNanos = tables.commitInterval().toNanos();
         this.lastWaveNanos = System.nanoTime();
@@ -113,7 +113,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
 
     /** The store took a file: it waits for the next wave. */
     @Override
-    public void committed(ParquetFile<?> file, StagedFile published, long nanos) {
+    public void published(ParquetFile<?> file, StagedFile published, long nanos) {
         TableFile appended;
         try {
             long number = file.writerSeq();
@@ -132,16 +132,11 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
         add(new Waiting(appended, file, published, nanos, new long[0], System.nanoTime()));
     }
 
-    @Override
-    public void lost(ParquetFile<?> file, Throwable cause) {
-        next.lost(file, cause);
-    }
-
     /**
      * A file the manifest records and the store holds, found at start: it is appended to its table unless the table
      * holds it already. Its spool entries still in the spool are held until then.
      */
-    void recovered(Manifest.Entry entry) {
+    public void recovered(Manifest.Entry entry) {
         String table = entry.file().substring(0, entry.file().indexOf('/'));
         List<Long> held = new ArrayList<>();
         for (long seq : entry.seqs()) {
@@ -174,7 +169,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
     }
 
     /** Appends every file waiting now, at once, and returns once they are in their tables (tests, shutdown). */
-    void drain() {
+    public void drain() {
         synchronized (lock) {
             urgent++;
             lock.notifyAll();
@@ -261,74 +256,54 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                     tables.location());
             return;
         }
-        Backoff backoff = new Backoff(FIRST_BACKOFF, LAST_BACKOFF);
-        while (true) {
-            try {
-                tables.append(files);
-                break;
-            } catch (IOException | RuntimeException e) {
-                failures.failed(e);
-                if (closing) {
-                    leftOut = true;
-                    log.warn(
-                            "the archive closes while its tables {} fail ({}): {} files stay out of their tables until"
-                                    + " the next start, which appends them",
-                            tables.location(),
-                            e.getMessage(),
-                            files.size());
-                    return;
-                }
-                log.warn(
-                        "appending {} files to the tables {} failed ({}); trying again in {} ms",
-                        files.size(),
-                        tables.location(),
-                        e.toString(),
-                        backoff.nextMillis());
-            }
-            if (!backoff.pause(() -> closing)) {
-                leftOut = true;
-                return;
-            }
+        if (step.untilClosed("appending " + files.size() + " files", () -> {
+                    tables.append(files);
+                    return files;
+                })
+                == null) {
+            leftOut = true;
+            log.warn(
+                    "the archive closes while its tables {} fail ({}): {} files stay out of their tables until the next"
+                            + " start, which appends them",
+                    tables.location(),
+                    step.lastError(),
+                    files.size());
+            return;
         }
         // in their tables: what follows happens once, whatever it throws
         commits.incrementAndGet();
         appendedFiles.addAndGet(files.size());
         lastAppendAt = clock.instant();
-        if (failures.succeeded()) {
-            log.info("the archive's tables {} take files again", tables.location());
-        }
-        listener.appended(files.stream().map(TableFile::name).toList());
+        appended.accept(files.stream().map(TableFile::name).toList());
         for (Waiting w : wave) {
             ParquetFile<?> written = w.written();
             StagedFile published = w.published();
             if (written != null && published != null) {
-                next.committed(written, published, w.nanos());
-            }
-            for (long seq : w.seqs()) {
-                holds.release(seq);
+                release.published(written, published, w.nanos());
+            } else {
+                release.recovered(w.seqs());
             }
         }
     }
 
-    /** Whether the last attempt to append files failed. */
-    boolean failing() {
-        return failures.failing();
+    /** The tables as the commit path calls them: their failures. */
+    public RemoteStep step() {
+        return step;
     }
 
     /** Files waiting to be appended (the wave under way included). */
-    int waitingFiles() {
+    public int waitingFiles() {
         synchronized (lock) {
             List<Waiting> wave = appending;
             return waiting.size() + (wave == null ? 0 : wave.size());
         }
     }
 
-    TableStatus status() {
-        int count;
+    /** How long the oldest file waiting to be appended has waited; zero when none. */
+    public Duration oldestWait() {
         long oldest = Long.MAX_VALUE;
         synchronized (lock) {
             List<Waiting> wave = appending;
-            count = waiting.size() + (wave == null ? 0 : wave.size());
             if (wave != null) {
                 oldest = wave.get(0).sinceNanos();
             }
@@ -336,24 +311,43 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
                 oldest = Math.min(oldest, waiting.get(0).sinceNanos());
             }
         }
-        return new TableStatus(
-                tables.location(),
-                count,
-                oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest),
-                commits.get(),
-                appendedFiles.get(),
-                lastAppendAt,
-                failures.count(),
-                failures.lastError(),
-                failures.lastErrorAt(),
-                failures.failingSince());
+        return oldest == Long.MAX_VALUE ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - oldest);
+    }
+
+    /**
+     * Why the archive takes no more messages now: the catalog fails and {@link Committer#BACKLOG_FILES} files wait
+     * for their tables; or {@code null}.
+     */
+    public @Nullable String refusal() {
+        int files = waitingFiles();
+        if (!step.failing() || files < Committer.BACKLOG_FILES) {
+            return null;
+        }
+        return "the archive's tables " + step.location() + " take no files (" + step.lastError() + "); " + files
+                + " files wait for them";
+    }
+
+    /** Commits made, one per table per wave. */
+    public long commits() {
+        return commits.get();
+    }
+
+    /** Files appended. */
+    public long appendedFiles() {
+        return appendedFiles.get();
+    }
+
+    /** When a wave was last in its tables, or {@code null}. */
+    public @Nullable Instant lastAppendAt() {
+        return lastAppendAt;
     }
 
     /**
      * From now on every file is appended at once, and tried once while the catalog fails (the archive closes): a file
      * left out of its table is appended at the next start.
      */
-    void closing() {
+    public void closing() {
+        step.closing();
         synchronized (lock) {
             closing = true;
             lock.notifyAll();
@@ -366,6 +360,7 @@ final class TableCommits implements Committer.Outcome, AutoCloseable {
      */
     @Override
     public void close() {
+        step.closing();
         synchronized (lock) {
             closing = true;
             stopped = true;

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import io.nemolens.archive.spool.LockFile;
 import java.io.IOException;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * (they crashed or stopped) are removed: their rows were never committed, and the spool of their instance
  * writes them again.
  */
-final class Instances implements AutoCloseable {
+public final class Instances implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Instances.class);
 
@@ -46,7 +46,7 @@ final class Instances implements AutoCloseable {
      * @param configuredId the configured id, or {@code null} for the one kept with the spool
      * @throws IllegalArgumentException when the configured id is not 1 to 63 letters, digits and dashes
      */
-    Instances(Path root, Path spool, @Nullable String configuredId) throws IOException {
+    public Instances(Path root, Path spool, @Nullable String configuredId) throws IOException {
         this.id = keptWith(spool, configuredId == null ? null : valid(configuredId));
         this.spool = spool;
         this.folder = root.resolve(".instances");
@@ -98,7 +98,7 @@ final class Instances implements AutoCloseable {
      * lost) is another writer, even under a configured instance id: the files the lost spool had published but not yet
      * appended keep their own writer, and table maintenance adopts them.
      */
-    String writer() throws IOException {
+    public String writer() throws IOException {
         Path file = spool.resolve("writer-id");
         if (Files.exists(file)) {
             String kept = Files.readString(file, StandardCharsets.US_ASCII).strip();
@@ -130,7 +130,7 @@ final class Instances implements AutoCloseable {
     }
 
     /** The id that names this process's files. */
-    String id() {
+    public String id() {
         return id;
     }
 

@@ -1,4 +1,4 @@
-package io.nemolens.archive;
+package io.nemolens.archive.commit;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * there was one end after the seqs), and then {@code [int64 file number]} (with tables; records written before the
  * archive numbered its files end after the content id). Not thread-safe: the archive's one committer thread appends.
  */
-final class Manifest implements AutoCloseable {
+public final class Manifest implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Manifest.class);
 
@@ -44,8 +44,8 @@ final class Manifest implements AutoCloseable {
      * @param number the file's number for its table ({@link FileNumbers}), or -1 (no tables, or a record written
      *     before the archive numbered its files)
      */
-    record Entry(String file, long[] seqs, String contentId, long number) {
-        Entry(String file, long[] seqs, String contentId) {
+    public record Entry(String file, long[] seqs, String contentId, long number) {
+        public Entry(String file, long[] seqs, String contentId) {
             this(file, seqs, contentId, -1);
         }
     }
@@ -63,7 +63,7 @@ final class Manifest implements AutoCloseable {
     }
 
     /** Opens the log, reading what it holds and cutting a torn last record. */
-    static Manifest open(Path path) throws IOException {
+    public static Manifest open(Path path) throws IOException {
         List<Entry> entries = new ArrayList<>();
         long valid = read(path, entries);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -113,7 +113,7 @@ final class Manifest implements AutoCloseable {
     }
 
     /** What the log held when it was opened. */
-    List<Entry> entriesAtOpen() {
+    public List<Entry> entriesAtOpen() {
         return read;
     }
 
@@ -128,11 +128,11 @@ final class Manifest implements AutoCloseable {
     }
 
     /** Whether the file of a record may be committed: {@code false} once it is known not to be. */
-    interface MayBeCommitted {
+    public interface MayBeCommitted {
         boolean mayBeCommitted(Entry entry);
     }
 
-    long size() {
+    public long size() {
         return size;
     }
 
@@ -140,7 +140,7 @@ final class Manifest implements AutoCloseable {
      * Drops the records no restart could need: those whose entries all left the spool (below
      * {@code lowestSpooledSeq}) and those whose file is known not to be committed.
      */
-    void compact(long lowestSpooledSeq, MayBeCommitted mayBeCommitted) throws IOException {
+    public void compact(long lowestSpooledSeq, MayBeCommitted mayBeCommitted) throws IOException {
         channel.force(false);
         List<Entry> keep = new ArrayList<>();
         for (Entry e : read(path)) {
@@ -153,7 +153,7 @@ final class Manifest implements AutoCloseable {
     }
 
     /** Replaces the log with these records only (temporary file, force, rename, folder force). */
-    void rewrite(List<Entry> keep) throws IOException {
+    public void rewrite(List<Entry> keep) throws IOException {
         Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
         try (FileChannel out = FileChannel.open(
                 temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
