@@ -97,86 +97,97 @@ public final class ParquetArchive implements MessageSink, AutoCloseable {
     private volatile boolean compacting;
 
     /**
-     * Opens the archive: its folder and spool (recovering what a crash left), and starts writing again what
-     * the spool holds but no committed file has.
+     * An archive to open with these options: its folder and spool (recovering what a crash left), then it starts
+     * writing again what the spool holds but no committed file has.
      *
      * @param decoder decodes spooled bodies again, as the consumer decoded them
-     * @param clock the archive's time: when entries are appended to the spool (and so the lag), the files'
-     *     ages and the times in their names, the date of a record without a time, the hours of the
-     *     de-duplication index, when a file was last committed or writing last failed
-     * @throws UncheckedIOException when a folder cannot be created or the spool is in use (fail fast)
      */
-    public ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock) {
-        this(options, decoder, clock, new LocalFolder(options.path()), null);
+    public static Builder builder(ArchiveOptions options, OtlpDecoder decoder) {
+        return new Builder(options, decoder);
     }
 
-    /**
-     * Opens the archive with committed files going to a store, and with a claim registry shared by the instances
-     * of one archive.
-     *
-     * @param store where committed files go: the local folder, or an object store (the local folder then holds
-     *     the spool and the files being written, and a committed file is uploaded, then removed locally); the
-     *     archive does not close it
-     * @param claims the registry in which message ids are claimed before their rows are committed, or {@code null}
-     *     (one instance, or duplicates accepted in the window between a spool's fsync and its acknowledgement);
-     *     the archive does not close it
-     */
-    public ParquetArchive(
-            ArchiveOptions options,
-            OtlpDecoder decoder,
-            Clock clock,
-            ArchiveStore store,
-            @Nullable MessageClaims claims) {
-        this(options, decoder, clock, store, claims, List.of());
+    /** What an archive is opened with beside its options; everything but the options and the decoder has a default. */
+    public static final class Builder {
+        private final ArchiveOptions options;
+        private final OtlpDecoder decoder;
+        private Clock clock = Clock.systemUTC();
+        private OutputFiles outputs = OutputFiles.LOCAL;
+        private @Nullable ArchiveStore store;
+        private @Nullable MessageClaims claims;
+        private @Nullable ArchiveTables tables;
+        private List<? extends CommitListener> listeners = List.of();
+
+        private Builder(ArchiveOptions options, OtlpDecoder decoder) {
+            this.options = options;
+            this.decoder = decoder;
+        }
+
+        /**
+         * The archive's time (the system's, UTC, by default): when entries are appended to the spool (and so the
+         * lag), the files' ages and the times in their names, the date of a record without a time, the hours of the
+         * de-duplication index, when a file was last committed or writing last failed.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Where committed files go (the archive's folder by default): an object store, say; the local folder then
+         * holds the spool and the files being written, and a committed file is uploaded, then removed locally. The
+         * archive does not close it.
+         */
+        public Builder store(ArchiveStore store) {
+            this.store = store;
+            return this;
+        }
+
+        /**
+         * The registry in which message ids are claimed before their rows are committed, shared by the instances of
+         * one archive (none by default: one instance, or duplicates accepted in the window between a spool's fsync and
+         * its acknowledgement). The archive does not close it.
+         */
+        public Builder claims(@Nullable MessageClaims claims) {
+            this.claims = claims;
+            return this;
+        }
+
+        /**
+         * The tables committed files are appended to, a catalog's (none by default: the folder or bucket alone). The
+         * archive does not close them.
+         */
+        public Builder tables(@Nullable ArchiveTables tables) {
+            this.tables = tables;
+            return this;
+        }
+
+        /** Told of the commit path's moments, in this order (see {@link CommitListener}). */
+        public Builder listeners(List<? extends CommitListener> listeners) {
+            this.listeners = List.copyOf(listeners);
+            return this;
+        }
+
+        /** Where the Parquet files are written (tests put faults there). */
+        Builder outputs(OutputFiles outputs) {
+            this.outputs = outputs;
+            return this;
+        }
+
+        /**
+         * Opens the archive.
+         *
+         * @throws UncheckedIOException when a folder cannot be created, the spool is in use (fail fast), or the
+         *     catalog does not answer for two minutes
+         * @throws IllegalStateException when a table holds one of the archive's columns under another type
+         */
+        public ParquetArchive open() {
+            ArchiveStore to = store != null ? store : new LocalFolder(options.path());
+            return new ParquetArchive(
+                    options, decoder, clock, outputs, to, claims, tables, CommitListeners.of(listeners));
+        }
     }
 
-    /**
-     * Opens the archive as {@link #ParquetArchive(ArchiveOptions, OtlpDecoder, Clock, ArchiveStore, MessageClaims)}
-     * does, with listeners told of its commit path's moments.
-     *
-     * @param listeners told in this order (see {@link CommitListener})
-     */
-    public ParquetArchive(
-            ArchiveOptions options,
-            OtlpDecoder decoder,
-            Clock clock,
-            ArchiveStore store,
-            @Nullable MessageClaims claims,
-            List<? extends CommitListener> listeners) {
-        this(options, decoder, clock, store, claims, null, listeners);
-    }
-
-    /**
-     * Opens the archive as {@link #ParquetArchive(ArchiveOptions, OtlpDecoder, Clock, ArchiveStore, MessageClaims,
-     * List)} does, with committed files appended to tables.
-     *
-     * @param tables the tables committed files are appended to (a catalog's), or {@code null} for the folder (or
-     *     bucket) alone; the archive does not close it
-     */
-    public ParquetArchive(
-            ArchiveOptions options,
-            OtlpDecoder decoder,
-            Clock clock,
-            ArchiveStore store,
-            @Nullable MessageClaims claims,
-            @Nullable ArchiveTables tables,
-            List<? extends CommitListener> listeners) {
-        this(options, decoder, clock, OutputFiles.LOCAL, store, claims, tables, CommitListeners.of(listeners));
-    }
-
-    ParquetArchive(ArchiveOptions options, OtlpDecoder decoder, Clock clock, OutputFiles outputs) {
-        this(
-                options,
-                decoder,
-                clock,
-                outputs,
-                new LocalFolder(options.path()),
-                null,
-                null,
-                CommitListeners.of(List.of()));
-    }
-
-    ParquetArchive(
+    private ParquetArchive(
             ArchiveOptions options,
             OtlpDecoder decoder,
             Clock clock,

@@ -34,7 +34,7 @@ class ArchiveReportTest extends ArchiveTestCase {
 
     @Test
     void everyMeterAndHealthDetailKeepsItsNameAndSaysWhatItMeasures() throws Exception {
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open();
         for (int i = 0; i < 3; i++) {
             byte[] body = NemoLensRequests.spans(SPANS, "run-" + i, 0, i).toByteArray();
             ReceivedMessage message = ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body);

@@ -62,7 +62,8 @@ class ArchiveSpoolDamageTest extends ArchiveTestCase {
         lost.forEach(l -> lostIds.add(l.messageId()));
         long lostBytes = lost.stream().mapToLong(Lost::entryBytes).sum();
 
-        try (ParquetArchive archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC())) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open()) {
             assertThat(archive.rewritten(Duration.ofSeconds(30)))
                     .as("every entry left is written again, the seqs lost notwithstanding")
                     .isTrue();

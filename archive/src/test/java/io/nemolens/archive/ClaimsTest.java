@@ -13,7 +13,6 @@ import io.nemolens.testing.ArchiveReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +37,10 @@ class ClaimsTest extends ArchiveTestCase {
     private ParquetArchive open(long maxRows) {
         ArchiveOptions options =
                 ArchiveOptions.builder(dir).maxRows(maxRows).instanceId("a").build();
-        return new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), claims);
+        return ParquetArchive.builder(options, decoder)
+                .store(new LocalFolder(dir))
+                .claims(claims)
+                .open();
     }
 
     private List<ReceivedMessage> messages(int count) {

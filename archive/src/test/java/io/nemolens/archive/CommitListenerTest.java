@@ -9,7 +9,6 @@ import io.nemolens.handlers.Signal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -65,13 +64,12 @@ class CommitListenerTest extends ArchiveTestCase {
 
     @Test
     void theListenersAreToldOfEachMomentAndOneThatFailsHoldsUpNothing() throws Exception {
-        archive = new ParquetArchive(
-                ArchiveOptions.builder(dir).instanceId("a").build(),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(dir),
-                new InMemoryClaims(),
-                List.of(failing, recording));
+        archive = ParquetArchive.builder(
+                        ArchiveOptions.builder(dir).instanceId("a").build(), decoder)
+                .store(new LocalFolder(dir))
+                .claims(new InMemoryClaims())
+                .listeners(List.of(failing, recording))
+                .open();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             byte[] body = NemoLensRequests.spans(9, "run-" + (i % 2), 0, i).toByteArray();

@@ -14,7 +14,6 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +40,7 @@ class DedicatedColumnsTest extends ArchiveTestCase {
                                 new DedicatedColumn("gpu.id", DedicatedColumn.Type.STRING),
                                 new DedicatedColumn("Step.Ok", DedicatedColumn.Type.BOOLEAN))))
                 .build();
-        archive = new ParquetArchive(options, decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(options, decoder).open();
         ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder()
                 .addResourceSpans(ResourceSpans.newBuilder()
                         .setResource(Resource.newBuilder()

@@ -37,7 +37,8 @@ class DirectWriterTest {
         }
         // files cut at 500 rows: 800 rows (cut after the second message), then 400
         Path archived = dir.resolve("archive");
-        try (ParquetArchive archive = new ParquetArchive(options(archived), decoder, Clock.systemUTC())) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(options(archived), decoder).open()) {
             for (ReceivedMessage m : messages) {
                 archive.accept(m).toCompletableFuture().get(10, TimeUnit.SECONDS);
             }

@@ -13,7 +13,6 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -184,7 +183,7 @@ class FailedFileTest extends ArchiveTestCase {
                 .maxAge(Duration.ofMinutes(10)) // files are committed when the test says so
                 .rowGroupSizeBytes(rowGroupBytes)
                 .build();
-        archive = new ParquetArchive(options, decoder, Clock.systemUTC(), outputs);
+        archive = ParquetArchive.builder(options, decoder).outputs(outputs).open();
     }
 
     private ReceivedMessage spans(int count, String run, int rank, long seed) {

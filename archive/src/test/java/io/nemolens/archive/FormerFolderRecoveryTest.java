@@ -12,7 +12,6 @@ import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +43,8 @@ class FormerFolderRecoveryTest {
                 spans(NemoLensRequests.spans(3, "_tmp", 0, 2)),
                 spans(NemoLensRequests.spans(4, "launch-\uD83D\uDE80", 0, 3)),
                 spans(NemoLensRequests.spans(2, "plain", 0, 4)));
-        try (ParquetArchive archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC())) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open()) {
             for (ReceivedMessage m : sent) {
                 archive.accept(m).toCompletableFuture().get(10, TimeUnit.SECONDS);
             }
@@ -73,7 +73,8 @@ class FormerFolderRecoveryTest {
             manifest.rewrite(renamed);
         }
 
-        try (ParquetArchive archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC())) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open()) {
             assertThat(archive.rewritten(Duration.ofSeconds(30))).isTrue();
             archive.commitNow();
         }

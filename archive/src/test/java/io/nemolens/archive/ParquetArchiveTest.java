@@ -24,7 +24,6 @@ import io.nemolens.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class ParquetArchiveTest extends ArchiveTestCase {
 
     private ParquetArchive open(ArchiveOptions options) {
-        archive = new ParquetArchive(options, decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(options, decoder).open();
         return archive;
     }
 
@@ -440,8 +439,13 @@ class ParquetArchiveTest extends ArchiveTestCase {
     void theClockItIsGivenTimesTheSpoolTheFilesAndTheDedupIndex() throws Exception {
         MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
         // files a second old are committed, by the clock: the housekeeping looks every 100 ms
-        archive = new ParquetArchive(
-                ArchiveOptions.builder(dir).maxAge(Duration.ofSeconds(1)).build(), decoder, clock);
+        archive = ParquetArchive.builder(
+                        ArchiveOptions.builder(dir)
+                                .maxAge(Duration.ofSeconds(1))
+                                .build(),
+                        decoder)
+                .clock(clock)
+                .open();
         ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(10, "run-a", 0, 1));
         take(message);
 
@@ -479,7 +483,9 @@ class ParquetArchiveTest extends ArchiveTestCase {
         MutableClock clock = MutableClock.at("2026-11-29T19:17:35Z");
         List<String> ids = new ArrayList<>();
         for (int start = 1; start <= 2; start++) {
-            archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, clock);
+            archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder)
+                    .clock(clock)
+                    .open();
             ReceivedMessage message = received(Signal.SPANS, NemoLensRequests.spans(9, "run-a", 0, start));
             ids.add(message.info().messageId());
             take(message);
@@ -498,12 +504,12 @@ class ParquetArchiveTest extends ArchiveTestCase {
 
     @Test
     void temporaryFilesOfStoppedInstancesAreRemovedAtStartAndThoseOfLiveOnesKept() throws Exception {
-        ParquetArchive live = new ParquetArchive(
-                ArchiveOptions.builder(dir)
-                        .spoolPath(dir.resolve(".spool-live"))
-                        .build(),
-                decoder,
-                Clock.systemUTC());
+        ParquetArchive live = ParquetArchive.builder(
+                        ArchiveOptions.builder(dir)
+                                .spoolPath(dir.resolve(".spool-live"))
+                                .build(),
+                        decoder)
+                .open();
         try {
             Path partition = Files.createDirectories(dir.resolve("spans/date=2026-11-29/run_id=r"));
             Files.createDirectories(dir.resolve(".instances"));

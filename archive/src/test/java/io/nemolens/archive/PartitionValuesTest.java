@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +42,7 @@ class PartitionValuesTest extends ArchiveTestCase {
 
     @Test
     void everyRunIsFoundByItsRealIdThroughItsFolderOrItsColumn() throws Exception {
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open();
         String longId = "pretrain-" + "0123456789".repeat(500);
         String longCjk = "大规模语言模型预训练".repeat(4);
         Map<String, Integer> runs = new LinkedHashMap<>();
@@ -102,7 +101,9 @@ class PartitionValuesTest extends ArchiveTestCase {
         // would), while it makes every other folder
         OutputFiles refusing = new Refusing(
                 "File name too long", dir -> dir.getFileName().toString().equals("run_id=refused-run"));
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC(), refusing);
+        archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder)
+                .outputs(refusing)
+                .open();
         ReceivedMessage before = spans(NemoLensRequests.spans(3, "run-a", 0, 1));
         ReceivedMessage refused = spans(NemoLensRequests.spans(4, "refused-run", 0, 2));
         ReceivedMessage after = spans(NemoLensRequests.spans(5, "run-b", 0, 3));
@@ -131,7 +132,9 @@ class PartitionValuesTest extends ArchiveTestCase {
     void aStorageFailureHoldsMessagesAndNeverRejectsOne() throws Exception {
         // the disk is full: no folder at all can be made, whatever its name
         Refusing full = new Refusing("No space left on device", d -> true);
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC(), full);
+        archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder)
+                .outputs(full)
+                .open();
         ReceivedMessage message = spans(NemoLensRequests.spans(3, "run-a", 0, 1));
 
         take(message); // durable in the spool: acknowledged, its rows written again once they can be
@@ -160,7 +163,7 @@ class PartitionValuesTest extends ArchiveTestCase {
                 .spoolMaxBytes(16 << 10)
                 .spoolSegmentBytes(16 << 10)
                 .build();
-        archive = new ParquetArchive(small, decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(small, decoder).open();
         ReceivedMessage large = spans(NemoLensRequests.spans(200, "run-a", 0, 1));
         assertThat(large.body().length).isGreaterThan(16 << 10);
 

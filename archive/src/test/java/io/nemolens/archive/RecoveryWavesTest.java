@@ -44,7 +44,8 @@ class RecoveryWavesTest {
         // an archive takes a message of each of 40 runs and keeps their 40 files open; its spool, copied now that
         // every append is durable, is what a crash would leave (no file committed)
         Path first = dir.resolve("first");
-        try (ParquetArchive archive = new ParquetArchive(ArchiveOptions.defaults(first), decoder, Clock.systemUTC())) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(ArchiveOptions.defaults(first), decoder).open()) {
             for (int run = 0; run < RUNS; run++) {
                 byte[] body = NemoLensRequests.spans(SPANS_PER_MESSAGE, "wave-run-" + run, 0, run)
                         .toByteArray();

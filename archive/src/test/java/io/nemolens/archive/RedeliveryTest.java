@@ -6,7 +6,6 @@ import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +21,7 @@ class RedeliveryTest extends ArchiveTestCase {
 
     @Test
     void aRedeliveryWhileTheFirstAppendIsNotDurableIsAcknowledgedNoEarlierThanTheFirstDelivery() throws Exception {
-        archive = new ParquetArchive(ArchiveOptions.defaults(dir), decoder, Clock.systemUTC());
+        archive = ParquetArchive.builder(ArchiveOptions.defaults(dir), decoder).open();
         List<ReceivedMessage> sent = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             byte[] body = NemoLensRequests.spans(30, "run-a", 0, i).toByteArray();

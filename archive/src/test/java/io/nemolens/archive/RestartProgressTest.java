@@ -58,7 +58,8 @@ class RestartProgressTest extends ArchiveTestCase {
         ArchiveOptions options = ArchiveOptions.defaults(dir);
         spoolAsAKilledConsumerLeavesIt(options);
         clock.advance(Duration.ofSeconds(30)); // restarted half a minute later, well within max-age
-        try (ParquetArchive archive = new ParquetArchive(options, decoder, clock)) {
+        try (ParquetArchive archive =
+                ParquetArchive.builder(options, decoder).clock(clock).open()) {
             assertThat(archive.rewritten(Duration.ofSeconds(30))).isTrue();
             // the clock stands still: only the recovery's own commit can have committed them
             await().atMost(Duration.ofSeconds(20))
@@ -79,14 +80,15 @@ class RestartProgressTest extends ArchiveTestCase {
         int spans = 500;
         spoolAsAKilledConsumerLeavesIt(options, messages, spans);
         // stopped as soon as it started (a rolling deploy restarting it twice): the recovery is under way
-        new ParquetArchive(options, decoder, clock).close();
+        ParquetArchive.builder(options, decoder).clock(clock).open().close();
         try (ArchiveReader reader = new ArchiveReader(dir)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
                     .as("every row of the spool in a committed file after the stop")
                     .isEqualTo((long) messages * spans);
         }
         // the next start finds nothing to write again (the spool's segment may still be there: its rows are in files)
-        try (ParquetArchive again = new ParquetArchive(options, decoder, clock)) {
+        try (ParquetArchive again =
+                ParquetArchive.builder(options, decoder).clock(clock).open()) {
             again.commitNow();
             assertThat(again.status().commits().files())
                     .as("files written at the next start")
@@ -104,7 +106,10 @@ class RestartProgressTest extends ArchiveTestCase {
         // the first file fails when it is committed (its stream refuses its rows): its rows are written again
         OutputFiles firstFails =
                 path -> created.incrementAndGet() == 1 ? new Refusing(path) : new LocalOutputFile(path);
-        try (ParquetArchive archive = new ParquetArchive(options, decoder, clock, firstFails)) {
+        try (ParquetArchive archive = ParquetArchive.builder(options, decoder)
+                .clock(clock)
+                .outputs(firstFails)
+                .open()) {
             for (int i = 0; i < MESSAGES; i++) {
                 byte[] body = NemoLensRequests.spans(SPANS, "aged-run", i, i).toByteArray();
                 archive.accept(ParquetArchiveTest.received(decoder.decode(Signal.SPANS, body, null), body))

@@ -10,7 +10,6 @@ import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.TransientHandlerException;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,8 +101,10 @@ class TableCommitsTest extends ArchiveTestCase {
     }
 
     private ParquetArchive open(RecordingTables tables, ArchiveOptions options) {
-        archive =
-                new ParquetArchive(options, decoder, Clock.systemUTC(), new LocalFolder(dir), null, tables, List.of());
+        archive = ParquetArchive.builder(options, decoder)
+                .store(new LocalFolder(dir))
+                .tables(tables)
+                .open();
         return archive;
     }
 

@@ -17,7 +17,6 @@ import io.nemolens.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -240,14 +239,10 @@ public final class AppendHistory {
     private static List<TableFile> write(Path folder, IcebergTables tables, int count) throws Exception {
         HeldBackTables keeping = new HeldBackTables(tables, HeldBackTables.Appends.KEPT);
         OtlpDecoder decoder = new OtlpDecoder();
-        try (ParquetArchive archive = new ParquetArchive(
-                ArchiveOptions.defaults(folder),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(folder),
-                null,
-                keeping,
-                List.of())) {
+        try (ParquetArchive archive = ParquetArchive.builder(ArchiveOptions.defaults(folder), decoder)
+                .store(new LocalFolder(folder))
+                .tables(keeping)
+                .open()) {
             for (int i = 0; i < count; i++) {
                 byte[] body = NemoLensRequests.spans(64, "history-run-" + (i % 4), i % 8, i)
                         .toByteArray();

@@ -16,7 +16,6 @@ import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
 import java.nio.file.Path;
 import java.sql.Array;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,14 +67,10 @@ class IcebergTablesIT {
                         Catalogs.open(database.settings("lens_it", Duration.ofMillis(200)), storage.tables())) {
             Map<String, Integer> published = new HashMap<>();
             Set<String> messageIds = new HashSet<>();
-            try (ParquetArchive archive = new ParquetArchive(
-                    ArchiveOptions.defaults(archiveDir),
-                    decoder,
-                    Clock.systemUTC(),
-                    storage.store(),
-                    null,
-                    tables,
-                    List.of())) {
+            try (ParquetArchive archive = ParquetArchive.builder(ArchiveOptions.defaults(archiveDir), decoder)
+                    .store(storage.store())
+                    .tables(tables)
+                    .open()) {
                 List<Map.Entry<Signal, Message>> requests = List.of(
                         Map.entry(Signal.SPANS, NemoLensTelemetry.traces()),
                         Map.entry(Signal.METRICS, NemoLensTelemetry.metrics()),

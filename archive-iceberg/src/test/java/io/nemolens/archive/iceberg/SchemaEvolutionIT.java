@@ -11,7 +11,6 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -99,14 +98,14 @@ class SchemaEvolutionIT {
             CatalogDatabase database, Path archiveDir, Map<String, List<DedicatedColumn>> columns, int seed)
             throws Exception {
         try (IcebergTables tables = open(database, archiveDir);
-                ParquetArchive archive = new ParquetArchive(
-                        ArchiveOptions.builder(archiveDir).columns(columns).build(),
-                        decoder,
-                        Clock.systemUTC(),
-                        new io.nemolens.archive.store.LocalFolder(archiveDir),
-                        null,
-                        tables,
-                        List.of())) {
+                ParquetArchive archive = ParquetArchive.builder(
+                                ArchiveOptions.builder(archiveDir)
+                                        .columns(columns)
+                                        .build(),
+                                decoder)
+                        .store(new io.nemolens.archive.store.LocalFolder(archiveDir))
+                        .tables(tables)
+                        .open()) {
             byte[] body = body(seed);
             archive.accept(Messages.received(decoder, Signal.SPANS, body))
                     .toCompletableFuture()

@@ -47,14 +47,13 @@ public final class LensArchiveAutoConfiguration {
             ObjectProvider<ArchiveTables> tables,
             ObjectProvider<CommitListener> listeners) {
         ArchiveOptions options = archive.toOptions();
-        return new ParquetArchive(
-                options,
-                decoder.getIfAvailable(OtlpDecoder::new),
-                clock.getIfAvailable(Clock::systemUTC),
-                store.getIfAvailable(() -> new LocalFolder(options.path())),
-                claims.getIfAvailable(),
-                tables.getIfAvailable(),
-                listeners.orderedStream().toList());
+        return ParquetArchive.builder(options, decoder.getIfAvailable(OtlpDecoder::new))
+                .clock(clock.getIfAvailable(Clock::systemUTC))
+                .store(store.getIfAvailable(() -> new LocalFolder(options.path())))
+                .claims(claims.getIfAvailable())
+                .tables(tables.getIfAvailable())
+                .listeners(listeners.orderedStream().toList())
+                .open();
     }
 
     @Bean

@@ -91,10 +91,6 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         Shape {
             dedicated = List.copyOf(dedicated);
         }
-
-        static Shape of(List<DedicatedColumn> dedicated) {
-            return new Shape(dedicated, null);
-        }
     }
 
     /**
@@ -223,8 +219,10 @@ abstract class ArchiveTable<T extends TelemetryRecord> {
         return HIGH_CARDINALITY.contains(column);
     }
 
-    /** The record's own time, which picks its date partition; 0 when it has none. */
-    abstract long timeUnixNano(T record);
+    /** The record's own time, which picks its date partition; 0 when it has none. Its kind's time but for spans. */
+    long timeUnixNano(T record) {
+        return kind.timeUnixNano(record);
+    }
 
     /** Writes the record's own columns. */
     abstract void writeOwn(RowWriter w, T record);

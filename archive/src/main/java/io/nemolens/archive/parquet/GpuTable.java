@@ -20,10 +20,6 @@ final class GpuTable extends SampleTable<GpuSample> {
     private final int namespace = index("namespace");
     private final int container = index("container");
 
-    GpuTable() {
-        this(Shape.of(Tables.defaultColumns("gpu_metrics")));
-    }
-
     GpuTable(Shape shape) {
         super(RecordKind.GPU_SAMPLES, "gpu_metrics", """
                   required binary field (STRING);
@@ -40,11 +36,6 @@ final class GpuTable extends SampleTable<GpuSample> {
                   optional binary namespace (STRING);
                   optional binary container (STRING);
                 """, shape);
-    }
-
-    @Override
-    long timeUnixNano(GpuSample sample) {
-        return sample.timeUnixNano();
     }
 
     @Override

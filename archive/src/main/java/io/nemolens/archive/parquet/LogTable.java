@@ -16,10 +16,6 @@ final class LogTable extends ArchiveTable<LogEntry> {
     private final int spanId = index("span_id");
     private final int flags = index("flags");
 
-    LogTable() {
-        this(Shape.of(Tables.defaultColumns("logs")));
-    }
-
     LogTable(Shape shape) {
         super(RecordKind.LOGS, "logs", """
                   optional int64 time_unix_nano;
@@ -32,11 +28,6 @@ final class LogTable extends ArchiveTable<LogEntry> {
                   optional binary span_id (STRING);
                   required int64 flags;
                 """.formatted(RowWriter.ANY_VALUE_FIELDS), shape);
-    }
-
-    @Override
-    long timeUnixNano(LogEntry log) {
-        return log.effectiveTimeUnixNano();
     }
 
     @Override

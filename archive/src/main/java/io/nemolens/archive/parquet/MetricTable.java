@@ -48,10 +48,6 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
     private final int noRecordedValue = index("no_recorded_value");
     private final int metadata = index("metric_metadata");
 
-    MetricTable() {
-        this(Shape.of(Tables.defaultColumns("metrics")));
-    }
-
     MetricTable(Shape shape) {
         super(
                 RecordKind.METRIC_POINTS,
@@ -96,11 +92,6 @@ final class MetricTable extends ArchiveTable<MetricPoint> {
                                 RowWriter.jsonAttributes("filtered_attributes"),
                                 RowWriter.jsonAttributes("metric_metadata")),
                 shape);
-    }
-
-    @Override
-    long timeUnixNano(MetricPoint point) {
-        return point.timeUnixNano();
     }
 
     @Override

@@ -11,10 +11,6 @@ final class NodeTable extends SampleTable<NodeSample> {
     private final int port = index("port");
     private final int host = index("host");
 
-    NodeTable() {
-        this(Shape.of(Tables.defaultColumns("node_metrics")));
-    }
-
     NodeTable(Shape shape) {
         super(RecordKind.NODE_SAMPLES, "node_metrics", """
                   required binary subsystem (STRING);
@@ -22,11 +18,6 @@ final class NodeTable extends SampleTable<NodeSample> {
                   optional binary port (STRING);
                   optional binary host (STRING);
                 """, shape);
-    }
-
-    @Override
-    long timeUnixNano(NodeSample sample) {
-        return sample.timeUnixNano();
     }
 
     @Override

@@ -24,10 +24,6 @@ final class SpanTable extends ArchiveTable<Span> {
     private final int droppedEvents = index("dropped_events_count");
     private final int droppedLinks = index("dropped_links_count");
 
-    SpanTable() {
-        this(Shape.of(Tables.defaultColumns("spans")));
-    }
-
     SpanTable(Shape shape) {
         super(
                 RecordKind.SPANS,

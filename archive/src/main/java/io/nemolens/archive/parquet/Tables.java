@@ -83,13 +83,18 @@ public final class Tables {
         return schemas;
     }
 
-    /** The dedicated columns of the default tables, for a table built alone (tests). */
-    static List<DedicatedColumn> defaultColumns(String table) {
-        return DedicatedColumn.DEFAULTS.getOrDefault(table, List.of());
-    }
-
     List<ArchiveTable<?>> all() {
         return all;
+    }
+
+    /** The table of this name. */
+    ArchiveTable<?> table(String name) {
+        for (ArchiveTable<?> t : all) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("no table " + name);
     }
 
     private static List<ArchiveTable<?>> create(

@@ -9,7 +9,6 @@ import io.nemolens.generator.NemoLensRequests;
 import io.nemolens.handlers.Signal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -37,8 +36,8 @@ public final class CompactionSpeed {
         Path dir = Files.createTempDirectory("compaction-speed");
         try {
             OtlpDecoder decoder = new OtlpDecoder();
-            ParquetArchive archive =
-                    new ParquetArchive(ArchiveOptions.defaults(dir.resolve("in")), decoder, Clock.systemUTC());
+            ParquetArchive archive = ParquetArchive.builder(ArchiveOptions.defaults(dir.resolve("in")), decoder)
+                    .open();
             try {
                 for (int i = 0; i < messages; i++) {
                     byte[] body =

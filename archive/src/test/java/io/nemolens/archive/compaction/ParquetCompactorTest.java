@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -273,7 +272,7 @@ class ParquetCompactorTest {
 
     /** Archives the requests in order, one file per request and partition, and returns the archive's folder. */
     private Path archive(ArchiveOptions options, List<Request> requests) throws Exception {
-        ParquetArchive a = new ParquetArchive(options, decoder, Clock.systemUTC());
+        ParquetArchive a = ParquetArchive.builder(options, decoder).open();
         try {
             for (Request r : requests) {
                 byte[] body = r.message().toByteArray();

@@ -81,7 +81,8 @@ class OpenFilesCapTest {
         OpenFiles.Usage usage = files.usage();
         assertThat(usage.openFiles()).isEqualTo(3);
         assertThat(usage.openWriters()).isEqualTo(3);
-        assertThat(usage.writerBytes()).isEqualTo(3 * WriterBudget.writerBytes(new SpanTable()));
+        assertThat(usage.writerBytes())
+                .isEqualTo(3 * WriterBudget.writerBytes(Tables.defaults().table("spans")));
 
         write(files, "run-d");
         assertThat(committedRuns)
@@ -139,7 +140,7 @@ class OpenFilesCapTest {
     @Test
     void theBudgetCountsEachFileAtLeastItsWritersFixedCost() {
         long budget = 2L << 20; // two files of the widest table at most
-        long writer = WriterBudget.writerBytes(new SpanTable());
+        long writer = WriterBudget.writerBytes(Tables.defaults().table("spans"));
         OpenFiles files = files(OpenFilesFixtures.settings(budget, 2), OpenFilesFixtures::commit);
         write(files, "run-b");
         assertThat(files.usage().bufferedBytes())
@@ -173,7 +174,7 @@ class OpenFilesCapTest {
                 .isEqualTo((int) ((96L << 20) * 3 / 4 / WriterBudget.largestWriterBytes()));
         assertThat(WriterBudget.largestWriterBytes())
                 .as("the metrics table's writer, the widest")
-                .isEqualTo(WriterBudget.writerBytes(new MetricTable()));
+                .isEqualTo(WriterBudget.writerBytes(Tables.defaults().table("metrics")));
         assertThatThrownBy(() -> files(OpenFilesFixtures.settings(BUDGET, 1000), OpenFilesFixtures::commit))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(

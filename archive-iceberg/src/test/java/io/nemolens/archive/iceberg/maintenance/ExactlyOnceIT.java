@@ -237,14 +237,14 @@ class ExactlyOnceIT extends TablesTestCase {
     private void leaveOut(Path folder, IcebergTables tables, int messages, boolean swallowed) throws Exception {
         HeldBackTables heldBack =
                 new HeldBackTables(tables, swallowed ? HeldBackTables.Appends.KEPT : HeldBackTables.Appends.REFUSED);
-        try (ParquetArchive archive = new ParquetArchive(
-                ArchiveOptions.builder(folder).maxAge(Duration.ofMillis(100)).build(),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(folder),
-                null,
-                heldBack,
-                List.of())) {
+        try (ParquetArchive archive = ParquetArchive.builder(
+                        ArchiveOptions.builder(folder)
+                                .maxAge(Duration.ofMillis(100))
+                                .build(),
+                        decoder)
+                .store(new LocalFolder(folder))
+                .tables(heldBack)
+                .open()) {
             for (int i = 0; i < messages; i++) {
                 take(archive, i);
                 int published = i + 1;

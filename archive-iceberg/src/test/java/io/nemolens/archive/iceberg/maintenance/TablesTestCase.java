@@ -11,9 +11,7 @@ import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.testing.TestPostgres;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -61,13 +59,9 @@ abstract class TablesTestCase {
 
     /** An archive on {@code folder} whose files go to {@code tables}. */
     ParquetArchive archive(Path folder, ArchiveTables tables) {
-        return new ParquetArchive(
-                ArchiveOptions.defaults(folder),
-                decoder,
-                Clock.systemUTC(),
-                new LocalFolder(folder),
-                null,
-                tables,
-                List.of());
+        return ParquetArchive.builder(ArchiveOptions.defaults(folder), decoder)
+                .store(new LocalFolder(folder))
+                .tables(tables)
+                .open();
     }
 }
