@@ -1,7 +1,6 @@
 package io.nemolens.archive.commit;
 
 import io.nemolens.archive.claims.MessageClaims;
-import io.nemolens.archive.spool.DaemonThreads;
 import io.nemolens.archive.spool.Spool;
 import java.io.IOException;
 import java.time.Clock;
@@ -72,8 +71,6 @@ public final class ClaimKeeper implements AutoCloseable {
 
     private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
-    /** The keeper's thread, once {@link #start started}. */
-    private volatile @Nullable Thread thread;
 
     private volatile boolean closed;
     private volatile boolean closing;
@@ -119,9 +116,7 @@ public final class ClaimKeeper implements AutoCloseable {
      * @param elsewhere told of each entry another instance claimed first
      */
     public void start(ClaimedElsewhere elsewhere) {
-        Thread started = DaemonThreads.of("lens-archive-claims", () -> run(elsewhere));
-        thread = started;
-        started.start();
+        step.start("lens-archive-claims", () -> round(elsewhere));
     }
 
     /** An entry to claim once it is durable (registered before any file has rows of it). */
@@ -207,63 +202,63 @@ public final class ClaimKeeper implements AutoCloseable {
         signal.signal();
     }
 
-    private void run(ClaimedElsewhere elsewhere) {
-        while (!closed) {
-            List<Map.Entry<Long, Pending>> batch = nextBatch();
-            if (batch.isEmpty()) {
-                waitingSinceMillis = 0;
-                wanted = false;
-                expireNowAndThen();
-                // until an entry to claim is durable (or failed), a claim is wanted, or the keeper closes
-                awaitWork(this::claimable, IDLE);
-                continue;
-            }
-            long now = clock.millis();
-            if (waitingSinceMillis == 0) {
-                waitingSinceMillis = now;
-            }
-            if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
-                // until a claim is wanted, the keeper closes, a full batch is durable, or the linger is over
-                awaitWork(this::fullBatch, Duration.ofMillis(waitingSinceMillis + LINGER_MILLIS - now));
-                continue;
-            }
-            wanted = false;
-            List<String> ids = new ArrayList<>(batch.size());
-            for (Map.Entry<Long, Pending> e : batch) {
-                ids.add(e.getValue().messageId());
-            }
-            claiming.accept(ids);
-            Set<String> takenByOthers = step.untilClosed(
-                    "claiming " + ids.size() + " message ids (files wait for their claims meanwhile)",
-                    () -> claims.claim(instanceId, ids));
-            if (takenByOthers == null) {
-                log.warn(
-                        "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
-                                + " unclaimed (they are claimed at the next start)",
-                        claims.location(),
-                        step.lastError(),
-                        pending.size());
-                closed = true;
-                signal.signal();
-                break;
-            }
-            for (Map.Entry<Long, Pending> e : batch) {
-                long seq = e.getKey();
-                if (takenByOthers.contains(e.getValue().messageId())) {
-                    lost.incrementAndGet();
-                    log.info(
-                            "message {} was claimed first by another instance (its copy is durable there): dropped"
-                                    + " here and acknowledged",
-                            e.getValue().messageId());
-                    elsewhere.claimedElsewhere(seq);
-                } else {
-                    claimed.incrementAndGet();
-                }
-                forget(seq);
-            }
+    /** One batch claimed, or a wait for one; {@code false} once the keeper closed. */
+    private boolean round(ClaimedElsewhere elsewhere) {
+        List<Map.Entry<Long, Pending>> batch = nextBatch();
+        if (batch.isEmpty()) {
             waitingSinceMillis = 0;
-            signal.signal(); // the files waiting for these claims look again
+            wanted = false;
+            expireNowAndThen();
+            // until an entry to claim is durable (or failed), a claim is wanted, or the keeper closes
+            awaitWork(this::claimable, IDLE);
+            return !closed;
         }
+        long now = clock.millis();
+        if (waitingSinceMillis == 0) {
+            waitingSinceMillis = now;
+        }
+        if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
+            // until a claim is wanted, the keeper closes, a full batch is durable, or the linger is over
+            awaitWork(this::fullBatch, Duration.ofMillis(waitingSinceMillis + LINGER_MILLIS - now));
+            return !closed;
+        }
+        wanted = false;
+        List<String> ids = new ArrayList<>(batch.size());
+        for (Map.Entry<Long, Pending> e : batch) {
+            ids.add(e.getValue().messageId());
+        }
+        claiming.accept(ids);
+        Set<String> takenByOthers = step.untilClosed(
+                "claiming " + ids.size() + " message ids (files wait for their claims meanwhile)",
+                () -> claims.claim(instanceId, ids));
+        if (takenByOthers == null) {
+            log.warn(
+                    "the archive closes while the claim registry {} fails ({}): {} spooled messages stay"
+                            + " unclaimed (they are claimed at the next start)",
+                    claims.location(),
+                    step.lastError(),
+                    pending.size());
+            closed = true;
+            signal.signal();
+            return false;
+        }
+        for (Map.Entry<Long, Pending> e : batch) {
+            long seq = e.getKey();
+            if (takenByOthers.contains(e.getValue().messageId())) {
+                lost.incrementAndGet();
+                log.info(
+                        "message {} was claimed first by another instance (its copy is durable there): dropped"
+                                + " here and acknowledged",
+                        e.getValue().messageId());
+                elsewhere.claimedElsewhere(seq);
+            } else {
+                claimed.incrementAndGet();
+            }
+            forget(seq);
+        }
+        waitingSinceMillis = 0;
+        signal.signal(); // the files waiting for these claims look again
+        return !closed;
     }
 
     /**
@@ -364,13 +359,6 @@ public final class ClaimKeeper implements AutoCloseable {
         closed = true;
         step.closing();
         signal.signal();
-        Thread t = thread;
-        try {
-            if (t != null) {
-                t.join(TimeUnit.SECONDS.toMillis(10));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        step.awaitEnd(Duration.ofSeconds(10));
     }
 }

@@ -1,5 +1,6 @@
 package io.nemolens.archive.commit;
 
+import io.nemolens.archive.spool.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -24,11 +25,23 @@ import org.slf4j.LoggerFactory;
  * which only an interrupt ends, and Spring's keeps every exception of an outage in its retry state, hours of them;
  * what else they offer (attempt limits, jitter, listeners) the commit path has no use for.
  *
- * <p>One thread makes a step's attempts at a time; {@link #closing()} and the status are for any thread.
+ * <p>A part that works on a thread of its own (the claims, the tables) has the step run it ({@link #start}): its
+ * rounds, its end at the stop, and whether it still runs for those who drain it. One thread makes a step's attempts at
+ * a time; {@link #closing()} and the status are for any thread.
  */
 public final class RemoteStep {
 
     private static final Logger log = LoggerFactory.getLogger(RemoteStep.class);
+
+    /** One round of a part's work on the step's thread: it waits for work, does it, and says whether to go on. */
+    @FunctionalInterface
+    public interface Round {
+        /**
+         * @return whether another round comes
+         * @throws InterruptedException when the thread was interrupted while it waited (it ends)
+         */
+        boolean next() throws InterruptedException;
+    }
 
     /** A call to the remote part; it returns something (not {@code null}) when it succeeds. */
     @FunctionalInterface
@@ -56,6 +69,8 @@ public final class RemoteStep {
     private final Duration longestWait;
     private final Failures failures;
     private volatile boolean closing;
+    /** The thread the part works on, once {@link #start started}. */
+    private volatile @Nullable Thread thread;
 
     /**
      * @param name what the part is, for the log ("the archive's store", "the claim registry", ...)
@@ -126,6 +141,48 @@ public final class RemoteStep {
             if (!backoff.pause(() -> closing || last.getAsBoolean())) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Runs the part's work on a thread of the step's own (a daemon named {@code threadName}), round after round, until
+     * a round says it is done or the thread is interrupted; once. The part tells its rounds to end (its own flags, then
+     * {@link #closing}), and {@link #awaitEnd} waits for the thread.
+     */
+    public synchronized void start(String threadName, Round round) {
+        if (thread != null) {
+            throw new IllegalStateException(name + " works on a thread already");
+        }
+        Thread started = DaemonThreads.of(threadName, () -> {
+            try {
+                while (round.next()) {
+                    // the next round
+                }
+            } catch (InterruptedException e) {
+                // only the part's own flags end its work; an interrupt ends the thread and is logged
+                log.warn("{} {}: its thread was interrupted and ends", name, location);
+            }
+        });
+        thread = started;
+        started.start();
+    }
+
+    /** Whether the step's thread runs: a drain stops waiting for work of a thread that ended. */
+    public boolean working() {
+        Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
+    /** Waits up to {@code timeout} for the step's thread to end (the part told its rounds to end). */
+    public void awaitEnd(Duration timeout) {
+        Thread t = thread;
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.nemolens.archive.commit;
 
 import io.nemolens.archive.parquet.ParquetFile;
-import io.nemolens.archive.spool.DaemonThreads;
 import io.nemolens.archive.store.StagedFile;
 import io.nemolens.archive.table.ArchiveTables;
 import io.nemolens.archive.table.TableFile;
@@ -60,7 +59,6 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
     private final long intervalNanos;
     private final Object lock = new Object();
     private final List<Waiting> waiting = new ArrayList<>();
-    private final Thread thread;
     /** Drains asked for and not yet done: the next wave comes at once. */
     private int urgent;
     /** The wave the thread appends now (taken from {@link #waiting}), or {@code null}. */
@@ -107,8 +105,7 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
         this.intervalNanos = tables.commitInterval().toNanos();
         this.lastWaveNanos = System.nanoTime();
         this.nextIntervalNanos = jittered();
-        this.thread = DaemonThreads.of("lens-archive-tables", this::run);
-        thread.start();
+        step.start("lens-archive-tables", this::round);
     }
 
     /** The store took a file: it waits for the next wave. */
@@ -175,7 +172,7 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
             lock.notifyAll();
             try {
                 while (!waiting.isEmpty() || appending != null) {
-                    if (!thread.isAlive()) {
+                    if (!step.working()) {
                         return;
                     }
                     lock.wait(100);
@@ -188,46 +185,42 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
         }
     }
 
-    private void run() {
-        while (true) {
-            List<Waiting> wave;
-            synchronized (lock) {
-                try {
-                    // the next wave: once something waits and the interval is over, at once when drained or closing;
-                    // the thread ends only once it is stopped and nothing waits (a closing archive still hands over
-                    // the files its last commits publish)
-                    while (true) {
-                        if (waiting.isEmpty()) {
-                            if (stopped) {
-                                return;
-                            }
-                            lock.wait();
-                            continue;
-                        }
-                        long left = lastWaveNanos + nextIntervalNanos - System.nanoTime();
-                        if (closing || urgent > 0 || left <= 0) {
-                            break;
-                        }
-                        lock.wait(Math.max(1, left / 1_000_000));
+    /** One wave, once it is due; {@code false} once stopped with nothing waiting. */
+    private boolean round() throws InterruptedException {
+        List<Waiting> wave;
+        synchronized (lock) {
+            // the next wave: once something waits and the interval is over, at once when drained or closing; the
+            // thread ends only once it is stopped and nothing waits (a closing archive still hands over the files its
+            // last commits publish)
+            while (true) {
+                if (waiting.isEmpty()) {
+                    if (stopped) {
+                        return false;
                     }
-                } catch (InterruptedException e) {
-                    return;
+                    lock.wait();
+                    continue;
                 }
-                wave = new ArrayList<>(waiting);
-                waiting.clear();
-                appending = wave;
+                long left = lastWaveNanos + nextIntervalNanos - System.nanoTime();
+                if (closing || urgent > 0 || left <= 0) {
+                    break;
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
             }
-            try {
-                append(wave);
-            } finally {
-                synchronized (lock) {
-                    appending = null;
-                    lastWaveNanos = System.nanoTime();
-                    nextIntervalNanos = jittered();
-                    lock.notifyAll();
-                }
+            wave = new ArrayList<>(waiting);
+            waiting.clear();
+            appending = wave;
+        }
+        try {
+            append(wave);
+        } finally {
+            synchronized (lock) {
+                appending = null;
+                lastWaveNanos = System.nanoTime();
+                nextIntervalNanos = jittered();
+                lock.notifyAll();
             }
         }
+        return true;
     }
 
     /**
@@ -366,10 +359,6 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
             stopped = true;
             lock.notifyAll();
         }
-        try {
-            thread.join(java.util.concurrent.TimeUnit.MINUTES.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        step.awaitEnd(Duration.ofMinutes(2));
     }
 }
