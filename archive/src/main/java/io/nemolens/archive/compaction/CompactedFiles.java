@@ -10,6 +10,8 @@ import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 
@@ -24,6 +26,22 @@ import org.jspecify.annotations.Nullable;
  */
 final class CompactedFiles {
 
+    /** Where the compacted files go. */
+    public interface Sink {
+
+        /** The output file to write next, asked for before its first row. */
+        OutputFile next() throws IOException;
+
+        /**
+         * The file {@link #next()} returned last is finished: its footer written, its stream closed.
+         *
+         * @param bytes its size
+         * @param rows its rows
+         * @param footer its footer: schema, row groups, column statistics
+         */
+        void finished(long bytes, long rows, ParquetMetadata footer) throws IOException;
+    }
+
     /** Sizes are looked at every so many rows: summing every column's buffers after each row would cost more. */
     private static final int ROWS_PER_SIZE_CHECK = 64;
 
@@ -33,7 +51,7 @@ final class CompactedFiles {
     private final long rowGroupBytes;
     private final long targetFileBytes;
     private final Map<String, String> footer;
-    private final Compaction.Sink sink;
+    private final Sink sink;
 
     private @Nullable RowGroupWriter file;
     private ColumnWriter[] writers = new ColumnWriter[0];
@@ -56,7 +74,7 @@ final class CompactedFiles {
             long rowGroupBytes,
             long targetFileBytes,
             Map<String, String> footer,
-            Compaction.Sink sink) {
+            Sink sink) {
         this.schema = schema;
         this.properties = FileSettings.properties(schema);
         this.compressor = compressor;

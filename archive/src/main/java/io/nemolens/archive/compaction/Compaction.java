@@ -22,7 +22,6 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -30,7 +29,7 @@ import org.apache.parquet.schema.Type;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The work of {@code io.nemolens.archive.ParquetCompactor}: the rows of small files of one table partition written
+ * The work of {@link ParquetCompactor}: the rows of small files of one table partition written
  * again into big files, each row once. Which rows are written is decided here (a row whose {@code _message_id} and
  * {@code _row} were written before, or whose message other files hold, is dropped); the copying is
  * {@link RowCopier}'s, column by column with their levels, and the cutting into row groups and files
@@ -38,25 +37,6 @@ import org.jspecify.annotations.Nullable;
  * partition, codecs and columns) before the first row is written.
  */
 public final class Compaction {
-
-    static final String MESSAGE_ID = "_message_id";
-    static final String ROW = "_row";
-
-    /** Where the compacted files go. */
-    public interface Sink {
-
-        /** The output file to write next, asked for before its first row. */
-        OutputFile next() throws IOException;
-
-        /**
-         * The file {@link #next()} returned last is finished: its footer written, its stream closed.
-         *
-         * @param bytes its size
-         * @param rows its rows
-         * @param footer its footer: schema, row groups, column statistics
-         */
-        void finished(long bytes, long rows, ParquetMetadata footer) throws IOException;
-    }
 
     /**
      * What a compaction did with the rows it read.
@@ -93,13 +73,17 @@ public final class Compaction {
      * @throws IOException when an input cannot be read or an output written
      */
     public Counts run(
-            MessageType schema, List<InputFile> inputs, Set<String> skipMessageIds, long targetFileBytes, Sink sink)
+            MessageType schema,
+            List<InputFile> inputs,
+            Set<String> skipMessageIds,
+            long targetFileBytes,
+            CompactedFiles.Sink sink)
             throws IOException {
         if (targetFileBytes < 1) {
             throw new IllegalArgumentException("targetFileBytes must be positive: " + targetFileBytes);
         }
-        requireColumn(schema, MESSAGE_ID, PrimitiveTypeName.BINARY);
-        requireColumn(schema, ROW, PrimitiveTypeName.INT32);
+        requireColumn(schema, InputColumns.MESSAGE_ID, PrimitiveTypeName.BINARY);
+        requireColumn(schema, InputColumns.ROW, PrimitiveTypeName.INT32);
         List<Input> checked = check(schema, inputs);
         if (checked.isEmpty()) {
             return new Counts(0, 0, 0, 0);
@@ -156,8 +140,8 @@ public final class Compaction {
         Set<String> ids = new HashSet<>();
         try (ParquetFileReader reader = FileReaders.open(file)) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            requireColumn(schema, MESSAGE_ID, PrimitiveTypeName.BINARY);
-            MessageType projection = new MessageType(schema.getName(), schema.getType(MESSAGE_ID));
+            requireColumn(schema, InputColumns.MESSAGE_ID, PrimitiveTypeName.BINARY);
+            MessageType projection = new MessageType(schema.getName(), schema.getType(InputColumns.MESSAGE_ID));
             reader.setRequestedSchema(projection);
             ColumnDescriptor column = projection.getColumns().get(0);
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();

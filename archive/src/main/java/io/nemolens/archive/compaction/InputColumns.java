@@ -18,6 +18,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class InputColumns {
 
+    /** The columns that say which message and which of its rows a row is: what compaction keeps once. */
+    static final String MESSAGE_ID = "_message_id";
+
+    static final String ROW = "_row";
+
     private final @Nullable ColumnDescriptor[] byOutput;
 
     private InputColumns(@Nullable ColumnDescriptor[] byOutput) {

@@ -154,7 +154,7 @@ public final class ParquetCompactor {
     }
 
     /** The outputs asked for, and those finished. */
-    private static final class Collected implements Compaction.Sink {
+    private static final class Collected implements CompactedFiles.Sink {
         private final Outputs outputs;
         private final List<CompactedFile> finished = new ArrayList<>();
         private @Nullable Output current;

@@ -67,16 +67,16 @@ final class RowCopier {
                 ColumnReader reader = store.getColumnReader(in);
                 readers[c] = reader;
                 remaining[c] = rowGroup.getPageReader(in).getTotalValueCount();
-                if (out.getPath().length == 1 && out.getPath()[0].equals(Compaction.MESSAGE_ID)) {
+                if (out.getPath().length == 1 && out.getPath()[0].equals(InputColumns.MESSAGE_ID)) {
                     id = reader;
-                } else if (out.getPath().length == 1 && out.getPath()[0].equals(Compaction.ROW)) {
+                } else if (out.getPath().length == 1 && out.getPath()[0].equals(InputColumns.ROW)) {
                     index = reader;
                 }
             }
         }
         if (id == null || index == null) {
             throw new IllegalArgumentException(
-                    "the input has no " + Compaction.MESSAGE_ID + " or " + Compaction.ROW + " column");
+                    "the input has no " + InputColumns.MESSAGE_ID + " or " + InputColumns.ROW + " column");
         }
         messageId = id;
         row = index;
