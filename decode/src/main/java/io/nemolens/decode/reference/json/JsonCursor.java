@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumDescriptor;

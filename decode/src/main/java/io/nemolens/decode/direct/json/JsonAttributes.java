@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.NotCommon;
@@ -121,7 +121,7 @@ final class JsonAttributes {
         return new AnyValue.ArrayValue(List.copyOf(list));
     }
 
-    /** Bytes as base64, standard or URL-safe, as the reference reads them ({@link JsonCursor#bytes}). */
+    /** Bytes as base64, standard or URL-safe, as the reference reads them ({@code JsonCursor.bytes} in {@code io.nemolens.decode.reference.json}). */
     private static byte[] base64(String s) {
         try {
             boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;

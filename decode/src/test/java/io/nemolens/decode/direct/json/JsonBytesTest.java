@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,12 +11,16 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * The direct reader's tokenizer against Jackson, the reference reader's: what it reads it reads as Jackson does,
  * and what it does not read it refuses with {@link NotCommon} (never another exception, never a different value).
  */
 class JsonBytesTest {
+
+    /** Jackson with its defaults, as the reference reader has them (its nesting limit is Jackson's default too). */
+    private static final JsonFactory JACKSON = new JsonFactory();
 
     private static JsonBytes bytes(String json) {
         byte[] b = json.getBytes(StandardCharsets.UTF_8);
@@ -29,7 +33,7 @@ class JsonBytesTest {
 
     /** Jackson's string for the one JSON string in {@code body}, or null when Jackson refuses it. */
     private static String jackson(byte[] body) {
-        try (JsonParser p = JsonRequests.FACTORY.createParser(ObjectReadContext.empty(), body, 0, body.length)) {
+        try (JsonParser p = JACKSON.createParser(ObjectReadContext.empty(), body, 0, body.length)) {
             if (p.nextToken() != JsonToken.VALUE_STRING) {
                 return null;
             }

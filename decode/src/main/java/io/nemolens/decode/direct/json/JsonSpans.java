@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
@@ -33,12 +33,12 @@ import org.jspecify.annotations.Nullable;
  * first; the request (and each span's raw OTLP from it) is read the reference way when first asked for.
  *
  * <p>Like the protobuf reader it reads the common case only and returns {@code null} for anything else, which
- * the decoder then reads the reference way ({@link JsonRequests}, then {@code io.nemolens.decode.ProtoRecordMapper}),
+ * the decoder then reads the reference way ({@code reference.json.JsonRequests}, then {@code reference.ProtoRecordMapper}),
  * errors included: any value the reference would refuse, an object that names a singular message twice, a top-level
  * property other than the spans', string-table indexes (profiles), values nested deeper than
  * {@link Limits#MAX_VALUE_NESTING}. Within that it reads as the reference reads: both spellings of every
  * name, {@code null} as absent, unknown properties skipped, repeated fields appended and scalars last-wins, and
- * values as {@link JsonCursor} reads them. It reads the body's bytes itself ({@link JsonBytes}: measured, Jackson's
+ * values as the reference's {@code JsonCursor} reads them. It reads the body's bytes itself ({@link JsonBytes}: measured, Jackson's
  * tokenizer was two thirds of the time this reader took), and leaves to the reference any JSON that Jackson might
  * read otherwise than it. The collector writes a group's schema URL after its spans, so
  * a group's spans become records when the group ends. Attributes are {@link JsonAttributes}' to read; this class
