@@ -1,5 +1,6 @@
 package io.nemolens.decode.direct.json;
 
+import io.nemolens.decode.records.JsonBase64;
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.NotCommon;
 import io.nemolens.decode.records.SharedStrings;
@@ -10,7 +11,6 @@ import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -121,11 +121,10 @@ final class JsonAttributes {
         return new AnyValue.ArrayValue(List.copyOf(list));
     }
 
-    /** Bytes as base64, standard or URL-safe, as the reference reads them ({@code JsonCursor.bytes} in {@code io.nemolens.decode.reference.json}). */
+    /** Bytes as base64 ({@link JsonBase64}, the reference's rule too); not base64 is the reference's to refuse. */
     private static byte[] base64(String s) {
         try {
-            boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;
-            return (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s);
+            return JsonBase64.decode(s);
         } catch (IllegalArgumentException e) {
             throw new NotCommon();
         }
