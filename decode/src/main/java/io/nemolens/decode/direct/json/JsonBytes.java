@@ -335,8 +335,8 @@ final class JsonBytes {
         return new String(chars, 0, n);
     }
 
-    /** The scratch characters, at least {@code len} of them. */
-    private char[] chars(int len) {
+    /** The scratch characters, at least {@code len} of them: a string's here, a number's in {@link JsonNumbers}. */
+    char[] chars(int len) {
         if (chars.length < len) {
             chars = new char[len];
         }

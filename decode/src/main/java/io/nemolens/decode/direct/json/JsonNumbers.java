@@ -24,8 +24,6 @@ final class JsonNumbers {
     private static final byte[] INFINITY = "Infinity".getBytes(StandardCharsets.US_ASCII);
 
     private final JsonBytes in;
-    /** A number's characters for Jackson's parser: a number has at most {@link JsonBytes#MAX_NUMBER_CHARS}. */
-    private final char[] digits = new char[JsonBytes.MAX_NUMBER_CHARS];
 
     /** The numbers of the body {@code in} reads. */
     JsonNumbers(JsonBytes in) {
@@ -98,6 +96,7 @@ final class JsonNumbers {
             return fast;
         }
         // Jackson's own parser (FastDoubleParser, correctly rounded as Double.parseDouble is, and faster)
+        char[] digits = in.chars(len);
         for (int i = 0; i < len; i++) {
             digits[i] = (char) b[start + i];
         }
