@@ -434,6 +434,11 @@ public final class ProtoRecordMapper {
             this.out = out;
         }
 
+        /**
+         * Adds a point. Each data point type calls it with the same five getters of its own: OTLP's point messages
+         * share these fields but no Java type, and one call over them all would need reflection or five accessors a
+         * type.
+         */
         void add(
                 long startTimeUnixNano,
                 long timeUnixNano,
