@@ -111,6 +111,48 @@ class ArchitectureTest {
                 .check(main);
     }
 
+    /** The decoder's root is its public face, over its sub-packages: they never use it, whatever they are. */
+    @Test
+    void decodingsSubPackagesNeverUseItsRoot() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.decode..")
+                .and()
+                .resideOutsideOfPackage("io.nemolens.decode")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.decode")
+                .because("the root assembles the readers (OtlpDecoder) and turns their failures into DecodeException;"
+                        + " what the readers share lives in io.nemolens.decode.records")
+                .check(main);
+    }
+
+    /**
+     * The direct span readers and the reference reader are two readings of the same bytes, each checked against the
+     * other by the decoder's tests: they share only {@code io.nemolens.decode.records}.
+     */
+    @Test
+    void theDirectAndTheReferenceReadersDoNotUseEachOther() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.decode.direct..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.decode.reference..")
+                .because("a direct reader leaves what is not its common case to the decoder, which reads it the"
+                        + " reference way; what both need is in io.nemolens.decode.records")
+                .check(main);
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.decode.reference..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.decode.direct..")
+                .because("the reference reads every body without the direct readers, so that they can be checked"
+                        + " against it")
+                .check(main);
+    }
+
     @Test
     void theLibrariesReachTheArchiveOnlyThroughTheSpi() {
         noClasses()

@@ -1,9 +1,10 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.Message;
-import io.nemolens.decode.json.JsonSpans;
-import io.nemolens.decode.protobuf.ProtobufSpans;
+import io.nemolens.decode.direct.json.JsonSpans;
+import io.nemolens.decode.direct.protobuf.ProtobufSpans;
 import io.nemolens.decode.records.Limits;
+import io.nemolens.decode.reference.ProtoRecordMapper;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Records;

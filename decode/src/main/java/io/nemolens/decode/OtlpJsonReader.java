@@ -1,8 +1,8 @@
 package io.nemolens.decode;
 
 import com.google.protobuf.Message;
-import io.nemolens.decode.json.JsonRequests;
-import io.nemolens.decode.json.OtlpJsonException;
+import io.nemolens.decode.reference.json.JsonRequests;
+import io.nemolens.decode.reference.json.OtlpJsonException;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -21,7 +21,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
  * {@code null} means absent. Thread-safe.
  *
  * <p>Each message's fields are declared once, in a field table per message; one loop reads every message by its
- * table ({@link JsonRequests}, in {@code io.nemolens.decode.json}).
+ * table ({@link JsonRequests}, in {@code io.nemolens.decode.reference.json}).
  */
 public final class OtlpJsonReader {
 

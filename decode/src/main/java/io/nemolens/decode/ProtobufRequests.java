@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
+import io.nemolens.decode.records.Limits;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -29,7 +30,7 @@ public final class ProtobufRequests {
                     UnsafeByteOperations.unsafeWrap(body, offset, length).newCodedInput();
             in.enableAliasing(true);
             // protobuf's own limit (100 nested messages) refused values the OTLP/JSON reader accepts
-            in.setRecursionLimit(OtlpDecoder.MAX_PARSE_DEPTH);
+            in.setRecursionLimit(Limits.MAX_PARSE_DEPTH);
             return switch (signal) {
                 case SPANS -> ExportTraceServiceRequest.parser().parseFrom(in);
                 case METRICS -> ExportMetricsServiceRequest.parser().parseFrom(in);
@@ -39,7 +40,7 @@ public final class ProtobufRequests {
             String what = e.getMessage() != null && e.getMessage().contains("truncated")
                     ? "truncated protobuf: "
                     : e.getMessage() != null && e.getMessage().contains("too many levels of nesting")
-                            ? "protobuf nested deeper than " + OtlpDecoder.MAX_PARSE_DEPTH + " messages: "
+                            ? "protobuf nested deeper than " + Limits.MAX_PARSE_DEPTH + " messages: "
                             : "invalid protobuf: ";
             throw new DecodeException(
                     what + e.getMessage() + " (" + length + " bytes parsed as " + requestType(signal) + ")",

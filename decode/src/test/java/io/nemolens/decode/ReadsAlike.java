@@ -3,8 +3,9 @@ package io.nemolens.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
-import io.nemolens.decode.json.JsonSpans;
-import io.nemolens.decode.protobuf.ProtobufSpans;
+import io.nemolens.decode.direct.json.JsonSpans;
+import io.nemolens.decode.direct.protobuf.ProtobufSpans;
+import io.nemolens.decode.reference.ProtoRecordMapper;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.RawOtlp;

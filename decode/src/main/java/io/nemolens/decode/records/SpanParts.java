@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a {@link Span} record is made of, gathered field by field as a reader of one encoding comes upon them, and
  * the one place a span, its events and its links become records: the protobuf wire reader, the OTLP/JSON token
- * reader and the reference path over protobuf-java's objects ({@code io.nemolens.decode.ProtoRecordMapper}) each
+ * reader and the reference path over protobuf-java's objects ({@code io.nemolens.decode.reference.ProtoRecordMapper}) each
  * translate their encoding's fields into these and nothing more. What a field is when a span does not have it
  * (empty strings, no attributes, no events or links, status unset) is said here once.
  *

@@ -1,5 +1,6 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
+import io.nemolens.decode.records.JsonBase64;
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.NotCommon;
 import io.nemolens.decode.records.SharedStrings;
@@ -10,14 +11,13 @@ import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads attributes from OTLP/JSON for the direct span reader: arrays of {@code KeyValue}s and their
  * {@code AnyValue}s, arrays and key-value lists nested up to {@link Limits#MAX_VALUE_NESTING}, with the value
- * readers of {@link JsonBytes}, for the resource, the scope, spans, events and links alike. String-table indexes
+ * readers of {@link JsonBytes} and {@link JsonNumbers}, for the resource, the scope, spans, events and links alike. String-table indexes
  * (profiles) and a value twice are the reference's to read. Not thread-safe; reads one parser's body.
  */
 final class JsonAttributes {
@@ -37,9 +37,11 @@ final class JsonAttributes {
     private static final JsonNames KEY_VALUE_LIST = JsonNames.of(KeyValueList.getDescriptor(), "values");
 
     private final JsonBytes in;
+    private final JsonNumbers numbers;
 
-    JsonAttributes(JsonBytes in) {
+    JsonAttributes(JsonBytes in, JsonNumbers numbers) {
         this.in = in;
+        this.numbers = numbers;
     }
 
     /**
@@ -90,8 +92,8 @@ final class JsonAttributes {
             value = switch (field) {
                 case 0 -> cache == null ? new AnyValue.StringValue(in.text()) : cache.stringValue(in, 2 * place + 1);
                 case 1 -> SharedValues.bool(in.bool());
-                case 2 -> SharedValues.integer(in.integer(true));
-                case 3 -> new AnyValue.DoubleValue(in.float64());
+                case 2 -> SharedValues.integer(numbers.integer(true));
+                case 3 -> new AnyValue.DoubleValue(numbers.float64());
                 case 4 -> array(Limits.deeper(depth));
                 case 5 -> {
                     int inner = Limits.deeper(depth);
@@ -121,11 +123,10 @@ final class JsonAttributes {
         return new AnyValue.ArrayValue(List.copyOf(list));
     }
 
-    /** Bytes as base64, standard or URL-safe, as the reference reads them ({@link JsonCursor#bytes}). */
+    /** Bytes as base64 ({@link JsonBase64}, the reference's rule too); not base64 is the reference's to refuse. */
     private static byte[] base64(String s) {
         try {
-            boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;
-            return (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s);
+            return JsonBase64.decode(s);
         } catch (IllegalArgumentException e) {
             throw new NotCommon();
         }

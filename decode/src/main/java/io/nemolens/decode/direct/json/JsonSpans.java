@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
@@ -33,12 +33,12 @@ import org.jspecify.annotations.Nullable;
  * first; the request (and each span's raw OTLP from it) is read the reference way when first asked for.
  *
  * <p>Like the protobuf reader it reads the common case only and returns {@code null} for anything else, which
- * the decoder then reads the reference way ({@link JsonRequests}, then {@code io.nemolens.decode.ProtoRecordMapper}),
+ * the decoder then reads the reference way ({@code reference.json.JsonRequests}, then {@code reference.ProtoRecordMapper}),
  * errors included: any value the reference would refuse, an object that names a singular message twice, a top-level
  * property other than the spans', string-table indexes (profiles), values nested deeper than
  * {@link Limits#MAX_VALUE_NESTING}. Within that it reads as the reference reads: both spellings of every
  * name, {@code null} as absent, unknown properties skipped, repeated fields appended and scalars last-wins, and
- * values as {@link JsonCursor} reads them. It reads the body's bytes itself ({@link JsonBytes}: measured, Jackson's
+ * values as the reference's {@code JsonCursor} reads them. It reads the body's bytes itself ({@link JsonBytes}: measured, Jackson's
  * tokenizer was two thirds of the time this reader took), and leaves to the reference any JSON that Jackson might
  * read otherwise than it. The collector writes a group's schema URL after its spans, so
  * a group's spans become records when the group ends. Attributes are {@link JsonAttributes}' to read; this class
@@ -95,6 +95,7 @@ public final class JsonSpans {
     private static final int SPAN_ID_CHARS = 16;
 
     private final JsonBytes in;
+    private final JsonNumbers numbers;
     private final JsonAttributes attributeReader;
     private final RawOtlp<com.google.protobuf.Message> request;
 
@@ -112,7 +113,8 @@ public final class JsonSpans {
 
     private JsonSpans(JsonBytes in, RawOtlp<com.google.protobuf.Message> request) {
         this.in = in;
-        this.attributeReader = new JsonAttributes(in);
+        this.numbers = new JsonNumbers(in);
+        this.attributeReader = new JsonAttributes(in, numbers);
         this.request = request;
     }
 
@@ -206,7 +208,7 @@ public final class JsonSpans {
         while ((field = RESOURCE.next(in)) >= 0) {
             switch (field) {
                 case 0 -> attributeReader.keyValues(resource.attributes(16), 0, null);
-                case 1 -> resource.droppedAttributes(in.uint32());
+                case 1 -> resource.droppedAttributes(numbers.uint32());
                 default -> entityRefs();
             }
         }
@@ -269,7 +271,7 @@ public final class JsonSpans {
                 case 0 -> scope.name(in.text());
                 case 1 -> scope.version(in.text());
                 case 2 -> attributeReader.keyValues(scope.attributes(4), 0, null);
-                default -> scope.droppedAttributes(in.uint32());
+                default -> scope.droppedAttributes(numbers.uint32());
             }
         }
     }
@@ -302,29 +304,29 @@ public final class JsonSpans {
                     s.parentSpanId(parent());
                     parentSeen = true;
                 }
-                case 4 -> s.flags(in.uint32());
+                case 4 -> s.flags(numbers.uint32());
                 case 5 -> s.name(names.recent(in));
                 case 6 -> s.kind(enumNumber(io.opentelemetry.proto.trace.v1.Span.SpanKind.getDescriptor()));
-                case 7 -> s.startTime(in.integer(false));
-                case 8 -> s.endTime(in.integer(false));
+                case 7 -> s.startTime(numbers.integer(false));
+                case 8 -> s.endTime(numbers.integer(false));
                 case 9 ->
                     attributeCount = attributeReader.keyValues(
                             s.attributes(spanAttributes.size), attributeCount, spanAttributes);
-                case 10 -> s.droppedAttributes(in.uint32());
+                case 10 -> s.droppedAttributes(numbers.uint32());
                 case 11 -> {
                     in.array();
                     while (in.nextObject()) {
                         s.event(event());
                     }
                 }
-                case 12 -> s.droppedEvents(in.uint32());
+                case 12 -> s.droppedEvents(numbers.uint32());
                 case 13 -> {
                     in.array();
                     while (in.nextObject()) {
                         s.link(link());
                     }
                 }
-                case 14 -> s.droppedLinks(in.uint32());
+                case 14 -> s.droppedLinks(numbers.uint32());
                 default -> {
                     s.status();
                     in.object();
@@ -371,10 +373,10 @@ public final class JsonSpans {
         int field;
         while ((field = EVENT.next(in)) >= 0) {
             switch (field) {
-                case 0 -> event.time(in.integer(false));
+                case 0 -> event.time(numbers.integer(false));
                 case 1 -> event.name(names.recent(in));
                 case 2 -> count = attributeReader.keyValues(event.attributes(4), count, eventAttributes);
-                default -> event.droppedAttributes(in.uint32());
+                default -> event.droppedAttributes(numbers.uint32());
             }
         }
         return event.event();
@@ -389,8 +391,8 @@ public final class JsonSpans {
                 case 1 -> link.spanId(hex(SPAN_ID_CHARS));
                 case 2 -> link.traceState(in.text());
                 case 3 -> attributeReader.keyValues(link.attributes(4), 0, null);
-                case 4 -> link.droppedAttributes(in.uint32());
-                default -> link.flags(in.uint32());
+                case 4 -> link.droppedAttributes(numbers.uint32());
+                default -> link.flags(numbers.uint32());
             }
         }
         return link.link();
@@ -401,7 +403,7 @@ public final class JsonSpans {
     /** An enum value's number, from the number or the value's name; an unknown name is the reference's to judge. */
     private int enumNumber(EnumDescriptor type) {
         if (in.peek() != '"') {
-            return in.int32();
+            return numbers.int32();
         }
         EnumValueDescriptor value = type.findValueByName(in.text());
         if (value == null) {

@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import com.google.protobuf.Message;
 import io.nemolens.decode.records.Limits;

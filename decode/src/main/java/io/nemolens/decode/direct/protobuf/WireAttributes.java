@@ -1,8 +1,8 @@
-package io.nemolens.decode.protobuf;
+package io.nemolens.decode.direct.protobuf;
 
-import static io.nemolens.decode.protobuf.WireCursor.I64;
-import static io.nemolens.decode.protobuf.WireCursor.LEN;
-import static io.nemolens.decode.protobuf.WireCursor.VARINT;
+import static io.nemolens.decode.direct.protobuf.WireCursor.I64;
+import static io.nemolens.decode.direct.protobuf.WireCursor.LEN;
+import static io.nemolens.decode.direct.protobuf.WireCursor.VARINT;
 
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.NotCommon;

@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

@@ -1,10 +1,10 @@
-package io.nemolens.decode.protobuf;
+package io.nemolens.decode.direct.protobuf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.nemolens.decode.DecodeException;
-import io.nemolens.decode.ProtoRecordMapper;
 import io.nemolens.decode.ProtobufRequests;
+import io.nemolens.decode.reference.ProtoRecordMapper;
 import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.record.Span;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

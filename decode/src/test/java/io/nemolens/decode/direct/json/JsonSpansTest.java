@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.nemolens.decode.DecodeException;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
-import io.nemolens.decode.ProtoRecordMapper;
 import io.nemolens.decode.ReadsAlike.DirectReader;
+import io.nemolens.decode.reference.ProtoRecordMapper;
 import io.nemolens.generator.CollectorJsonWriter;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;

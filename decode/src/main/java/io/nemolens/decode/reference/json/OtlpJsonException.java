@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import java.util.Arrays;
 

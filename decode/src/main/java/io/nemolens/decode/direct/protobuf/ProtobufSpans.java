@@ -1,9 +1,9 @@
-package io.nemolens.decode.protobuf;
+package io.nemolens.decode.direct.protobuf;
 
-import static io.nemolens.decode.protobuf.WireCursor.I32;
-import static io.nemolens.decode.protobuf.WireCursor.I64;
-import static io.nemolens.decode.protobuf.WireCursor.LEN;
-import static io.nemolens.decode.protobuf.WireCursor.VARINT;
+import static io.nemolens.decode.direct.protobuf.WireCursor.I32;
+import static io.nemolens.decode.direct.protobuf.WireCursor.I64;
+import static io.nemolens.decode.direct.protobuf.WireCursor.LEN;
+import static io.nemolens.decode.direct.protobuf.WireCursor.VARINT;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * protobuf-java's object tree of the request; each span's raw OTLP is parsed from its bytes when first asked for.
  *
  * <p>It reads the common case only and says so by returning {@code null} for anything else, which the decoder
- * then reads the reference way (protobuf-java, then {@code io.nemolens.decode.ProtoRecordMapper}), errors
+ * then reads the reference way (protobuf-java, then {@code io.nemolens.decode.reference.ProtoRecordMapper}), errors
  * included: a malformed or truncated body, a field with a wire type its {@code .proto} does not give it, a group,
  * a singular message field that appears twice (protobuf merges those), an attribute value with more than one
  * member of its oneof, a string that is not valid UTF-8, an id of the wrong length, values nested deeper than

@@ -1,4 +1,4 @@
-package io.nemolens.decode;
+package io.nemolens.decode.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

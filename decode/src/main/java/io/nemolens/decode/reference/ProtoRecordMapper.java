@@ -1,8 +1,9 @@
-package io.nemolens.decode;
+package io.nemolens.decode.reference;
 
 import com.google.protobuf.ByteString;
 import io.nemolens.decode.records.EventParts;
 import io.nemolens.decode.records.HeadParts;
+import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.LinkParts;
 import io.nemolens.decode.records.SharedStrings;
 import io.nemolens.decode.records.SharedValues;
@@ -433,6 +434,11 @@ public final class ProtoRecordMapper {
             this.out = out;
         }
 
+        /**
+         * Adds a point. Each data point type calls it with the same five getters of its own: OTLP's point messages
+         * share these fields but no Java type, and one call over them all would need reflection or five accessors a
+         * type.
+         */
         void add(
                 long startTimeUnixNano,
                 long timeUnixNano,
@@ -512,7 +518,7 @@ public final class ProtoRecordMapper {
      * profiles string table, meaningless without it) maps to {@link AnyValue#EMPTY}; the raw proto keeps it.
      *
      * @throws IllegalArgumentException when arrays and key-value lists nest deeper than
-     *     {@link OtlpDecoder#MAX_VALUE_NESTING}
+     *     {@link Limits#MAX_VALUE_NESTING}
      */
     static AnyValue anyValue(io.opentelemetry.proto.common.v1.AnyValue v) {
         return anyValue(v, 0);
@@ -542,11 +548,11 @@ public final class ProtoRecordMapper {
         };
     }
 
-    /** The depth inside one more array or key-value list, refused past {@link OtlpDecoder#MAX_VALUE_NESTING}. */
+    /** The depth inside one more array or key-value list, refused past {@link Limits#MAX_VALUE_NESTING}. */
     private static int nested(int depth) {
-        if (depth >= OtlpDecoder.MAX_VALUE_NESTING) {
+        if (depth >= Limits.MAX_VALUE_NESTING) {
             throw new IllegalArgumentException("an attribute value or log body nests arrays and key-value lists deeper "
-                    + "than " + OtlpDecoder.MAX_VALUE_NESTING + " levels, the limit of both encodings");
+                    + "than " + Limits.MAX_VALUE_NESTING + " levels, the limit of both encodings");
         }
         return depth + 1;
     }

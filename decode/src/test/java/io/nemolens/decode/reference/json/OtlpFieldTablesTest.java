@@ -1,4 +1,4 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

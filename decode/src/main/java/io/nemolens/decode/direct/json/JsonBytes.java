@@ -1,10 +1,8 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.direct.json;
 
 import io.nemolens.decode.records.Limits;
 import io.nemolens.decode.records.NotCommon;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import tools.jackson.core.io.NumberInput;
 
 /**
  * The direct span reader's JSON tokens, read straight from the body's UTF-8 bytes: a subset of JSON that Jackson
@@ -16,8 +14,9 @@ import tools.jackson.core.io.NumberInput;
  * after the top-level value.
  *
  * <p>A value is read by the method for its kind, which consumes it; {@link #peek} tells what comes. Scalars are
- * kept as their bytes ({@link #stringStart()} and {@link #stringEnd()} for the last string) until a reader asks for
- * the value, so that a value seen before is known without making a string. Not thread-safe; reads one body.
+ * kept as their bytes ({@link #stringStart()} and {@link #stringEnd()} for the last string, {@link #numberStart()}
+ * and {@link #numberEnd()} for the last number) until a reader asks for the value, so that a value seen before is
+ * known without making a string; a number's value is {@link JsonNumbers}' to read. Not thread-safe; reads one body.
  */
 final class JsonBytes {
 
@@ -28,12 +27,6 @@ final class JsonBytes {
 
     /** Numbers longer than this are the reference's to read (Jackson's own limit is 1,000 characters). */
     static final int MAX_NUMBER_CHARS = 100;
-
-    /** Powers of ten that a double holds exactly: a mantissa below 2^53 times or over one is correctly rounded. */
-    private static final double[] EXACT_TENS = {
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22
-    };
 
     private final byte[] b;
     private final int end;
@@ -342,8 +335,8 @@ final class JsonBytes {
         return new String(chars, 0, n);
     }
 
-    /** The scratch characters, at least {@code len} of them. */
-    private char[] chars(int len) {
+    /** The scratch characters, at least {@code len} of them: a string's here, a number's in {@link JsonNumbers}. */
+    char[] chars(int len) {
         if (chars.length < len) {
             chars = new char[len];
         }
@@ -491,190 +484,19 @@ final class JsonBytes {
         return digits(i);
     }
 
-    /**
-     * A 64-bit integer written as a JSON number without fraction or exponent, or as a string of decimal digits;
-     * negative only when {@code signed}; anything else (a value beyond the signed range included) is the
-     * reference's to read.
-     */
-    long integer(boolean signed) {
-        if (peek() == '"') {
-            string();
-            if (!plain()) {
-                throw new NotCommon();
-            }
-            return decimal(stringStart, stringEnd, signed);
-        }
-        number();
-        if (!integral) {
-            throw new NotCommon();
-        }
-        return decimal(numberStart, numberEnd, signed);
+    /** Where the last number's bytes start. */
+    int numberStart() {
+        return numberStart;
     }
 
-    private long decimal(int from, int to, boolean signed) {
-        int i = from;
-        boolean negative = i < to && b[i] == '-';
-        if (negative) {
-            if (!signed) {
-                throw new NotCommon();
-            }
-            i++;
-        }
-        int digits = to - i;
-        if (digits == 0 || digits > 20) {
-            throw new NotCommon();
-        }
-        long v = 0;
-        int fastEnd = Math.min(to, i + 18); // 18 digits cannot overflow
-        for (; i < fastEnd; i++) {
-            v = v * 10 + digit(b[i]);
-        }
-        if (i + 1 == to) {
-            int d = digit(b[i]); // 19 digits, as nanosecond timestamps have
-            if (v <= (Long.MAX_VALUE - d) / 10) {
-                v = v * 10 + d;
-                return negative ? -v : v;
-            }
-        }
-        if (i < to) {
-            // the edges of the range, read as the reference reads them
-            String s = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
-            try {
-                return signed ? Long.parseLong(s) : Long.parseUnsignedLong(s);
-            } catch (NumberFormatException e) {
-                throw new NotCommon();
-            }
-        }
-        return negative ? -v : v;
+    /** Where the last number's bytes end. */
+    int numberEnd() {
+        return numberEnd;
     }
 
-    private static int digit(byte c) {
-        int d = c - '0';
-        if (d < 0 || d > 9) {
-            throw new NotCommon();
-        }
-        return d;
-    }
-
-    /** An unsigned 32-bit integer. */
-    int uint32() {
-        long v = integer(false);
-        if (v > 0xFFFF_FFFFL) {
-            throw new NotCommon();
-        }
-        return (int) v;
-    }
-
-    /** A signed 32-bit integer. */
-    int int32() {
-        long v = integer(true);
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw new NotCommon();
-        }
-        return (int) v;
-    }
-
-    /**
-     * A double: a JSON number, or one of the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} (other
-     * strings are the reference's to read). A whole number is its integer's double, as Jackson gives it.
-     */
-    double float64() {
-        if (peek() == '"') {
-            string();
-            return special();
-        }
-        number();
-        int len = numberEnd - numberStart;
-        if (integral) {
-            if (len > 18 || (len == 2 && b[numberStart] == '-' && b[numberStart + 1] == '0')) {
-                throw new NotCommon(); // a long integer, or minus zero, whose double Jackson may give otherwise
-            }
-            return decimal(numberStart, numberEnd, true);
-        }
-        double fast = exactlyRounded();
-        if (!Double.isNaN(fast)) {
-            return fast;
-        }
-        // Jackson's own parser (FastDoubleParser, correctly rounded as Double.parseDouble is, and faster)
-        char[] digits = chars(len);
-        for (int i = 0; i < len; i++) {
-            digits[i] = (char) b[numberStart + i];
-        }
-        return NumberInput.parseDouble(digits, 0, len, true);
-    }
-
-    private double special() {
-        if (!plain()) {
-            throw new NotCommon();
-        }
-        int len = stringEnd - stringStart;
-        if (len == 3 && b[stringStart] == 'N' && b[stringStart + 1] == 'a' && b[stringStart + 2] == 'N') {
-            return Double.NaN;
-        }
-        boolean negative = len > 0 && b[stringStart] == '-';
-        int from = negative ? stringStart + 1 : stringStart;
-        if (stringEnd - from == INFINITY.length && Arrays.equals(b, from, stringEnd, INFINITY, 0, INFINITY.length)) {
-            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        throw new NotCommon();
-    }
-
-    private static final byte[] INFINITY = "Infinity".getBytes(StandardCharsets.US_ASCII);
-
-    /**
-     * The last number's double when its digits (leading zeros aside) are at most 15 and its power of ten at most 22
-     * either way: both are then exact doubles, and one multiplication or division rounds correctly (Clinger's fast
-     * path), as {@link Double#parseDouble} would; else NaN.
-     */
-    private double exactlyRounded() {
-        int i = numberStart;
-        boolean negative = b[i] == '-';
-        if (negative) {
-            i++;
-        }
-        long mantissa = 0;
-        int significant = 0;
-        int scale = 0;
-        boolean fraction = false;
-        for (; i < numberEnd; i++) {
-            byte c = b[i];
-            if (c == '.') {
-                fraction = true;
-            } else if (c == 'e' || c == 'E') {
-                break;
-            } else {
-                if (mantissa != 0 || c != '0') {
-                    if (++significant > 15) {
-                        return Double.NaN;
-                    }
-                }
-                mantissa = mantissa * 10 + (c - '0');
-                if (fraction) {
-                    scale--;
-                }
-            }
-        }
-        if (i < numberEnd) {
-            i++;
-            boolean negativeExponent = b[i] == '-';
-            if (b[i] == '-' || b[i] == '+') {
-                i++;
-            }
-            if (numberEnd - i > 3) {
-                return Double.NaN;
-            }
-            int exponent = 0;
-            for (; i < numberEnd; i++) {
-                exponent = exponent * 10 + (b[i] - '0');
-            }
-            scale += negativeExponent ? -exponent : exponent;
-        }
-        if (scale < -22 || scale > 22) {
-            return Double.NaN;
-        }
-        double d = mantissa;
-        d = scale >= 0 ? d * EXACT_TENS[scale] : d / EXACT_TENS[-scale];
-        return negative ? -d : d;
+    /** The last number has no fraction and no exponent. */
+    boolean integral() {
+        return integral;
     }
 
     // ---------------------------------------------------------------- bytes

@@ -1,4 +1,4 @@
-package io.nemolens.decode.protobuf;
+package io.nemolens.decode.direct.protobuf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,9 +9,9 @@ import com.google.protobuf.UnknownFieldSet;
 import io.nemolens.decode.DecodeException;
 import io.nemolens.decode.DecodedMessage;
 import io.nemolens.decode.OtlpDecoder;
-import io.nemolens.decode.ProtoRecordMapper;
 import io.nemolens.decode.ReadsAlike.DirectReader;
 import io.nemolens.decode.records.SharedStrings;
+import io.nemolens.decode.reference.ProtoRecordMapper;
 import io.nemolens.generator.NemoLensTelemetry;
 import io.nemolens.handlers.Encoding;
 import io.nemolens.handlers.Signal;

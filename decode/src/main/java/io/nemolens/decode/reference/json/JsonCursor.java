@@ -1,14 +1,14 @@
-package io.nemolens.decode.json;
+package io.nemolens.decode.reference.json;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
+import io.nemolens.decode.records.JsonBase64;
 import io.nemolens.handlers.Signal;
 import java.math.BigInteger;
 import java.nio.CharBuffer;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.function.BiConsumer;
 import java.util.function.ObjDoubleConsumer;
@@ -389,12 +389,11 @@ final class JsonCursor {
         }
     }
 
-    /** Bytes as base64, standard or URL-safe. */
+    /** Bytes as base64, standard or URL-safe ({@link JsonBase64}). */
     ByteString bytes() {
         String s = string();
         try {
-            boolean urlSafe = s.indexOf('-') >= 0 || s.indexOf('_') >= 0;
-            return UnsafeByteOperations.unsafeWrap((urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s));
+            return UnsafeByteOperations.unsafeWrap(JsonBase64.decode(s));
         } catch (IllegalArgumentException e) {
             throw fail("bytesValue is not base64: " + e.getMessage());
         }

@@ -1,4 +1,4 @@
-package io.nemolens.decode.protobuf;
+package io.nemolens.decode.direct.protobuf;
 
 import com.google.protobuf.UnsafeByteOperations;
 import io.nemolens.decode.records.NotCommon;
