@@ -42,18 +42,20 @@ import org.springframework.amqp.core.TopicExchange;
  * until the poison queue has confirmed it; that strategy requires {@code x-overflow:
  * reject-publish}. The poison and parking-lot queues do not dead-letter.
  *
- * <p>Every queue carries an explicit {@code x-delivery-limit} ({@link #DEFAULT_DELIVERY_LIMIT}
- * unless configured). RabbitMQ 3.x quorum queues have no limit by default, RabbitMQ 4.x
- * quorum queues default to 20; an explicit value makes both behave alike. The consumer never
- * requeues a message in a loop (it retries in-process and then rejects without requeue), so
- * the broker's delivery count only grows when a consumer crashes or loses its connection with
- * the message unacknowledged. During a broker or network outage that can happen many times
- * to a perfectly good message, which is why 20 is far too low; a message that takes down
- * consumers {@value #DEFAULT_DELIVERY_LIMIT} times, on the other hand, is better off in the
- * poison queue. On the poison and parking-lot queues, which have no dead-letter target, the
- * limit is the number of returns (for example by a tool that inspects them with
- * {@code basic.get} and closes its channel) after which RabbitMQ <em>drops</em> a message:
- * 4.x's default of 20 would lose dead letters there.
+ * <p>The three quorum queues carry an explicit {@code x-delivery-limit} ({@link #DEFAULT_DELIVERY_LIMIT}
+ * unless configured); the poison index stream carries none (a stream is read, never consumed). RabbitMQ 3.x
+ * quorum queues have no limit by default, RabbitMQ 4.x quorum queues default to 20; an explicit value makes
+ * both behave alike. The consumer never requeues a message in a loop: it retries in-process, then rejects
+ * without requeue. It returns a message to the queue ({@code basic.nack} with requeue) only when it stops
+ * while a retry waits, or when a message sink (the archive) could not make the message durable; besides
+ * those returns, the broker's delivery count grows when a consumer crashes or loses its connection with the
+ * message unacknowledged. During a broker or network outage that can happen many times to a perfectly good
+ * message, which is why 20 is far too low; a message that takes down consumers
+ * {@value #DEFAULT_DELIVERY_LIMIT} times, on the other hand, is better off in the poison queue. On the poison
+ * and parking-lot queues, which have no dead-letter target, the limit is the number of returns (each walk of
+ * the poison tooling, which reads with {@code basic.get} and returns what it does not move, is one; so is a
+ * channel closed with messages unacknowledged) after which RabbitMQ <em>drops</em> a message: 4.x's default
+ * of 20 would lose dead letters there.
  *
  * <p>RabbitMQ refuses to re-declare a queue with different arguments
  * ({@code PRECONDITION_FAILED - inequivalent arg}); to change the delivery limit of an existing
@@ -101,7 +103,7 @@ public final class LensTopology {
     public static final String DEFAULT_PARKING_LOT_QUEUE = DEFAULT_POISON_QUEUE + PARKING_LOT_SUFFIX;
 
     /**
-     * Default {@code x-delivery-limit} of every queue: how many times RabbitMQ delivers a message
+     * Default {@code x-delivery-limit} of the three quorum queues: how many times RabbitMQ delivers a message
      * before it dead-letters it (processing queue) or drops it (poison and parking-lot queues).
      */
     public static final int DEFAULT_DELIVERY_LIMIT = 1000;
@@ -159,7 +161,7 @@ public final class LensTopology {
      * @param queueName the queue the consumer reads
      * @param poisonQueueName the queue rejected messages are dead-lettered to
      * @param parkingLotQueueName the queue for messages replayed too often
-     * @param deliveryLimit the {@code x-delivery-limit} of every queue, at least 1
+     * @param deliveryLimit the {@code x-delivery-limit} of the three quorum queues, at least 1
      * @throws IllegalArgumentException if a name is blank, longer than 255 UTF-8 bytes, starts
      * with the reserved prefix {@code amq.}, or the two exchange names or two queue names are equal;
      * or if the delivery limit is less than 1
@@ -231,7 +233,7 @@ public final class LensTopology {
         return this.poisonQueueName + POISON_INDEX_SUFFIX;
     }
 
-    /** @return the {@code x-delivery-limit} of every queue */
+    /** @return the {@code x-delivery-limit} of the three quorum queues */
     public int deliveryLimit() {
         return this.deliveryLimit;
     }
