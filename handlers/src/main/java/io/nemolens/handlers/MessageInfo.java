@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param bodySize the body size in bytes
  * @param redelivered whether the broker has delivered it before
  * @param source the whole OTLP request ({@code ExportTraceServiceRequest}, ...), for power users: parsed when
- *     first asked for ({@link #request()})
+ *     first asked for ({@link #request()}); a test that has the request parsed passes {@code RawOtlp.of(request)}
  */
 public record MessageInfo(
         String messageId,
@@ -32,19 +32,6 @@ public record MessageInfo(
         Objects.requireNonNull(exchange, "exchange");
         Objects.requireNonNull(routingKey, "routingKey");
         Objects.requireNonNull(source, "source");
-    }
-
-    /** Where a batch came from, with its request already parsed (tests, examples). */
-    public MessageInfo(
-            String messageId,
-            Signal signal,
-            Encoding encoding,
-            String exchange,
-            String routingKey,
-            int bodySize,
-            boolean redelivered,
-            com.google.protobuf.Message request) {
-        this(messageId, signal, encoding, exchange, routingKey, bodySize, redelivered, RawOtlp.of(request));
     }
 
     /**

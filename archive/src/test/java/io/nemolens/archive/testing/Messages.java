@@ -6,6 +6,7 @@ import io.nemolens.decode.OtlpDecoder;
 import io.nemolens.handlers.MessageInfo;
 import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.Signal;
+import io.nemolens.handlers.record.RawOtlp;
 import java.time.Instant;
 
 /** A body as the consumer hands it to its sinks: decoded, with its message id (the archive's tests and its modules'). */
@@ -28,7 +29,7 @@ public final class Messages {
                 d.signal().routingKey(),
                 body.length,
                 false,
-                d.request());
+                RawOtlp.of(d.request()));
         return new ReceivedMessage(info, body, Instant.now(), d.records());
     }
 }

@@ -22,6 +22,7 @@ import io.nemolens.handlers.Signal;
 import io.nemolens.handlers.SignalBatch;
 import io.nemolens.handlers.SpanHandler;
 import io.nemolens.handlers.TransientHandlerException;
+import io.nemolens.handlers.record.RawOtlp;
 import io.nemolens.handlers.record.Span;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +48,8 @@ class BatchDispatcherTest {
     private static ReceivedMessage message() {
         byte[] body = NemoLensTelemetry.traces().toByteArray();
         DecodedMessage d = new OtlpDecoder().decode(Signal.SPANS, body, null);
-        MessageInfo info =
-                new MessageInfo("0123", Signal.SPANS, d.encoding(), "x", "otlp_spans", body.length, false, d.request());
+        MessageInfo info = new MessageInfo(
+                "0123", Signal.SPANS, d.encoding(), "x", "otlp_spans", body.length, false, RawOtlp.of(d.request()));
         return new ReceivedMessage(info, body, Instant.EPOCH, d.records());
     }
 
