@@ -207,22 +207,21 @@ public final class ConsoleService {
     private final OtlpDecoder decoder;
     private final @Nullable QueueDepthMonitor depthPoll;
 
-    /** @param depthPoll the queue depth poll, or {@code null} without one (then the poison depth is unknown) */
+    /**
+     * @param registry the registry {@code /actuator/prometheus} reads: the overview's numbers
+     * @param health the health endpoint, looked up at each overview (none: the status is UNKNOWN)
+     * @param poison the poison tooling
+     * @param decoder what shows a poison message's records
+     */
     public ConsoleService(
-            MeterRegistry registry,
-            ObjectProvider<HealthEndpoint> health,
-            PoisonIndex index,
-            PoisonReplayer replayer,
-            PoisonReindexer reindexer,
-            OtlpDecoder decoder,
-            @Nullable QueueDepthMonitor depthPoll) {
+            MeterRegistry registry, ObjectProvider<HealthEndpoint> health, PoisonTooling poison, OtlpDecoder decoder) {
         this.registry = registry;
         this.health = health;
-        this.index = index;
-        this.replayer = replayer;
-        this.reindexer = reindexer;
+        this.index = poison.index();
+        this.replayer = poison.replayer();
+        this.reindexer = poison.reindexer();
         this.decoder = decoder;
-        this.depthPoll = depthPoll;
+        this.depthPoll = poison.depthPoll();
     }
 
     PoisonIndex index() {

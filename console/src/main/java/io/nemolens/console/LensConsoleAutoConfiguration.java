@@ -76,7 +76,8 @@ public final class LensConsoleAutoConfiguration {
             PoisonReindexer reindexer,
             OtlpDecoder decoder,
             ObjectProvider<QueueDepthMonitor> depths) {
-        return new ConsoleService(registry, health, index, replayer, reindexer, decoder, depths.getIfAvailable());
+        PoisonTooling poison = new PoisonTooling(index, replayer, reindexer, depths.getIfAvailable());
+        return new ConsoleService(registry, health, poison, decoder);
     }
 
     /**
