@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.app.LensConsumerApplication;
 import io.nemolens.archive.ParquetArchive;
 import io.nemolens.archive.autoconfigure.LensArchiveProperties;
+import io.nemolens.handlers.Encoding;
 import io.nemolens.topology.LensTopology;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -130,6 +131,34 @@ record BenchConsumer(
 
     LensArchiveProperties archiveProperties() {
         return app.getBean(LensArchiveProperties.class);
+    }
+
+    /** Publishes messages {@code from} to {@code to} (exclusive) to its exchange; returns the bytes published. */
+    long fill(Channel ch, Encoding encoding, BenchSettings settings, int from, int to) throws Exception {
+        return BenchPublishing.fill(ch, topology, encoding, settings, from, to);
+    }
+
+    /** The messages it acknowledged so far (all signals). */
+    double acked() {
+        return ArchiveWaits.acked(meters());
+    }
+
+    /**
+     * Waits until {@code count} messages more than {@code acked0} are acknowledged, ending the bench if its
+     * archive's store or claim registry fails meanwhile; fails 5 minutes after {@code t0}, naming {@code what}.
+     */
+    void awaitAcked(double acked0, long count, long t0, String what) throws InterruptedException {
+        ArchiveWaits.awaitAcked(meters(), acked0, count, archive(), t0, what);
+    }
+
+    /**
+     * Commits the files its archive has open now, not when max-age would, and waits until every row it took is
+     * in a committed file (with an object store, a file is committed once its upload returned).
+     */
+    void commitAll(long t0) throws InterruptedException {
+        ParquetArchive archive = archive();
+        archive.commitNow();
+        ArchiveWaits.awaitCommitted(archive, t0);
     }
 
     /** Closes the application, deletes its topology from the broker and its archive folder. */

@@ -42,14 +42,14 @@ final class MeasuredRun {
         ParquetArchive archive = c.archive();
         LensArchiveProperties archiveProperties = c.archiveProperties();
         container.stop();
-        long bytes = BenchPublishing.fill(ch, topology, encoding, settings, first, first + settings.messages());
+        long bytes = c.fill(ch, encoding, settings, first, first + settings.messages());
         // a full collection first (not in the CPU and GC figures below), then the heap after each of the run's
         HeapAfterGc heap = HeapAfterGc.start();
 
         ArchiveFiles files0 = ArchiveFiles.under(c.committedFiles());
         ArchiveStatus status0 = archive.status();
         AckLatency.Snapshot latency0 = AckLatency.take(meters);
-        double acked0 = ArchiveWaits.acked(meters);
+        double acked0 = c.acked();
         double decode0 = ArchiveWaits.timerSeconds(meters, "lens.decode.duration");
         double handle0 = ArchiveWaits.timerSeconds(meters, "lens.handle.duration");
         long cpu0 = ProcessCpu.ownNanos();
@@ -60,12 +60,10 @@ final class MeasuredRun {
         long t0 = System.nanoTime();
         container.start();
         try {
-            ArchiveWaits.awaitAcked(meters, acked0, settings.messages(), archive, t0, "the measured run");
+            c.awaitAcked(acked0, settings.messages(), t0, "the measured run");
             long tAcked = System.nanoTime();
-            // the end of the stream: what is open is committed now, not when max-age would commit it (with an
-            // object store, a file is committed once its upload returned)
-            archive.commitNow();
-            ArchiveWaits.awaitCommitted(archive, t0);
+            // the end of the stream: what is open is committed now
+            c.commitAll(t0);
             long tCommitted = System.nanoTime();
             HeapAfterGc.Reading heapAfterGc = heap.stop();
 

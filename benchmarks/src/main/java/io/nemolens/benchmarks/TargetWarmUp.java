@@ -1,10 +1,7 @@
 package io.nemolens.benchmarks;
 
 import com.rabbitmq.client.Channel;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.nemolens.archive.ParquetArchive;
 import io.nemolens.handlers.Encoding;
-import io.nemolens.topology.LensTopology;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -42,24 +39,20 @@ final class TargetWarmUp {
      */
     private static int warmUp(Channel ch, BenchConsumer c, String tag, Encoding encoding, BenchSettings settings)
             throws Exception {
-        LensTopology topology = c.topology();
-        MeterRegistry meters = c.meters();
-        ParquetArchive archive = c.archive();
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         int perRound = settings.warmup();
         WarmUpRule rule = new WarmUpRule(tag);
-        double acked0 = ArchiveWaits.acked(meters);
+        double acked0 = c.acked();
         int sent = 0;
         for (int round = 0; round < settings.warmupRounds(); round++) {
             long jit0 = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
             int from = settings.messages() + sent;
-            BenchPublishing.fill(ch, topology, encoding, settings, from, from + perRound);
+            c.fill(ch, encoding, settings, from, from + perRound);
             sent += perRound;
-            ArchiveWaits.awaitAcked(meters, acked0, sent, archive, t0, "warm-up round " + (round + 1));
+            c.awaitAcked(acked0, sent, t0, "warm-up round " + (round + 1));
             // a running consumer commits files every few minutes: the commit's code is part of the steady state
-            archive.commitNow();
-            ArchiveWaits.awaitCommitted(archive, t0);
+            c.commitAll(t0);
             long roundMillis = (System.nanoTime() - t0) / 1_000_000;
             long jitMillis = jit.getTotalCompilationTime() - jit0;
             if (rule.steadyAfter(round, perRound, roundMillis, jitMillis)) {
