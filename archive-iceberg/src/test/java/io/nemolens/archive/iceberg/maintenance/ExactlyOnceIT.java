@@ -104,17 +104,11 @@ class ExactlyOnceIT extends TablesTestCase {
             assertThat(table.snapshots()).hasSize(12);
             long newest = table.currentSnapshot().snapshotId();
 
-            TableMaintenance maintenance = new TableMaintenance(
+            TableMaintenance maintenance = maintenance(
                     tables,
-                    new MaintenanceSettings(
-                            Duration.ofMinutes(15),
-                            new MaintenanceSettings.Compaction(false, 64L << 20, 2, 100, Duration.ofMillis(1)),
-                            new MaintenanceSettings.Expiry(true, Duration.ofDays(7), 2, 5),
-                            new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1)),
-                            new MaintenanceSettings.Adoption(false, Duration.ofHours(1), Duration.ofMinutes(1))),
-                    MaintenanceLock.forCatalog(uri, TestPostgres.USER, null, "lens.lens"),
-                    ArchiveOptions.Compression.ZSTD,
-                    1,
+                    false,
+                    new MaintenanceSettings.Expiry(true, Duration.ofDays(7), 2, 5),
+                    false,
                     Clock.systemUTC());
             assertThat(maintenance.run()).isTrue();
             table.refresh();
@@ -318,14 +312,21 @@ class ExactlyOnceIT extends TablesTestCase {
      * (after an hour's grace), on {@code clock}.
      */
     private TableMaintenance maintenance(IcebergTables tables, boolean compact, Clock clock) {
+        return maintenance(
+                tables, compact, new MaintenanceSettings.Expiry(compact, Duration.ofMillis(1), 1, 1), !compact, clock);
+    }
+
+    /** Maintenance that compacts at once ({@code compact}), expires as {@code expiry} says, and adopts ({@code adopt}). */
+    private TableMaintenance maintenance(
+            IcebergTables tables, boolean compact, MaintenanceSettings.Expiry expiry, boolean adopt, Clock clock) {
         return new TableMaintenance(
                 tables,
                 new MaintenanceSettings(
                         Duration.ofMinutes(15),
                         new MaintenanceSettings.Compaction(compact, 64L << 20, 2, 100, Duration.ofMillis(1)),
-                        new MaintenanceSettings.Expiry(compact, Duration.ofMillis(1), 1, 1),
+                        expiry,
                         new MaintenanceSettings.Orphans(false, Duration.ofDays(3), Duration.ofDays(1)),
-                        new MaintenanceSettings.Adoption(!compact, Duration.ofHours(1), Duration.ofMinutes(1))),
+                        new MaintenanceSettings.Adoption(adopt, Duration.ofHours(1), Duration.ofMinutes(1))),
                 MaintenanceLock.forCatalog(uri, TestPostgres.USER, null, "lens.lens"),
                 ArchiveOptions.Compression.ZSTD,
                 1,
