@@ -87,25 +87,27 @@ public final class RemoteStep {
     }
 
     /**
-     * Makes the attempt until it succeeds; once the step closes, once more at most.
+     * Makes the attempt until it succeeds; once the step closes, once more at most. Any exception but an error is
+     * tried again: while the archive runs, a remote part's failure of any kind waits for it to answer.
      *
      * @param what what the attempt does, for the log ("publishing part-1.parquet")
      * @return what the attempt returned, or {@code null} when it failed once the step closed, or the thread was
      *     interrupted while it waited (its interrupt flag is set again)
      */
     public <T> @Nullable T untilClosed(String what, Attempt<T> attempt) {
-        return attempt(what, attempt, () -> closing, null);
+        return attempt(what, attempt, () -> closing, null, true);
     }
 
     /**
      * Makes the attempt until it succeeds or {@code deadline} passes: a question at start, which the archive does not
-     * start without.
+     * start without. Only an {@link IOException} is tried again: any other exception is the answer, and is thrown at
+     * once (a table that holds one of the archive's columns under another type).
      *
      * @throws UncheckedIOException when the last attempt before the deadline failed, or the thread was interrupted
      */
     public <T> T untilDeadline(String what, Duration deadline, Attempt<T> attempt) {
         long end = System.nanoTime() + deadline.toNanos();
-        T result = attempt(what, attempt, () -> System.nanoTime() - end > 0, deadline);
+        T result = attempt(what, attempt, () -> System.nanoTime() - end > 0, deadline, false);
         if (result == null) {
             String error = failures.lastError();
             throw new UncheckedIOException(
@@ -115,7 +117,11 @@ public final class RemoteStep {
     }
 
     private <T> @Nullable T attempt(
-            String what, Attempt<T> attempt, BooleanSupplier last, @Nullable Duration deadline) {
+            String what,
+            Attempt<T> attempt,
+            BooleanSupplier last,
+            @Nullable Duration deadline,
+            boolean runtimeFailuresPass) {
         Backoff backoff = new Backoff(firstWait, longestWait);
         while (true) {
             try {
@@ -125,6 +131,10 @@ public final class RemoteStep {
                 }
                 return result;
             } catch (IOException | RuntimeException e) {
+                if (e instanceof RuntimeException permanent && !runtimeFailuresPass) {
+                    // at start, only an I/O failure passes: anything else (a column of another type) is the answer
+                    throw permanent;
+                }
                 failures.failed(e);
                 if (last.getAsBoolean()) {
                     return null;
