@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * a first wait up to a longest one, back to the first after a success. Not thread-safe: one per retrying
  * thread.
  */
-public final class Backoff {
+final class Backoff {
 
     private final long firstMillis;
     private final long lastMillis;

@@ -73,7 +73,6 @@ public final class ClaimKeeper implements AutoCloseable {
     private final AtomicLong lost = new AtomicLong();
 
     private volatile boolean closed;
-    private volatile boolean closing;
     /** A file waits for a claim: the next batch goes now. */
     private volatile boolean wanted;
 
@@ -197,7 +196,6 @@ public final class ClaimKeeper implements AutoCloseable {
 
     /** The archive closes: a failing registry is not retried any more. */
     public void closing() {
-        closing = true;
         step.closing();
         signal.signal();
     }
@@ -217,7 +215,7 @@ public final class ClaimKeeper implements AutoCloseable {
         if (waitingSinceMillis == 0) {
             waitingSinceMillis = now;
         }
-        if (!wanted && !closing && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
+        if (!wanted && !step.isClosing() && batch.size() < BATCH && now - waitingSinceMillis < LINGER_MILLIS) {
             // until a claim is wanted, the keeper closes, a full batch is durable, or the linger is over
             awaitWork(this::fullBatch, Duration.ofMillis(waitingSinceMillis + LINGER_MILLIS - now));
             return !closed;
@@ -267,7 +265,7 @@ public final class ClaimKeeper implements AutoCloseable {
      */
     private void awaitWork(ChangeSignal.Awaited more, Duration timeout) {
         try {
-            var unused = signal.await(() -> wanted || closing || closed || more.holds(), timeout);
+            var unused = signal.await(() -> wanted || step.isClosing() || closed || more.holds(), timeout);
         } catch (InterruptedException e) {
             // only close() ends the keeper: an interrupt is no reason to stop claiming, it looks again
         }

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * failed, the last failure and when, and since when every attempt fails. The thread that makes the attempts records
  * them; status and health read it from any thread.
  */
-public final class Failures {
+final class Failures {
 
     private final Clock clock;
     private final AtomicLong count = new AtomicLong();

@@ -64,7 +64,6 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
     /** The wave the thread appends now (taken from {@link #waiting}), or {@code null}. */
     private @Nullable List<Waiting> appending;
 
-    private boolean closing;
     /** Set by {@link #close()}: no file comes any more; the thread ends once none waits. */
     private boolean stopped;
     /** Whether a wave was left out of the tables at the stop: every later one is too (see {@link #append}). */
@@ -201,7 +200,7 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
                     continue;
                 }
                 long left = lastWaveNanos + nextIntervalNanos - System.nanoTime();
-                if (closing || urgent > 0 || left <= 0) {
+                if (step.isClosing() || urgent > 0 || left <= 0) {
                     break;
                 }
                 lock.wait(Math.max(1, left / 1_000_000));
@@ -342,7 +341,6 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
     public void closing() {
         step.closing();
         synchronized (lock) {
-            closing = true;
             lock.notifyAll();
         }
     }
@@ -355,7 +353,6 @@ public final class TableCommits implements Committer.Published, AutoCloseable {
     public void close() {
         step.closing();
         synchronized (lock) {
-            closing = true;
             stopped = true;
             lock.notifyAll();
         }
