@@ -1,7 +1,6 @@
 package io.nemolens.archive.iceberg;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -22,17 +21,13 @@ final class Catalogs {
 
     private static final Logger log = LoggerFactory.getLogger(Catalogs.class);
 
-    /** How long a start asks a catalog that does not answer before the service does not start. */
-    private static final Duration START_WAIT = Duration.ofMinutes(2);
-
     private Catalogs() {}
 
     /** The archive's tables in the catalog of {@code settings}, on {@code storage}. */
     static IcebergTables open(CatalogSettings settings, TableStorage storage) {
         initialiseForShutdown(storage);
-        Catalog catalog = settings.jdbc() ? jdbc(settings, storage) : rest(settings, storage);
         return new IcebergTables(
-                catalog,
+                () -> settings.jdbc() ? jdbc(settings, storage) : rest(settings, storage),
                 Namespace.of(settings.namespace().split("\\.")),
                 storage.root(),
                 "iceberg catalog " + settings.name() + " at " + settings.shownUri() + ", namespace "
@@ -92,44 +87,26 @@ final class Catalogs {
             // one writer at a time is all SQLite has
             properties.putIfAbsent(CatalogProperties.CLIENT_POOL_SIZE, "1");
         }
-        // it connects at once (and makes its tables at the first start): a database that does not answer now is asked
-        // again, as the archive asks the tables at start, rather than failing the start at the first refusal
-        long deadline = System.nanoTime() + START_WAIT.toNanos();
-        long pauseMillis = 250;
-        while (true) {
-            AtomicReference<@Nullable JdbcClientPool> pool = new AtomicReference<>();
-            JdbcCatalog catalog = new JdbcCatalog(
-                    ignored -> storage.io(),
-                    p -> {
-                        JdbcClientPool made = new JdbcClientPool(settings.uri(), p);
-                        pool.set(made);
-                        return made;
-                    },
-                    true);
-            try {
-                catalog.initialize(settings.name(), properties);
-                return catalog;
-            } catch (RuntimeException e) {
-                JdbcClientPool failed = pool.get();
-                if (failed != null) {
-                    failed.close(); // a catalog that failed to initialize closes nothing itself
-                }
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                log.warn(
-                        "the Iceberg catalog at {} does not answer ({}); asking again in {} ms",
-                        settings.shownUri(),
-                        e.getMessage(),
-                        pauseMillis);
-                try {
-                    Thread.sleep(pauseMillis);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-                pauseMillis = Math.min(pauseMillis * 2, 10_000);
+        // it connects at once (and makes its tables at the first start); IcebergTables connects at its first prepare,
+        // which the archive asks again with backoff while the database does not answer
+        AtomicReference<@Nullable JdbcClientPool> pool = new AtomicReference<>();
+        JdbcCatalog catalog = new JdbcCatalog(
+                ignored -> storage.io(),
+                p -> {
+                    JdbcClientPool made = new JdbcClientPool(settings.uri(), p);
+                    pool.set(made);
+                    return made;
+                },
+                true);
+        try {
+            catalog.initialize(settings.name(), properties);
+            return catalog;
+        } catch (RuntimeException e) {
+            JdbcClientPool failed = pool.get();
+            if (failed != null) {
+                failed.close(); // a catalog that failed to initialize closes nothing itself
             }
+            throw e;
         }
     }
 

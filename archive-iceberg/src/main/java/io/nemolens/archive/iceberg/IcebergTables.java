@@ -68,7 +68,10 @@ import org.slf4j.LoggerFactory;
  * <p>Iceberg's work (planning, manifests, deletes) runs on this object's own threads, closed last with it, never on
  * Iceberg's shared worker pool, which its own JVM shutdown hook ends while the archive still appends its last files.
  *
- * <p>Every catalog failure is an {@link IOException}: the archive tries again with backoff. Thread-safe.
+ * <p>The catalog is connected to at the first {@link #prepare}, not when these tables are made: a catalog that does
+ * not answer at start fails that call with an {@link IOException}, which the archive asks again with backoff until its
+ * start's deadline, as it asks every remote part. Every catalog failure is an {@link IOException}: the archive tries
+ * again with backoff. Thread-safe.
  */
 public final class IcebergTables implements ArchiveTables {
 
@@ -89,7 +92,14 @@ public final class IcebergTables implements ArchiveTables {
     /** How often an append whose validation found some of its files appended meanwhile is tried with the rest. */
     private static final int VALIDATION_ROUNDS = 10;
 
-    private final Catalog catalog;
+    /** Connects to the catalog; called at the first {@link #prepare}, again after a connection that failed. */
+    @FunctionalInterface
+    public interface CatalogConnection {
+        /** A catalog, initialised; a catalog that does not answer throws. */
+        Catalog connect();
+    }
+
+    private final LazyCatalog catalog;
     private final Namespace namespace;
     private final String root;
     private final String location;
@@ -102,7 +112,8 @@ public final class IcebergTables implements ArchiveTables {
     private final ExecutorService workers;
 
     /**
-     * @param catalog the catalog (closed with these tables when it is {@link AutoCloseable})
+     * @param connection connects to the catalog at the first {@link #prepare} (the catalog is closed with these tables
+     *     when it is {@link AutoCloseable})
      * @param namespace the tables' namespace, made if missing
      * @param root where the archive's files are: its folder's absolute path, or {@code s3://bucket/prefix}; a table's
      *     location is {@code <root>/<table>}
@@ -111,13 +122,13 @@ public final class IcebergTables implements ArchiveTables {
      * @param tableProperties properties a new table is made with, beside the archive's own
      */
     public IcebergTables(
-            Catalog catalog,
+            CatalogConnection connection,
             Namespace namespace,
             String root,
             String location,
             Duration commitInterval,
             Map<String, String> tableProperties) {
-        this.catalog = catalog;
+        this.catalog = new LazyCatalog(connection, location);
         this.namespace = namespace;
         this.root = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
         this.location = location;
@@ -215,7 +226,8 @@ public final class IcebergTables implements ArchiveTables {
 
     private Table loadOrCreate(String table, MessageType columns) {
         TableIdentifier id = identifier(table);
-        if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(namespace)) {
+        Catalog connected = catalog.get();
+        if (connected instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(namespace)) {
             try {
                 namespaces.createNamespace(namespace);
             } catch (AlreadyExistsException e) {
@@ -223,7 +235,7 @@ public final class IcebergTables implements ArchiveTables {
             }
         }
         try {
-            return catalog.loadTable(id);
+            return connected.loadTable(id);
         } catch (NoSuchTableException e) {
             Schema schema = TableSchemas.icebergOf(columns);
             Map<String, String> properties = new LinkedHashMap<>(tableProperties);
@@ -236,7 +248,8 @@ public final class IcebergTables implements ArchiveTables {
             properties.putIfAbsent(
                     TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(MappingUtil.create(schema)));
             try {
-                Table created = catalog.buildTable(id, schema)
+                Table created = connected
+                        .buildTable(id, schema)
                         .withPartitionSpec(spec(schema))
                         .withLocation(root + "/" + table)
                         .withProperties(properties)
@@ -244,7 +257,7 @@ public final class IcebergTables implements ArchiveTables {
                 log.info("created the Iceberg table {} at {}", id, created.location());
                 return created;
             } catch (AlreadyExistsException raced) {
-                return catalog.loadTable(id); // another instance made it meanwhile
+                return connected.loadTable(id); // another instance made it meanwhile
             }
         }
     }
@@ -556,12 +569,6 @@ public final class IcebergTables implements ArchiveTables {
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        if (catalog instanceof AutoCloseable closeable) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                log.debug("closing the Iceberg catalog failed", e);
-            }
-        }
+        catalog.close();
     }
 }

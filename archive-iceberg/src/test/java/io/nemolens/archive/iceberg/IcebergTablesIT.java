@@ -14,6 +14,9 @@ import io.nemolens.handlers.ReceivedMessage;
 import io.nemolens.handlers.RecordKind;
 import io.nemolens.handlers.Signal;
 import io.nemolens.testing.ArchiveReader;
+import io.nemolens.testing.TcpProxy;
+import io.nemolens.testing.TestPostgres;
+import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Array;
 import java.time.Duration;
@@ -24,9 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -117,6 +122,54 @@ class IcebergTablesIT {
                             .as("the append says its writer's watermark in its summary too")
                             .containsEntry(watermark, table.properties().get(watermark))
                             .doesNotContainKey(IcebergTables.CONTENT_IDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anArchiveStartedWhileItsCatalogDoesNotAnswerStartsOnceItDoes() throws Exception {
+        Path archiveDir = dir.resolve("archive");
+        int postgresPort =
+                URI.create(TestPostgres.URL.substring("jdbc:".length())).getPort();
+        try (TestPostgres.Database database = TestPostgres.database("lens_iceberg");
+                TcpProxy proxy = new TcpProxy("127.0.0.1", postgresPort).start();
+                Storage storage = Storage.create(Storage.Kind.FOLDER, archiveDir)) {
+            proxy.stop(); // nothing answers on its port until it starts again
+            CatalogSettings settings = new CatalogSettings(
+                    "lens",
+                    database.uri("127.0.0.1", proxy.port()),
+                    TestPostgres.USER,
+                    null,
+                    "lens_it",
+                    Duration.ofMillis(200),
+                    Map.of(),
+                    Map.of());
+            try (IcebergTables tables = Catalogs.open(settings, storage.tables())) {
+                CompletableFuture<Void> answers = CompletableFuture.runAsync(() -> {
+                    try {
+                        Thread.sleep(3_000);
+                        proxy.start();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                long start = System.nanoTime();
+                try (ParquetArchive archive = ParquetArchive.builder(ArchiveOptions.defaults(archiveDir), decoder)
+                        .store(storage.store())
+                        .tables(tables)
+                        .open()) {
+                    assertThat(Duration.ofNanos(System.nanoTime() - start))
+                            .as("the start waited for the catalog")
+                            .isGreaterThanOrEqualTo(Duration.ofMillis(2_500));
+                    answers.get(10, TimeUnit.SECONDS);
+                    Message traces = NemoLensTelemetry.traces();
+                    ReceivedMessage message = Messages.received(decoder, Signal.SPANS, traces.toByteArray());
+                    archive.accept(message).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                    archive.commitNow();
+                    assertThat(TableReader.rows(tables.table("spans")))
+                            .as("the spans of the message, in their table once")
+                            .hasSize(message.records().count(RecordKind.SPANS));
                 }
             }
         }
