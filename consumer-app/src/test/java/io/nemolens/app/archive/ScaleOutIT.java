@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -59,8 +58,7 @@ class ScaleOutIT {
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().manualStart().processClassPath(HaltAt.classPath());
 
-    private final String claimsTable =
-            "lens_claims_it_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String claimsTable = ClaimsRegistry.newTable();
     private @Nullable SpanStream stream;
 
     @AfterEach

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,8 +56,7 @@ class TablesFleetIT {
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().manualStart().processClassPath(HaltAt.classPath());
 
-    private final String claimsTable =
-            "lens_claims_it_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String claimsTable = ClaimsRegistry.newTable();
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     @AfterEach

@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -90,8 +89,7 @@ class PrometheusAlertsIT {
     @RegisterExtension
     final ConsumerExtension lens = Service.extension().manualStart();
 
-    private final String claimsTable =
-            "lens_claims_it_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String claimsTable = ClaimsRegistry.newTable();
     private @Nullable S3Server s3;
     private @Nullable TcpProxy registry;
     private boolean registryCut;
