@@ -24,8 +24,11 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  * confirm did not come in time, is published again on a new connection, with backoff, until it is
  * confirmed. Such a message may already have reached its queue: after a connection loss, delivery is
  * at-least-once, and at most the messages that were waiting for their confirm then arrive twice (the
- * summary says how many were sent again). The retries are bounded: when the broker has been away (nothing
- * confirmed, every attempt failing) for {@code retryFor}, the sink gives up with a {@link GaveUpException}.
+ * summary says how many were sent again). A message the broker refuses ({@code basic.nack}: a queue that
+ * cannot take it for now, such as a quorum queue of a cluster electing a new leader after a node's loss) is sent
+ * again too, as the exporter's retries do; the summary counts the refusals. The retries are bounded: when the
+ * broker has been away (nothing confirmed, every attempt failing or refused) for {@code retryFor}, the sink gives
+ * up with a {@link GaveUpException}.
  */
 final class AmqpTelemetrySink implements TelemetrySink {
 
@@ -57,6 +60,10 @@ final class AmqpTelemetrySink implements TelemetrySink {
     private final AtomicLong confirmed = new AtomicLong();
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong nacked = new AtomicLong();
+    /** Refusals already paused for, and the next pause (on the sending thread; reset by a confirm). */
+    private long refusalsSeen;
+
+    private volatile long refusalPauseMillis = FIRST_BACKOFF_MILLIS;
     private final AtomicLong sentAgain = new AtomicLong();
     private final AtomicLong connectionLosses = new AtomicLong();
     /** When the current outage began ({@link System#nanoTime()}), or -1 while messages are confirmed. */
@@ -112,10 +119,14 @@ final class AmqpTelemetrySink implements TelemetrySink {
         if (failure == null) {
             confirmed.incrementAndGet();
             outageSince.set(-1);
+            refusalPauseMillis = FIRST_BACKOFF_MILLIS;
         } else if (failure instanceof PublishException p && p.reason() == PublishException.Reason.RETURNED) {
             returned.incrementAndGet();
         } else if (failure instanceof PublishException p && p.reason() == PublishException.Reason.NACKED) {
+            // refused for now (the queue could not take it): sent again after a pause, within the same bound
             nacked.incrementAndGet();
+            outageSince.compareAndSet(-1, System.nanoTime());
+            resend.add(message);
         } else {
             // the channel closed, or no confirm in time: it may or may not have arrived; send it again
             if (outageSince.compareAndSet(-1, System.nanoTime())) {
@@ -143,9 +154,27 @@ final class AmqpTelemetrySink implements TelemetrySink {
         }
     }
 
+    /**
+     * Publishes again what came back so far (not what comes back meanwhile); after refusals, only after a pause that
+     * doubles while the broker goes on refusing, so that a queue that cannot take messages for a while (a cluster
+     * electing a leader) is not asked in a loop.
+     */
     private void sendAgainWhatWasLost() throws InterruptedException, GaveUpException {
-        Outgoing m;
-        while ((m = resend.poll()) != null) {
+        int waiting = resend.size();
+        if (waiting == 0) {
+            return;
+        }
+        long refusals = nacked.get();
+        if (refusals > refusalsSeen) {
+            refusalsSeen = refusals;
+            TimeUnit.MILLISECONDS.sleep(refusalPauseMillis);
+            refusalPauseMillis = Math.min(refusalPauseMillis * 2, MAX_BACKOFF_MILLIS);
+        }
+        for (int i = 0; i < waiting; i++) {
+            Outgoing m = resend.poll();
+            if (m == null) {
+                return;
+            }
             sentAgain.incrementAndGet();
             publish(m);
         }
@@ -156,13 +185,19 @@ final class AmqpTelemetrySink implements TelemetrySink {
         long waitingSince = System.nanoTime();
         while (true) {
             sendAgainWhatWasLost();
+            boolean toSendAgain;
             synchronized (settledLock) {
                 if (outstanding == 0 && resend.isEmpty()) {
                     return;
                 }
-                if (resend.isEmpty()) {
+                toSendAgain = !resend.isEmpty();
+                if (!toSendAgain) {
                     settledLock.wait(500);
                 }
+            }
+            if (toSendAgain) {
+                // what came back (lost or refused) goes again after a pause, not in a loop against a refusing queue
+                TimeUnit.MILLISECONDS.sleep(FIRST_BACKOFF_MILLIS);
             }
             if (System.nanoTime() - waitingSince > CONFIRM_TIMEOUT.toNanos()) {
                 // no confirm for that long: drop the channel, so the unconfirmed come back to be sent again
@@ -187,11 +222,6 @@ final class AmqpTelemetrySink implements TelemetrySink {
                     .append(exchange)
                     .append("' for their routing key");
         }
-        if (nacked.get() > 0) {
-            sb.append(sb.length() > 0 ? "; " : "")
-                    .append(nacked.get())
-                    .append(" messages refused (nack) by the broker");
-        }
         return sb.toString();
     }
 
@@ -204,11 +234,14 @@ final class AmqpTelemetrySink implements TelemetrySink {
                 .append(sent.get())
                 .append(" messages by the broker");
         long losses = connectionLosses.get();
-        if (losses > 0) {
+        long refused = nacked.get();
+        if (losses > 0 || refused > 0) {
             sb.append(" (")
                     .append(losses)
                     .append(losses == 1 ? " connection loss" : " connection losses")
                     .append(", ")
+                    .append(refused)
+                    .append(" refused by the broker for now, ")
                     .append(sentAgain.get())
                     .append(" sent again: delivery is at-least-once, so up to ")
                     .append(sentAgain.get())

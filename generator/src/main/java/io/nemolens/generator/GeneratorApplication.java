@@ -37,7 +37,9 @@ public class GeneratorApplication {
             "spring.main.banner-mode", "off",
             "logging.level.root", "WARN",
             // a broker that does not answer is reported within 10 s, not the client's 60
-            "spring.rabbitmq.connection-timeout", "10s");
+            "spring.rabbitmq.connection-timeout", "10s",
+            // a cluster's addresses tried in a random order, as the service tries them
+            "spring.rabbitmq.address-shuffle-mode", "random");
 
     /** The client-provided name of the generator's broker connection. */
     static final String CONNECTION_NAME_PREFIX = "lens-generator ";

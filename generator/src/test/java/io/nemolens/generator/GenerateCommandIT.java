@@ -235,7 +235,7 @@ class GenerateCommandIT {
         // the report names the losses it saw; a close that fell between two publishes, with nothing waiting
         // for a confirm, costs nothing: the next publish reconnects and no message is sent again
         Matcher report = Pattern.compile("confirmed " + count + " of " + count
-                        + " messages by the broker(?: \\((\\d+) connection loss(?:es)?, (\\d+) sent again: delivery is "
+                        + " messages by the broker(?: \\((\\d+) connection loss(?:es)?, \\d+ refused by the broker for now, (\\d+) sent again: delivery is "
                         + "at-least-once)?")
                 .matcher(run.output());
         assertThat(report.find()).as(run.output()).isTrue();

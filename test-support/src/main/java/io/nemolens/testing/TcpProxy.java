@@ -24,6 +24,7 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile @Nullable ServerSocket server;
     private volatile boolean dropClientBytes;
+    private volatile boolean silent;
     private int port;
 
     public TcpProxy(String targetHost, int targetPort) {
@@ -86,15 +87,25 @@ public final class TcpProxy implements AutoCloseable {
         dropClientBytes = true;
     }
 
+    /**
+     * From now on nothing passes either way, while every connection stays open (and new ones are taken, and fall
+     * silent too): to each end the other has stopped answering without closing, as behind a dead route or a load
+     * balancer whose node died; only heartbeats notice. Until {@link #stop()}.
+     */
+    public void silence() {
+        silent = true;
+    }
+
     private void pump(Socket from, Socket to, boolean fromClient) {
         Thread t = new Thread(
                 () -> {
                     byte[] buffer = new byte[16 * 1024];
-                    try (InputStream in = from.getInputStream();
-                            OutputStream out = to.getOutputStream()) {
+                    try {
+                        InputStream in = from.getInputStream();
+                        OutputStream out = to.getOutputStream();
                         int n;
                         while ((n = in.read(buffer)) >= 0) {
-                            if (fromClient && dropClientBytes) {
+                            if (silent || (fromClient && dropClientBytes)) {
                                 continue;
                             }
                             out.write(buffer, 0, n);
@@ -104,7 +115,9 @@ public final class TcpProxy implements AutoCloseable {
                         // one side closed
                     } finally {
                         closeQuietly(from);
-                        closeQuietly(to);
+                        if (!silent) {
+                            closeQuietly(to);
+                        } // silent, the other end notices nothing, as behind a dead route (stop() cuts it)
                     }
                 },
                 "tcp-proxy-pump");
@@ -118,6 +131,7 @@ public final class TcpProxy implements AutoCloseable {
         sockets.forEach(TcpProxy::closeQuietly);
         sockets.clear();
         dropClientBytes = false;
+        silent = false;
     }
 
     @Override

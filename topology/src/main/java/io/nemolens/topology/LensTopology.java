@@ -58,8 +58,10 @@ import org.springframework.amqp.core.TopicExchange;
  * of 20 would lose dead letters there.
  *
  * <p>RabbitMQ refuses to re-declare a queue with different arguments
- * ({@code PRECONDITION_FAILED - inequivalent arg}); to change the delivery limit of an existing
- * queue, use a policy ({@code delivery-limit}) or delete and re-create the queue.
+ * ({@code PRECONDITION_FAILED - inequivalent arg}); to lower the delivery limit of an existing
+ * queue, use a policy ({@code delivery-limit}: the broker takes the smaller of the policy's and the
+ * argument's); to raise it, delete and re-create the queue. From RabbitMQ 4.3 a requeue no longer counts
+ * toward the limit (the poison tooling's walks stop counting), a crash or a lost connection still does.
  *
  * <p>Instances are immutable and thread-safe. The methods that return Spring AMQP objects
  * return a new object on every call, since those types are mutable.

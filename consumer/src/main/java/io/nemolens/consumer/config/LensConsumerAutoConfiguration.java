@@ -235,8 +235,11 @@ public final class LensConsumerAutoConfiguration {
     @ConditionalOnMissingBean(name = "lensListenerHealthIndicator")
     @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
-            SimpleMessageListenerContainer lensListenerContainer, LensMessageListener listener, LensTopology topology) {
-        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName());
+            SimpleMessageListenerContainer lensListenerContainer,
+            LensMessageListener listener,
+            LensTopology topology,
+            Clock clock) {
+        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName(), clock);
     }
 
     /** {@code lens.listener.consumers} of the same container the listener health reads. */

@@ -22,8 +22,12 @@ import org.springframework.core.env.MapPropertySource;
  *       members that do not exist (no listener in a command's context) are no error;
  *   <li>a graceful shutdown, and a lifecycle phase that waits {@code lens.consumer.shutdown-timeout} plus 10 s,
  *       so that in-flight messages finish before the context closes;
- *   <li>the broker connection's timeout (10 s) and heartbeat (30 s), so a lost broker is noticed and the
- *       connection recovered promptly.
+ *   <li>the broker connection's timeout (10 s) and heartbeat (10 s): a connection that stops answering without
+ *       closing (a dead node behind a load balancer, a dropped route) is given up after about two heartbeats, and a
+ *       node that takes the TCP connection and never answers costs 10 s at most before the next address is tried;
+ *   <li>the addresses of {@code spring.rabbitmq.addresses} tried in a random order ({@code address-shuffle-mode}
+ *       random; Spring Boot's own default tries them in the order given), so that the instances of a fleet spread over
+ *       a cluster's nodes instead of all connecting to the first.
  * </ul>
  */
 public final class LensConsumerDefaults implements EnvironmentPostProcessor {
@@ -53,7 +57,8 @@ public final class LensConsumerDefaults implements EnvironmentPostProcessor {
                 "spring.lifecycle.timeout-per-shutdown-phase",
                 shutdownTimeout.plus(SHUTDOWN_MARGIN).toMillis() + "ms");
         defaults.put("spring.rabbitmq.connection-timeout", "10s");
-        defaults.put("spring.rabbitmq.requested-heartbeat", "30s");
+        defaults.put("spring.rabbitmq.requested-heartbeat", "10s");
+        defaults.put("spring.rabbitmq.address-shuffle-mode", "random");
         return defaults;
     }
 }

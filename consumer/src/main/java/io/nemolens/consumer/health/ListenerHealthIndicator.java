@@ -1,36 +1,65 @@
 package io.nemolens.consumer.health;
 
 import io.nemolens.consumer.listener.LensMessageListener;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * UP while the listener container runs with at least one active consumer on the processing queue;
- * DOWN when it was stopped or has lost its consumers (broker gone, queue deleted). A consumer whose
- * listener died never reports UP.
+ * UP while the listener container runs with at least one active consumer on the processing queue; DOWN when it was
+ * stopped, has had no consumer yet, or lost its consumers more than {@link #RECONNECT_GRACE} ago (queue deleted, no
+ * node of the broker answers). A listener that lost its consumers a moment ago stays UP (detail
+ * {@code consumersLostAt}): when one node of a cluster goes away, the container starts its consumers again on another
+ * at once, and the probe should not flap for that second; when no node answers, the {@code rabbit} indicator is DOWN
+ * meanwhile (readiness holds both). A consumer whose listener died never reports UP for longer than the grace.
  */
 public final class ListenerHealthIndicator extends AbstractHealthIndicator {
+
+    /**
+     * How long consumers lost while the container runs still count as UP: the container starts them again at once on
+     * another node, then every 5 s (its recovery interval) while none answers; two such tries.
+     */
+    static final Duration RECONNECT_GRACE = Duration.ofSeconds(10);
 
     private final SimpleMessageListenerContainer container;
     private final LensMessageListener listener;
     private final String queue;
+    private final Clock clock;
+    private boolean hadConsumers;
+    private @Nullable Instant lostAt;
 
     public ListenerHealthIndicator(
-            SimpleMessageListenerContainer container, LensMessageListener listener, String queue) {
+            SimpleMessageListenerContainer container, LensMessageListener listener, String queue, Clock clock) {
         super("listener health check failed");
         this.container = container;
         this.listener = listener;
         this.queue = queue;
+        this.clock = clock;
     }
 
     @Override
-    protected void doHealthCheck(Health.Builder builder) {
+    protected synchronized void doHealthCheck(Health.Builder builder) {
         int consumers = container.getActiveConsumerCount();
         boolean running = container.isRunning();
+        Instant now = clock.instant();
+        if (!running) {
+            hadConsumers = false;
+            lostAt = null;
+        } else if (consumers > 0) {
+            hadConsumers = true;
+            lostAt = null;
+        } else if (hadConsumers && lostAt == null) {
+            lostAt = now;
+        }
+        Instant lost = lostAt;
         if (running && consumers > 0) {
             builder.up();
+        } else if (running && lost != null && Duration.between(lost, now).compareTo(RECONNECT_GRACE) < 0) {
+            builder.up().withDetail("consumersLostAt", lost.toString());
         } else {
             builder.down();
         }
