@@ -641,13 +641,31 @@ class ConsoleBrowserIT {
                 .isEmpty();
     }
 
-    /** Logs in through the form (the browser has no session). */
+    /**
+     * Logs in through the form (the browser has no session). Once, on a fresh CI machine, the browser stayed on the
+     * login form after the click (the server logged no request): the form is then filled and sent once more, and a
+     * second failure says where the browser is.
+     */
     private void logIn() {
-        browser.get(console);
-        find(By.id("username")).sendKeys(USER);
-        find(By.id("password")).sendKeys(PASSWORD);
-        find(By.id("login")).click();
-        await().atMost(WAIT).until(() -> browser.findElements(By.id("user")).size() == 1);
+        for (int attempt = 1; ; attempt++) {
+            browser.get(console);
+            await().atMost(WAIT).until(() -> browser.getCurrentUrl().contains("/login"));
+            find(By.id("username")).sendKeys(USER);
+            find(By.id("password")).sendKeys(PASSWORD);
+            find(By.id("login")).click();
+            try {
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> browser.findElements(By.id("user")).size() == 1);
+                return;
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                if (attempt == 2) {
+                    throw new AssertionError(
+                            "not logged in after two tries; the browser is at " + browser.getCurrentUrl() + ": "
+                                    + browser.getPageSource(),
+                            e);
+                }
+            }
+        }
     }
 
     /** The poison queue's messages' delivery counts, read once (which itself costs each one delivery). */

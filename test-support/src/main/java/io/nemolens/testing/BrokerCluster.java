@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Three RabbitMQ nodes of the machine's own {@code rabbitmq-server}, joined into one cluster, for the tests of a
- * cluster: each node with its own name ({@code lenscluster1@localhost}, ...), its own AMQP and distribution ports
+ * cluster: each node with its own name ({@code lensclusterPIDn1@localhost}, ..., PID the test JVM's), its own AMQP and distribution ports
  * (free ones of the loopback address), its own configuration, data and log folders under one temporary folder. Started
  * once per JVM at the first {@link #get()} (about half a minute), reused by every test of the run, stopped and deleted
  * when the JVM exits. The machine's default broker (5672) is left alone; the nodes share its Erlang cookie.
@@ -45,6 +46,8 @@ public final class BrokerCluster {
     private static final String QUEUES = "/usr/sbin/rabbitmq-queues";
     private static final String UPGRADE = "/usr/sbin/rabbitmq-upgrade";
     private static final Duration START = Duration.ofSeconds(90);
+    private static final String NODE_PREFIX = "lenscluster";
+    private static final Pattern ORPHAN = Pattern.compile("name (" + NODE_PREFIX + "(\\d+)n\\d+) at port");
     private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
     private static @Nullable BrokerCluster instance;
 
@@ -74,15 +77,15 @@ public final class BrokerCluster {
             Path folder = Files.createTempDirectory("lens-rabbit-cluster-");
             // the nodes run as the rabbitmq user, which makes its folders in here
             Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxrwxrwx"));
+            stopOrphans();
             List<Node> nodes = new ArrayList<>();
+            long jvm = ProcessHandle.current().pid();
             for (int i = 1; i <= SIZE; i++) {
-                nodes.add(new Node("lenscluster" + i + "@localhost", freePort(), freePort(), folder.resolve("n" + i)));
+                nodes.add(new Node(
+                        NODE_PREFIX + jvm + "n" + i + "@localhost", freePort(), freePort(), folder.resolve("n" + i)));
             }
             BrokerCluster cluster = new BrokerCluster(folder, nodes);
             Runtime.getRuntime().addShutdownHook(new Thread(cluster::stopAll, "lens-rabbit-cluster-stop"));
-            for (Node n : nodes) {
-                n.stopQuietly(); // a node of an earlier run that did not stop (its port and name would clash)
-            }
             for (Node n : nodes) {
                 n.start();
             }
@@ -103,6 +106,22 @@ public final class BrokerCluster {
             return cluster;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the RabbitMQ cluster for the tests: " + e, e);
+        }
+    }
+
+    /**
+     * Stops the nodes of test JVMs that are gone (killed before their shutdown hook ran): their names carry the JVM's
+     * pid ({@code lensclusterPIDnN}), so that two runs at once (two worktrees) each have a cluster of their own.
+     */
+    private static void stopOrphans() throws IOException {
+        String names = Node.run(new ProcessBuilder("epmd", "-names"), Duration.ofSeconds(10));
+        Matcher m = ORPHAN.matcher(names);
+        while (m.find()) {
+            long pid = Long.parseLong(m.group(2));
+            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                continue;
+            }
+            new Node(m.group(1) + "@localhost", 0, 0, Path.of("/nonexistent")).stopQuietly();
         }
     }
 
@@ -260,7 +279,7 @@ public final class BrokerCluster {
             this.folder = folder;
         }
 
-        /** Its Erlang node name, {@code lensclusterN@localhost}. */
+        /** Its Erlang node name, {@code lensclusterPIDnN@localhost}. */
         public String name() {
             return name;
         }

@@ -223,7 +223,8 @@ public final class ConsumerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    private URI uri(String path) {
+    /** The address of a path on the service's HTTP port ({@code /actuator/...}, {@code /console/...}). */
+    public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 

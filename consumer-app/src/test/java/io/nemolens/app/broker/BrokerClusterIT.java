@@ -3,17 +3,22 @@ package io.nemolens.app.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.nemolens.generator.GenerateCommand;
 import io.nemolens.testing.ArchiveReader;
 import io.nemolens.testing.BrokerCluster;
 import io.nemolens.testing.ConsumerProcess;
+import io.nemolens.testing.RunningConsumer;
 import io.nemolens.testing.TcpProxy;
 import io.nemolens.testing.TestTopology;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,11 +32,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The service on a three-node RabbitMQ cluster ({@link BrokerCluster}), as an operator runs it: README's jar with the
@@ -61,6 +68,9 @@ class BrokerClusterIT {
      */
     private static final Duration HEARTBEAT_BOUND = Duration.ofSeconds(2 * 10 + 3 + 10 + 5);
 
+    private static final Pattern INDEXED = Pattern.compile("id=\"indexed\"[^>]*>(\\d+)<");
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern SENT = Pattern.compile("^sent (\\d+) messages, (\\d+) records", Pattern.MULTILINE);
 
     private final BrokerCluster cluster = BrokerCluster.get();
@@ -107,6 +117,7 @@ class BrokerClusterIT {
         // a crash of the node that leads the processing queue (most often the service's own: a queue's leader is
         // where the connection that declared it was), then a rolling restart of all three, each node drained first
         List<String> pauses = new ArrayList<>();
+        List<Long> pauseMillis = new ArrayList<>();
         BrokerCluster.Node leader = cluster.leaderOf(topology.queue());
         BrokerCluster.Node serving = cluster.servingConsumersOf(topology.queue());
         long crashed = System.nanoTime();
@@ -117,7 +128,8 @@ class BrokerClusterIT {
                 "crash of the queue's leader" + (leader.equals(serving) ? " and the service's node " : " "),
                 leader,
                 watch,
-                crashed));
+                crashed,
+                pauseMillis));
         for (BrokerCluster.Node node : cluster.nodes()) {
             cluster.awaitNotQuorumCritical(node, Duration.ofMinutes(1));
             List<String> roles = new ArrayList<>();
@@ -133,7 +145,7 @@ class BrokerClusterIT {
             node.stop();
             Thread.sleep(NODE_DOWN.toMillis());
             node.start();
-            pauses.add(pause(role, node, watch, stopped));
+            pauses.add(pause(role, node, watch, stopped, pauseMillis));
         }
 
         String output = generated.get();
@@ -153,6 +165,10 @@ class BrokerClusterIT {
 
         assertArchivedOnce(archive, spans);
         pauses.forEach(p -> System.out.println("node loss: " + p));
+        List<Long> sorted = pauseMillis.stream().sorted().toList();
+        System.out.printf(
+                "node loss: pauses in acknowledgements over %d losses: p50 %d ms, max %d ms%n",
+                sorted.size(), sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
         System.out.println("generator: "
                 + output.lines()
                         .filter(l -> l.startsWith("confirmed"))
@@ -208,6 +224,94 @@ class BrokerClusterIT {
         assertThat(resumed).as("the silent connection given up").isLessThan(HEARTBEAT_BOUND);
     }
 
+    @Test
+    void poisonItsIndexReplayAndTheConsoleWorkWhileANodeIsDown() throws Exception {
+        Path archive = Path.of("target", "broker-cluster-it", topology.queue());
+        Path log = Files.createDirectories(archive.getParent()).resolve(topology.queue() + ".log");
+        Map<String, Object> props = new LinkedHashMap<>(RunningConsumer.withOperator(cluster.springProperties()));
+        props.put("lens.archive.path", archive.toAbsolutePath().toString());
+        props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
+        props.put("management.endpoint.poison.access", "unrestricted");
+        props.put("lens.console.anonymous-read", "true");
+        props.put("lens.poison.depth-poll-interval", "500ms");
+        ConsumerProcess service = ConsumerProcess.start(topology, log, List.of(), List.of("-Xmx512m"), props);
+        closing.add(service);
+        await().atMost(Duration.ofMinutes(2)).until(() -> service.health().up());
+
+        publishUndecodable(5);
+        await().atMost(Duration.ofMinutes(1)).until(() -> service.messages("poisoned") == 5);
+        await().atMost(Duration.ofSeconds(30)).until(() -> consoleIndexed(service) == 5);
+
+        // the node leading the poison index stream goes away, drained and stopped as in a rolling restart
+        BrokerCluster.Node down = cluster.leaderOf(topology.poisonIndex());
+        down.drain();
+        down.stop();
+        try {
+            publishUndecodable(3);
+            await().atMost(Duration.ofMinutes(1)).until(() -> service.messages("poisoned") == 8);
+            assertThat(queued(topology.poisonQueue())).as("the poison queue").isEqualTo(8);
+            await().alias("the console's count of the index stream while " + down.name() + " is down")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> consoleIndexed(service) == 8);
+            HttpResponse<String> list = http(service, "GET", "/actuator/poison?max=20", null);
+            assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+            assertThat(JSON.readTree(list.body()).path("depth").asLong())
+                    .as("the poison queue as the endpoint walks it")
+                    .isEqualTo(8);
+
+            HttpResponse<String> replay = http(service, "POST", "/actuator/poison", "{\"includeInputFailures\":true}");
+            assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+            assertThat(JSON.readTree(replay.body()).path("replayed").asInt())
+                    .as(replay.body())
+                    .isEqualTo(8);
+            // replayed through the surviving nodes, they fail again as they did and are poisoned again, indexed
+            await().atMost(Duration.ofMinutes(1)).until(() -> service.messages("poisoned") == 16);
+            await().atMost(Duration.ofSeconds(30)).until(() -> queued(topology.poisonQueue()) == 8);
+            await().atMost(Duration.ofSeconds(30)).until(() -> consoleIndexed(service) == 8);
+        } finally {
+            down.start();
+        }
+        assertThat(service.health().up()).as("health once every node is back").isTrue();
+    }
+
+    /** Publishes bodies no decoder reads, confirmed by the cluster. */
+    private void publishUndecodable(int count) throws Exception {
+        try (Connection c = cluster.connect();
+                Channel ch = c.createChannel()) {
+            ch.confirmSelect();
+            for (int i = 0; i < count; i++) {
+                ch.basicPublish(
+                        topology.exchange(),
+                        "otlp_spans",
+                        true,
+                        new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
+                        ("{not otlp " + i).getBytes(StandardCharsets.UTF_8));
+            }
+            ch.waitForConfirmsOrDie(30_000);
+        }
+    }
+
+    /** The console's "indexed" count on its poison page (read without a login: lens.console.anonymous-read). */
+    private static long consoleIndexed(ConsumerProcess service) throws Exception {
+        HttpResponse<String> page = http(service, "GET", "/console/poison", null);
+        Matcher m = INDEXED.matcher(page.body());
+        return page.statusCode() == 200 && m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private static HttpResponse<String> http(ConsumerProcess service, String method, String path, @Nullable String json)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(service.uri(path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", RunningConsumer.operatorAuthorization());
+        if (json == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(json));
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private static void assertArchivedOnce(Path archive, long spans) throws Exception {
         try (ArchiveReader reader = new ArchiveReader(archive)) {
             assertThat(reader.scalar("SELECT count(*) FROM %s", "spans"))
@@ -221,12 +325,15 @@ class BrokerClusterIT {
         }
     }
 
-    private static String pause(String what, BrokerCluster.Node node, Watch watch, long since) {
+    /** What a node's loss cost: the longest pause in acknowledgements since it began, kept in {@code pauses}. */
+    private static String pause(String what, BrokerCluster.Node node, Watch watch, long since, List<Long> pauses) {
+        long millis = watch.longestPauseSince(since).toMillis();
+        pauses.add(millis);
         return String.format(
                 "%s%s: longest pause in acknowledgements %d ms (down and up again in %d s)",
                 what,
                 node.name(),
-                watch.longestPauseSince(since).toMillis(),
+                millis,
                 Duration.ofNanos(System.nanoTime() - since).toSeconds());
     }
 
