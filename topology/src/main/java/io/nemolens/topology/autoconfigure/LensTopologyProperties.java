@@ -15,7 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * @param queue the queue this consumer reads, bound to the exchange with {@code #}
  * @param poisonQueue where messages that cannot be processed go, with their reason
  * @param parkingLotQueue where poison messages replayed too often go
- * @param deliveryLimit the processing queue's {@code x-delivery-limit}: after this many redeliveries (consumer crashes, lost connections) the broker dead-letters a message to the poison queue
+ * @param deliveryLimit the {@code x-delivery-limit} of the three quorum queues: after this many redeliveries (consumer crashes, lost connections) the broker dead-letters a message of the processing queue to the poison queue, and drops one of the poison or parking-lot queue (which have no dead-letter target)
  * @param declare whether to declare the exchange, queues and binding at start-up (idempotent); {@code false} for brokers where the app may not declare, in which case their existence is checked and missing ones are reported
  */
 @ConfigurationProperties("lens.topology")
