@@ -56,10 +56,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class BrokerClusterIT {
 
-    private static final int MESSAGES = 1_200;
+    private static final int MESSAGES = 1_500;
     private static final int SPANS_PER_MESSAGE = 50;
     private static final int RATE = 20;
-    private static final Duration NODE_DOWN = Duration.ofSeconds(5);
+    private static final Duration NODE_DOWN = Duration.ofSeconds(2);
     /**
      * How long a connection that falls silent may go unnoticed until the service consumes again: the client gives a
      * connection up after about two heartbeat timeouts without a frame (10 s, the service's default; the Java client
@@ -149,11 +149,7 @@ class BrokerClusterIT {
         }
 
         String output = generated.get();
-        Matcher sent = SENT.matcher(output);
-        assertThat(sent.find()).as(output).isTrue();
-        long spans = Long.parseLong(sent.group(2));
-        await().atMost(Duration.ofMinutes(2)).until(() -> queued(topology.queue()) == 0);
-        assertThat(queued(topology.poisonQueue())).as("messages poisoned").isZero();
+        long spans = drained(output);
         assertThat(service.messages("poisoned"))
                 .as("the service's poisoned meter")
                 .isZero();
@@ -210,11 +206,7 @@ class BrokerClusterIT {
         Duration resumed = watch.firstAckAfterPause(silenced);
 
         String output = generated.get();
-        Matcher sent = SENT.matcher(output);
-        assertThat(sent.find()).as(output).isTrue();
-        long spans = Long.parseLong(sent.group(2));
-        await().atMost(Duration.ofMinutes(2)).until(() -> queued(topology.queue()) == 0);
-        assertThat(queued(topology.poisonQueue())).as("messages poisoned").isZero();
+        long spans = drained(output);
         watch.close();
         assertThat(service.stop()).as("exit code after SIGTERM").isIn(0, 143);
         assertArchivedOnce(archive, spans);
@@ -327,6 +319,11 @@ class BrokerClusterIT {
 
     /** What a node's loss cost: the longest pause in acknowledgements since it began, kept in {@code pauses}. */
     private static String pause(String what, BrokerCluster.Node node, Watch watch, long since, List<Long> pauses) {
+        long back = System.nanoTime();
+        // consumption goes on after the node is back (the stream has not ended), so the window ends with it
+        await().alias("an acknowledgement after " + node.name() + " is back")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> watch.ackedAfter(back));
         long millis = watch.longestPauseSince(since).toMillis();
         pauses.add(millis);
         return String.format(
@@ -376,6 +373,18 @@ class BrokerClusterIT {
         } finally {
             connections.destroy();
         }
+    }
+
+    /**
+     * The spans the generator reports it sent (each confirmed, or it would have failed), once the processing queue
+     * is empty and nothing went to the poison queue.
+     */
+    private long drained(String output) throws Exception {
+        Matcher sent = SENT.matcher(output);
+        assertThat(sent.find()).as(output).isTrue();
+        await().atMost(Duration.ofMinutes(2)).until(() -> queued(topology.queue()) == 0);
+        assertThat(queued(topology.poisonQueue())).as("messages poisoned").isZero();
+        return Long.parseLong(sent.group(2));
     }
 
     /** Messages in a queue, asked of the cluster (a passive declare). */
