@@ -493,10 +493,14 @@ class BrokerClusterIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             closed = true;
             thread.interrupt();
-            thread.join(5_000);
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
