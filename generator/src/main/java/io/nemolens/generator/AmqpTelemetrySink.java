@@ -185,19 +185,13 @@ final class AmqpTelemetrySink implements TelemetrySink {
         long waitingSince = System.nanoTime();
         while (true) {
             sendAgainWhatWasLost();
-            boolean toSendAgain;
             synchronized (settledLock) {
                 if (outstanding == 0 && resend.isEmpty()) {
                     return;
                 }
-                toSendAgain = !resend.isEmpty();
-                if (!toSendAgain) {
-                    settledLock.wait(500);
+                if (resend.isEmpty()) {
+                    settledLock.wait(500); // what comes back is sent again by the next round, refusals after a pause
                 }
-            }
-            if (toSendAgain) {
-                // what came back (lost or refused) goes again after a pause, not in a loop against a refusing queue
-                TimeUnit.MILLISECONDS.sleep(FIRST_BACKOFF_MILLIS);
             }
             if (System.nanoTime() - waitingSince > CONFIRM_TIMEOUT.toNanos()) {
                 // no confirm for that long: drop the channel, so the unconfirmed come back to be sent again

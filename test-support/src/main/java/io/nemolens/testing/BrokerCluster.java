@@ -121,7 +121,16 @@ public final class BrokerCluster {
             if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                 continue;
             }
-            new Node(m.group(1) + "@localhost", 0, 0, Path.of("/nonexistent")).stopQuietly();
+            stopQuietly(m.group(1) + "@localhost");
+        }
+    }
+
+    /** Stops the node of this name if it runs ({@code rabbitmqctl stop}); a node that does not run is no error. */
+    private static void stopQuietly(String name) {
+        try {
+            Node.run(new ProcessBuilder(CTL, "-n", name, "stop"), Duration.ofSeconds(60));
+        } catch (IOException | RuntimeException e) {
+            // not running
         }
     }
 
@@ -377,11 +386,7 @@ public final class BrokerCluster {
 
         private void stopQuietly() {
             running = false;
-            try {
-                run(new ProcessBuilder(CTL, "-n", name, "stop"), Duration.ofSeconds(60));
-            } catch (IOException | RuntimeException e) {
-                // not running
-            }
+            BrokerCluster.stopQuietly(name);
         }
 
         /** Runs {@code rabbitmqctl -n <node> args...} and returns what it printed; fails when it fails. */

@@ -101,13 +101,8 @@ class BrokerClusterIT {
 
     @Test
     void aRollingRestartOfEveryNodeLosesNoSpanAndPoisonsNothing() throws Exception {
-        Path archive = Path.of("target", "broker-cluster-it", topology.queue());
-        Path log = Files.createDirectories(archive.getParent()).resolve(topology.queue() + ".log");
-        Map<String, Object> props = new LinkedHashMap<>(cluster.springProperties());
-        props.put("lens.archive.path", archive.toAbsolutePath().toString());
-        ConsumerProcess service = ConsumerProcess.start(topology, log, List.of(), List.of("-Xmx512m"), props);
-        closing.add(service);
-        await().atMost(Duration.ofMinutes(2)).until(() -> service.health().up());
+        Path archive = archive();
+        ConsumerProcess service = startService(Map.of());
 
         CompletableFuture<String> generated = CompletableFuture.supplyAsync(this::generate);
         Watch watch = new Watch(service);
@@ -182,16 +177,10 @@ class BrokerClusterIT {
             closing.add(proxy);
             proxies.put(n, proxy);
         }
-        Path archive = Path.of("target", "broker-cluster-it", topology.queue());
-        Path log = Files.createDirectories(archive.getParent()).resolve(topology.queue() + ".log");
-        Map<String, Object> props = new LinkedHashMap<>(cluster.springProperties());
-        props.put(
+        Path archive = archive();
+        ConsumerProcess service = startService(Map.of(
                 "spring.rabbitmq.addresses",
-                proxies.values().stream().map(p -> "127.0.0.1:" + p.port()).collect(Collectors.joining(",")));
-        props.put("lens.archive.path", archive.toAbsolutePath().toString());
-        ConsumerProcess service = ConsumerProcess.start(topology, log, List.of(), List.of("-Xmx512m"), props);
-        closing.add(service);
-        await().atMost(Duration.ofMinutes(2)).until(() -> service.health().up());
+                proxies.values().stream().map(p -> "127.0.0.1:" + p.port()).collect(Collectors.joining(","))));
 
         CompletableFuture<String> generated = CompletableFuture.supplyAsync(() -> generate(600));
         Watch watch = new Watch(service);
@@ -218,17 +207,12 @@ class BrokerClusterIT {
 
     @Test
     void poisonItsIndexReplayAndTheConsoleWorkWhileANodeIsDown() throws Exception {
-        Path archive = Path.of("target", "broker-cluster-it", topology.queue());
-        Path log = Files.createDirectories(archive.getParent()).resolve(topology.queue() + ".log");
-        Map<String, Object> props = new LinkedHashMap<>(RunningConsumer.withOperator(cluster.springProperties()));
-        props.put("lens.archive.path", archive.toAbsolutePath().toString());
+        Map<String, Object> props = new LinkedHashMap<>(RunningConsumer.withOperator(Map.of()));
         props.put("management.endpoints.web.exposure.include", "health,info,prometheus,poison");
         props.put("management.endpoint.poison.access", "unrestricted");
         props.put("lens.console.anonymous-read", "true");
         props.put("lens.poison.depth-poll-interval", "500ms");
-        ConsumerProcess service = ConsumerProcess.start(topology, log, List.of(), List.of("-Xmx512m"), props);
-        closing.add(service);
-        await().atMost(Duration.ofMinutes(2)).until(() -> service.health().up());
+        ConsumerProcess service = startService(props);
 
         publishUndecodable(5);
         await().atMost(Duration.ofMinutes(1)).until(() -> service.messages("poisoned") == 5);
@@ -302,6 +286,26 @@ class BrokerClusterIT {
                     .method(method, HttpRequest.BodyPublishers.ofString(json));
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** This test's archive folder. */
+    private Path archive() {
+        return Path.of("target", "broker-cluster-it", topology.queue());
+    }
+
+    /**
+     * README's jar on the cluster's three addresses, its archive in {@link #archive()}, with {@code extra} on top;
+     * closed after the test; returned once its health is UP.
+     */
+    private ConsumerProcess startService(Map<String, Object> extra) throws IOException {
+        Path log = Files.createDirectories(archive().getParent()).resolve(topology.queue() + ".log");
+        Map<String, Object> props = new LinkedHashMap<>(cluster.springProperties());
+        props.put("lens.archive.path", archive().toAbsolutePath().toString());
+        props.putAll(extra);
+        ConsumerProcess service = ConsumerProcess.start(topology, log, List.of(), List.of("-Xmx512m"), props);
+        closing.add(service);
+        await().atMost(Duration.ofMinutes(2)).until(() -> service.health().up());
+        return service;
     }
 
     private static void assertArchivedOnce(Path archive, long spans) throws Exception {
