@@ -36,7 +36,8 @@ final class FixedScrapes {
                 new double[] {1410, 1593, 42, 61, 312.45, 98, 37, 0, 0, 0, 1024, 80_000, 512, 0.97, 0.62, 0.55, 1.2e9},
                 9.5e8,
                 8.123456789e9,
-                0);
+                0,
+                Double.NaN);
         // GPU 1 disappeared from the last scrape: a staleness marker (NaN), flags=1 and no value
         DcgmGpu gpu1 = new DcgmGpu(
                 "1",
@@ -49,6 +50,7 @@ final class FixedScrapes {
                 new double[] {1410, 1593, 44, 63, 305.0, 97, 36, 0, 0, 0, 2048, 79_000, 512, 0.95, 0.60, 0.51, 1.1e9},
                 Double.NaN,
                 8.123456789e9,
+                Double.NaN,
                 Double.NaN);
         return InfraRequests.dcgmScrape(
                 "dgx-a100-000", T0 + 15_000_000_000L, List.of(gpu0, gpu1), new ScrapeStats(0.0123, 40, 40, 0));

@@ -2,6 +2,7 @@ package io.nemolens.generator;
 
 import io.nemolens.generator.GenerateOptions.Target;
 import io.nemolens.generator.TelemetryGenerator.Batch;
+import io.nemolens.generator.TelemetryGenerator.Faults;
 import io.nemolens.generator.TelemetryGenerator.Kind;
 import io.nemolens.handlers.Encoding;
 import java.io.PrintStream;
@@ -9,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -70,7 +72,8 @@ public final class GenerateCommand {
                     options.spansPerMessage(),
                     options.logsPerMessage(),
                     options.seed(),
-                    start.getEpochSecond() * 1_000_000_000L + start.getNano()));
+                    start.getEpochSecond() * 1_000_000_000L + start.getNano(),
+                    options.faults()));
         } catch (IllegalArgumentException e) {
             out.println("generate: " + e.getMessage());
             out.println(GenerateOptions.USAGE);
@@ -87,6 +90,10 @@ public final class GenerateCommand {
                     options.ranks(),
                     options.encoding() == Encoding.JSON ? "OTLP/JSON" : "OTLP protobuf",
                     sink.describe());
+            String stragglers = stragglers(options.faults());
+            if (!stragglers.isEmpty()) {
+                out.println("stragglers: " + stragglers);
+            }
             long began = System.nanoTime();
             try {
                 send(options, generator, sink, tally, began, out);
@@ -140,6 +147,30 @@ public final class GenerateCommand {
             }
         }
         sink.flush();
+    }
+
+    /** The faults in words, {@code ""} for none. */
+    static String stragglers(Faults faults) {
+        List<String> words = new ArrayList<>();
+        Integer slow = faults.slowRank();
+        if (slow != null) {
+            words.add(String.format(
+                    Locale.ROOT,
+                    "rank %d %.2fx slower from iteration %d",
+                    slow,
+                    faults.slowFactor(),
+                    faults.slowFrom()));
+        }
+        Integer throttled = faults.throttledRank();
+        if (throttled != null) {
+            words.add("GPU " + throttled % 8 + " of " + TrainingRank.hostOf(throttled) + " (rank " + throttled
+                    + ") throttles");
+        }
+        Integer flaky = faults.flakyNetworkRank();
+        if (flaky != null) {
+            words.add(TrainingRank.hostOf(flaky) + " (rank " + flaky + ") has network errors");
+        }
+        return String.join("; ", words);
     }
 
     /** The run id when {@code --run-id} is not given: {@code lens-generate-<UTC start time>}. */

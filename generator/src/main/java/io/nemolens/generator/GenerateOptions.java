@@ -1,5 +1,6 @@
 package io.nemolens.generator;
 
+import io.nemolens.generator.TelemetryGenerator.Faults;
 import io.nemolens.generator.TelemetryGenerator.Kind;
 import io.nemolens.handlers.Encoding;
 import java.net.URI;
@@ -31,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  * @param otlpEndpoint the collector's OTLP/HTTP base URL for {@code otlp-http}
  * @param inFlight unconfirmed AMQP messages at most (the collector's sending queue has 10 consumers)
  * @param retryFor how long the broker may stay away (after a lost connection) before the generator gives up
+ * @param faults the stragglers to make: a slow rank, a GPU that throttles, a host with network errors
  */
 public record GenerateOptions(
         Target target,
@@ -47,7 +49,8 @@ public record GenerateOptions(
         @Nullable String exchange,
         URI otlpEndpoint,
         int inFlight,
-        java.time.Duration retryFor) {
+        java.time.Duration retryFor,
+        Faults faults) {
 
     /** Where the generator sends. */
     public enum Target {
@@ -77,6 +80,16 @@ public record GenerateOptions(
               --in-flight N                  unconfirmed AMQP messages at most (default 10)
               --retry-for SECONDS            after a lost broker connection, publish again (at-least-once) until
                                              confirmed, giving up when the broker stays away this long (default 60)
+            Stragglers (ranks are global, 0 to --ranks - 1; rank N runs on GPU N % 8 of host dgx-a100-<N / 8>):
+              --slow-rank N                  this rank's forward_backward and optimizer_step, so its train_step,
+                                             take --slow-factor times longer from --slow-from on (default none)
+              --slow-factor F                how much longer the slow rank's steps take, above 1 (default 1.3)
+              --slow-from I                  the slow rank's first slow iteration, from 1 (default 50)
+              --throttled-rank N             this rank's GPU throttles in every dcgm-exporter scrape: hot, clocked
+                                             down, DCGM_FI_DEV_CLOCK_THROTTLE_REASONS 96 (HW + SW thermal slowdown);
+                                             every GPU then reports that gauge, 0 when healthy (default none)
+              --flaky-network-rank N         this rank's host has TCP retransmits and InfiniBand receive and
+                                             symbol errors in every node-exporter scrape (default none)
             Spring properties work as for the consumer, as --name=value or environment variables:
             the broker from spring.rabbitmq.* (e.g. --spring.rabbitmq.host=rabbit or SPRING_RABBITMQ_HOST),
             the topology from lens.topology.* (e.g. --lens.topology.exchange=NAME).""";
@@ -96,7 +109,12 @@ public record GenerateOptions(
             "exchange",
             "otlp-endpoint",
             "in-flight",
-            "retry-for");
+            "retry-for",
+            "slow-rank",
+            "slow-factor",
+            "slow-from",
+            "throttled-rank",
+            "flaky-network-rank");
 
     /**
      * Parses the arguments.
@@ -159,6 +177,8 @@ public record GenerateOptions(
         if (exchange != null && exchange.isBlank()) {
             throw new IllegalArgumentException("--exchange must not be blank");
         }
+        int ranks = (int) longValue(values, "ranks", 8, 1);
+        int gpusPerHost = (int) longValue(values, "gpus-per-host", 8, 1);
         return new GenerateOptions(
                 target,
                 encoding,
@@ -167,14 +187,58 @@ public record GenerateOptions(
                 rate,
                 (int) longValue(values, "spans-per-message", 96, 1),
                 (int) longValue(values, "logs-per-message", 32, 1),
-                (int) longValue(values, "ranks", 8, 1),
-                (int) longValue(values, "gpus-per-host", 8, 1),
+                ranks,
+                gpusPerHost,
                 runId,
                 longValue(values, "seed", 42, Long.MIN_VALUE),
                 exchange,
                 endpoint,
                 (int) longValue(values, "in-flight", 10, 1),
-                java.time.Duration.ofSeconds(longValue(values, "retry-for", 60, 0)));
+                java.time.Duration.ofSeconds(longValue(values, "retry-for", 60, 0)),
+                faults(values, ranks, gpusPerHost));
+    }
+
+    /** The straggler options: each rank among {@code ranks}, the throttled rank's GPU among {@code gpusPerHost}. */
+    private static Faults faults(Map<String, String> values, int ranks, int gpusPerHost) {
+        Integer slowRank = rank(values, "slow-rank", ranks);
+        if (slowRank == null && (values.containsKey("slow-factor") || values.containsKey("slow-from"))) {
+            throw new IllegalArgumentException(
+                    "--" + (values.containsKey("slow-factor") ? "slow-factor" : "slow-from") + " needs a --slow-rank");
+        }
+        double slowFactor = Faults.DEFAULT_SLOW_FACTOR;
+        String factor = values.get("slow-factor");
+        if (factor != null) {
+            try {
+                slowFactor = Double.parseDouble(factor.trim());
+            } catch (NumberFormatException e) {
+                slowFactor = Double.NaN;
+            }
+            if (!(slowFactor > 1) || Double.isInfinite(slowFactor)) {
+                throw new IllegalArgumentException("--slow-factor must be a number above 1, got '" + factor + "'");
+            }
+        }
+        long slowFrom = longValue(values, "slow-from", Faults.DEFAULT_SLOW_FROM, 1);
+        Integer throttledRank = rank(values, "throttled-rank", ranks);
+        if (throttledRank != null && throttledRank % 8 >= gpusPerHost) {
+            throw new IllegalArgumentException("--throttled-rank " + throttledRank + " runs on GPU "
+                    + throttledRank % 8 + " of " + TrainingRank.hostOf(throttledRank)
+                    + ", which --gpus-per-host " + gpusPerHost + " leaves out");
+        }
+        Integer flakyNetworkRank = rank(values, "flaky-network-rank", ranks);
+        return new Faults(slowRank, slowFactor, slowFrom, throttledRank, flakyNetworkRank);
+    }
+
+    /** The option {@code name} as a global rank, one of {@code ranks}, or {@code null} when it is not given. */
+    private static @Nullable Integer rank(Map<String, String> values, String name, int ranks) {
+        if (!values.containsKey(name)) {
+            return null;
+        }
+        long rank = longValue(values, name, 0, 0);
+        if (rank >= ranks) {
+            throw new IllegalArgumentException(
+                    "--" + name + " must be a rank from 0 to " + (ranks - 1) + " (--ranks " + ranks + "), got " + rank);
+        }
+        return (int) rank;
     }
 
     private static List<Kind> kinds(String list) {

@@ -61,6 +61,19 @@ public final class InfraRequests {
             "DCGM_FI_PROF_DRAM_ACTIVE",
             "DCGM_FI_PROF_PCIE_TX_BYTES");
 
+    /**
+     * dcgm-exporter's name for DCGM field 112, the clock throttle reasons: a gauge holding a bitmask of NVML's
+     * {@code nvmlClocksThrottleReason*} bits, 0 when the clocks are not held back. Not among the default counters;
+     * a scrape has it when the exporter's counters CSV lists it.
+     */
+    public static final String DCGM_CLOCK_THROTTLE_REASONS = "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS";
+
+    /** NVML's {@code nvmlClocksThrottleReasonSwThermalSlowdown}: the driver holds the clocks back, the GPU runs hot. */
+    public static final int THROTTLE_SW_THERMAL_SLOWDOWN = 0x20;
+
+    /** NVML's {@code nvmlClocksThrottleReasonHwThermalSlowdown}: the hardware holds the clocks back, the GPU is too hot. */
+    public static final int THROTTLE_HW_THERMAL_SLOWDOWN = 0x40;
+
     /** node-exporter's InfiniBand port counters, in the order of {@link InfinibandPort#counters()}. */
     public static final List<String> INFINIBAND_COUNTERS = List.of(
             "node_infiniband_port_data_received_bytes_total",
@@ -94,6 +107,8 @@ public final class InfraRequests {
      * @param pcieRxBytesPerSecond {@code DCGM_FI_PROF_PCIE_RX_BYTES}; {@code NaN} for a staleness marker
      * @param totalEnergyMillijoules {@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION}, a counter
      * @param pcieReplays {@code DCGM_FI_DEV_PCIE_REPLAY_COUNTER}, a counter; {@code NaN} when this GPU does not report it
+     * @param clockThrottleReasons {@link #DCGM_CLOCK_THROTTLE_REASONS}, a bitmask; {@code NaN} when this GPU does not
+     *     report it
      */
     public record DcgmGpu(
             String gpu,
@@ -106,7 +121,8 @@ public final class InfraRequests {
             double[] gauges,
             double pcieRxBytesPerSecond,
             double totalEnergyMillijoules,
-            double pcieReplays) {
+            double pcieReplays,
+            double clockThrottleReasons) {
 
         public DcgmGpu {
             gauges = copyOf(gauges, DCGM_GAUGES.size(), "gauge");
@@ -191,7 +207,8 @@ public final class InfraRequests {
     }
 
     /**
-     * One dcgm-exporter scrape (job {@code dcgm-exporter}, port 9400).
+     * One dcgm-exporter scrape (job {@code dcgm-exporter}, port 9400). {@link #DCGM_CLOCK_THROTTLE_REASONS}
+     * comes last, for the GPUs that report it, as a field added to the exporter's counters CSV would.
      *
      * @param host the scraped host
      * @param timeNanos the scrape time
@@ -221,6 +238,16 @@ public final class InfraRequests {
             scope.addMetrics(counter(
                     "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
                     points(replaying, DcgmGpu::labels, DcgmGpu::pcieReplays, timeNanos)));
+        }
+        List<DcgmGpu> throttleReporting = gpus.stream()
+                .filter(g -> !Double.isNaN(g.clockThrottleReasons()))
+                .toList();
+        if (!throttleReporting.isEmpty()) {
+            // a field added to the counters CSV: after the default ones
+            scope.addMetrics(gauge(
+                            DCGM_CLOCK_THROTTLE_REASONS,
+                            points(throttleReporting, DcgmGpu::labels, DcgmGpu::clockThrottleReasons, timeNanos))
+                    .setDescription(DCGM_CLOCK_THROTTLE_REASONS + " (from dcgm-exporter)"));
         }
         scrapeGauges(scope, timeNanos, stats);
         return batch(scrapeTarget("dcgm-exporter", host, "9400"), scope);

@@ -1,30 +1,24 @@
 package io.nemolens.generator;
 
 import com.google.protobuf.Message;
-import io.nemolens.generator.InfraRequests.DcgmGpu;
-import io.nemolens.generator.InfraRequests.InfinibandInfo;
-import io.nemolens.generator.InfraRequests.InfinibandPort;
-import io.nemolens.generator.InfraRequests.NetworkDevice;
-import io.nemolens.generator.InfraRequests.ScrapeStats;
 import io.nemolens.handlers.Signal;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An endless stream of NeMo Lens telemetry batches, one OTLP export request each, as a collector would
  * publish them for a training run: the selected {@link Kind}s take turns; training kinds cycle through
  * the ranks, scrape kinds through the hosts (eight ranks per host). Each rank and host keeps its own
- * clock and counters, so a stream reads like one run. Deterministic for a seed. Not thread-safe.
+ * clock and counters, so a stream reads like one run. {@link Faults} make a straggler: a slow rank, a GPU
+ * that throttles, a host with network errors. Deterministic for a seed and faults. Not thread-safe.
  */
 public final class TelemetryGenerator {
 
     /** Scrape interval of the simulated Prometheus receiver. */
     public static final long SCRAPE_INTERVAL_NANOS = 15_000_000_000L;
-
-    private static final String[] DGX_A100_PCI_BUS = {"07", "0F", "47", "4E", "87", "90", "B7", "BD"};
 
     /** What one batch holds. */
     public enum Kind {
@@ -82,6 +76,8 @@ public final class TelemetryGenerator {
      * @param logsPerMessage log records per {@link Kind#LOGS} batch, at least 1
      * @param seed the random seed
      * @param startNanos the time of the first step and scrape, nanoseconds since the epoch
+     * @param faults the faults, {@link Faults#NONE} for a healthy run; their ranks must be among {@code ranks},
+     *     and the throttled rank's GPU ({@code rank % 8}) among {@code gpusPerHost}
      */
     public record Settings(
             List<Kind> kinds,
@@ -91,7 +87,8 @@ public final class TelemetryGenerator {
             int spansPerMessage,
             int logsPerMessage,
             long seed,
-            long startNanos) {
+            long startNanos,
+            Faults faults) {
 
         public Settings {
             kinds = List.copyOf(kinds);
@@ -107,11 +104,96 @@ public final class TelemetryGenerator {
             if (gpusPerHost < 1 || gpusPerHost > 64) {
                 throw new IllegalArgumentException("GPUs per host must be 1 to 64, got " + gpusPerHost);
             }
+            if (faults == null) {
+                throw new IllegalArgumentException("faults must not be null (Faults.NONE for none)");
+            }
+            requireRank("slow rank", faults.slowRank(), ranks);
+            requireRank("throttled rank", faults.throttledRank(), ranks);
+            requireRank("flaky network rank", faults.flakyNetworkRank(), ranks);
+            Integer throttled = faults.throttledRank();
+            if (throttled != null && throttled % 8 >= gpusPerHost) {
+                throw new IllegalArgumentException("throttled rank " + throttled + " runs on GPU " + throttled % 8
+                        + ", but there are " + gpusPerHost + " GPUs per host");
+            }
+        }
+
+        /** A healthy run: settings without faults. */
+        public Settings(
+                List<Kind> kinds,
+                String runId,
+                int ranks,
+                int gpusPerHost,
+                int spansPerMessage,
+                int logsPerMessage,
+                long seed,
+                long startNanos) {
+            this(kinds, runId, ranks, gpusPerHost, spansPerMessage, logsPerMessage, seed, startNanos, Faults.NONE);
+        }
+
+        private static void requireRank(String what, @Nullable Integer rank, int ranks) {
+            if (rank != null && rank >= ranks) {
+                throw new IllegalArgumentException(
+                        what + " must be one of the ranks 0 to " + (ranks - 1) + ", got " + rank);
+            }
         }
 
         private static void requireAtLeast(String what, int value, int min) {
             if (value < min) {
                 throw new IllegalArgumentException(what + " must be at least " + min + ", got " + value);
+            }
+        }
+    }
+
+    /**
+     * Faults that make a straggler, for a service that looks for one. Each is off when its rank is
+     * {@code null}; {@link #NONE} has none.
+     *
+     * @param slowRank the global rank whose {@code megatron.forward_backward} and {@code megatron.optimizer_step}
+     *     (so its {@code megatron.train_step}, its step-duration histogram and its log lines) take
+     *     {@code slowFactor} times longer from iteration {@code slowFrom} on, its clock advancing accordingly
+     * @param slowFactor how much longer the slow rank's steps take, above 1
+     * @param slowFrom the slow rank's first slow iteration, at least 1 (a run's first iteration is 1)
+     * @param throttledRank the rank whose GPU (host {@link TrainingRank#hostOf}, GPU {@code rank % 8}) throttles in
+     *     every dcgm-exporter scrape: SM clock 1005 to 1095 MHz instead of 1410, 87 to 92 C, 250 to 300 W, clock
+     *     throttle reasons HW and SW thermal slowdown. With it, every GPU of every scrape reports
+     *     {@link InfraRequests#DCGM_CLOCK_THROTTLE_REASONS} (0 when healthy), as if the exporter were told to
+     *     collect it
+     * @param flakyNetworkRank the rank whose host has network errors in every node-exporter scrape:
+     *     {@code node_netstat_Tcp_RetransSegs} grows by 300 to 600 (instead of 0 to 19), and on each InfiniBand
+     *     port {@code node_infiniband_port_errors_received_total} by 5 to 20 and
+     *     {@code node_infiniband_symbol_error_total} by 1 to 5
+     */
+    public record Faults(
+            @Nullable Integer slowRank,
+            double slowFactor,
+            long slowFrom,
+            @Nullable Integer throttledRank,
+            @Nullable Integer flakyNetworkRank) {
+
+        /** The slow rank's factor unless told otherwise. */
+        public static final double DEFAULT_SLOW_FACTOR = 1.3;
+
+        /** The slow rank's first slow iteration unless told otherwise. */
+        public static final long DEFAULT_SLOW_FROM = 50;
+
+        /** No faults: a healthy run. */
+        public static final Faults NONE = new Faults(null, DEFAULT_SLOW_FACTOR, DEFAULT_SLOW_FROM, null, null);
+
+        public Faults {
+            if (!(slowFactor > 1) || Double.isInfinite(slowFactor)) {
+                throw new IllegalArgumentException("slow factor must be a number above 1, got " + slowFactor);
+            }
+            if (slowFrom < 1) {
+                throw new IllegalArgumentException("slow-from iteration must be at least 1, got " + slowFrom);
+            }
+            requireNotNegative("slow rank", slowRank);
+            requireNotNegative("throttled rank", throttledRank);
+            requireNotNegative("flaky network rank", flakyNetworkRank);
+        }
+
+        private static void requireNotNegative(String what, @Nullable Integer rank) {
+            if (rank != null && rank < 0) {
+                throw new IllegalArgumentException(what + " must be at least 0, got " + rank);
             }
         }
     }
@@ -125,16 +207,22 @@ public final class TelemetryGenerator {
     /** A generator for these settings. */
     public TelemetryGenerator(Settings settings) {
         this.settings = settings;
+        Faults faults = settings.faults();
+        Integer slowRank = faults.slowRank();
         for (int r = 0; r < settings.ranks(); r++) {
+            boolean slow = slowRank != null && slowRank == r;
             ranks.add(new TrainingRank(
-                    settings.runId(), r, settings.ranks(), settings.seed() * 1_000_003L + r, 1, settings.startNanos()));
+                    settings.runId(),
+                    r,
+                    settings.ranks(),
+                    settings.seed() * 1_000_003L + r,
+                    1,
+                    settings.startNanos(),
+                    slow ? faults.slowFactor() : 1.0,
+                    slow ? faults.slowFrom() : Long.MAX_VALUE));
         }
         for (int h = 0; h < (settings.ranks() + 7) / 8; h++) {
-            hosts.add(new HostState(
-                    TrainingRank.hostOf(h * 8),
-                    settings.gpusPerHost(),
-                    new SplittableRandom(settings.seed() * 7_919L + h),
-                    settings.startNanos()));
+            hosts.add(new HostState(h, settings));
         }
         this.nextSource = new int[Kind.values().length];
     }
@@ -157,118 +245,5 @@ public final class TelemetryGenerator {
 
     private static Batch metrics(Kind kind, ExportMetricsServiceRequest request) {
         return new Batch(kind, request, InfraRequests.dataPoints(request));
-    }
-
-    /** One host's exporters: GPUs and their energy counters, InfiniBand and network counters, scrape clocks. */
-    private static final class HostState {
-
-        private final String host;
-        private final SplittableRandom random;
-        private final String[] uuids;
-        private final double[] energyMillijoules;
-        private final double[][] ibCounters = new double[2][InfraRequests.INFINIBAND_COUNTERS.size()];
-        private double receiveBytes;
-        private double retransSegs;
-        private long dcgmClock;
-        private long nodeClock;
-
-        HostState(String host, int gpus, SplittableRandom random, long startNanos) {
-            this.host = host;
-            this.random = random;
-            this.uuids = new String[gpus];
-            for (int g = 0; g < gpus; g++) {
-                uuids[g] = String.format(
-                        Locale.ROOT,
-                        "GPU-%08x-%04x-%04x-%04x-%012x",
-                        random.nextInt() & 0xffffffffL,
-                        random.nextInt(0x10000),
-                        random.nextInt(0x10000),
-                        random.nextInt(0x10000),
-                        random.nextLong() & 0xffffffffffffL);
-            }
-            this.energyMillijoules = new double[gpus];
-            for (int g = 0; g < gpus; g++) {
-                energyMillijoules[g] = 5e9 + random.nextDouble() * 1e9;
-            }
-            this.dcgmClock = startNanos;
-            this.nodeClock = startNanos;
-            this.receiveBytes = 1e11;
-        }
-
-        ExportMetricsServiceRequest dcgmScrape() {
-            List<DcgmGpu> gpus = new ArrayList<>(uuids.length);
-            for (int g = 0; g < uuids.length; g++) {
-                double power = 280 + random.nextDouble() * 120;
-                energyMillijoules[g] += power * 1000 * (SCRAPE_INTERVAL_NANOS / 1e9);
-                double fbUsed = 76_000 + random.nextInt(3_000);
-                double[] gauges = {
-                    1410,
-                    1593,
-                    40 + random.nextInt(10),
-                    55 + random.nextInt(15),
-                    power,
-                    90 + random.nextInt(11),
-                    30 + random.nextInt(15),
-                    0,
-                    0,
-                    0,
-                    81_559 - fbUsed - 512,
-                    fbUsed,
-                    512,
-                    0.9 + random.nextDouble() * 0.09,
-                    0.5 + random.nextDouble() * 0.2,
-                    0.4 + random.nextDouble() * 0.2,
-                    1e9 + random.nextDouble() * 4e8
-                };
-                String bus = g < DGX_A100_PCI_BUS.length
-                        ? DGX_A100_PCI_BUS[g]
-                        : String.format(Locale.ROOT, "%02X", 0xC0 + g);
-                gpus.add(new DcgmGpu(
-                        Integer.toString(g),
-                        uuids[g],
-                        "00000000:" + bus + ":00.0",
-                        "nvidia" + g,
-                        "NVIDIA A100-SXM4-80GB",
-                        host,
-                        "550.54.15",
-                        gauges,
-                        8e8 + random.nextDouble() * 3e8,
-                        energyMillijoules[g],
-                        0));
-            }
-            int samples = gpus.size() * (InfraRequests.DCGM_GAUGES.size() + 3);
-            long t = dcgmClock;
-            dcgmClock += SCRAPE_INTERVAL_NANOS;
-            return InfraRequests.dcgmScrape(
-                    host, t, gpus, new ScrapeStats(0.01 + random.nextDouble() * 0.02, samples, samples, 0));
-        }
-
-        ExportMetricsServiceRequest nodeScrape() {
-            double seconds = SCRAPE_INTERVAL_NANOS / 1e9;
-            List<InfinibandPort> ports = new ArrayList<>(2);
-            for (int hca = 0; hca < 2; hca++) {
-                double[] c = ibCounters[hca];
-                double bytes = (1.8e10 + random.nextDouble() * 4e9) * seconds;
-                c[0] += bytes;
-                c[1] += bytes * (0.98 + random.nextDouble() * 0.04);
-                c[2] += bytes / 4096;
-                c[4] += random.nextInt(50) == 0 ? 1 : 0;
-                ports.add(new InfinibandPort(
-                        "mlx5_" + hca, "1", c, 2.5e10, new InfinibandInfo("MT_0000000223", "28.39.1002", "MT4123")));
-            }
-            receiveBytes += (2e7 + random.nextDouble() * 1e7) * seconds;
-            retransSegs += random.nextInt(20);
-            List<NetworkDevice> devices = List.of(new NetworkDevice("eth0", receiveBytes, 1));
-            int samples = ports.size() * (InfraRequests.INFINIBAND_COUNTERS.size() + 2) + 1 + 2 * devices.size();
-            long t = nodeClock;
-            nodeClock += SCRAPE_INTERVAL_NANOS;
-            return InfraRequests.nodeExporterScrape(
-                    host,
-                    t,
-                    ports,
-                    retransSegs,
-                    devices,
-                    new ScrapeStats(0.15 + random.nextDouble() * 0.1, samples, samples, 0));
-        }
     }
 }

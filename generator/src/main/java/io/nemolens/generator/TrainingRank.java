@@ -53,6 +53,8 @@ public final class TrainingRank {
     private final Resource resource;
     private final ByteString trainSpanId;
     private final long runStartNanos;
+    private final double slowFactor;
+    private final long slowFrom;
 
     private long iteration;
     private long clockNanos;
@@ -78,6 +80,38 @@ public final class TrainingRank {
      * @param startNanos the time of the first step, nanoseconds since the epoch
      */
     public TrainingRank(String runId, int rank, int worldSize, long seed, long firstIteration, long startNanos) {
+        this(runId, rank, worldSize, seed, firstIteration, startNanos, 1.0, Long.MAX_VALUE);
+    }
+
+    /**
+     * A rank that becomes a straggler: from iteration {@code slowFrom} on, its {@code megatron.forward_backward}
+     * and {@code megatron.optimizer_step} take {@code slowFactor} times as long as they would, and so do its
+     * {@code megatron.train_step}, the steps its histogram counts and its log lines; its clock advances
+     * accordingly. Everything else (ids, loss, ...) is what the same seed gives without the slowdown.
+     *
+     * @param runId the NeMo Lens run id ({@code nemo.run.id})
+     * @param rank the global rank
+     * @param worldSize the number of ranks
+     * @param seed the random seed
+     * @param firstIteration the iteration of the first step
+     * @param startNanos the time of the first step, nanoseconds since the epoch
+     * @param slowFactor how much longer its steps take, at least 1
+     * @param slowFrom the first slow iteration
+     */
+    public TrainingRank(
+            String runId,
+            int rank,
+            int worldSize,
+            long seed,
+            long firstIteration,
+            long startNanos,
+            double slowFactor,
+            long slowFrom) {
+        if (!(slowFactor >= 1) || Double.isInfinite(slowFactor)) {
+            throw new IllegalArgumentException("slow factor must be a number of at least 1, got " + slowFactor);
+        }
+        this.slowFactor = slowFactor;
+        this.slowFrom = slowFrom;
         this.runId = runId;
         this.rank = rank;
         this.random = new SplittableRandom(seed);
@@ -257,6 +291,10 @@ public final class TrainingRank {
         s.spanId = Otlp.randomId(random, 8);
         s.forwardBackward = 1_200_000_000L + random.nextInt(300_000_000);
         s.optimizer = 150_000_000L + random.nextInt(50_000_000);
+        if (iteration >= slowFrom) {
+            s.forwardBackward = Math.round(s.forwardBackward * slowFactor);
+            s.optimizer = Math.round(s.optimizer * slowFactor);
+        }
         s.loss = 2.0 + 3.0 * Math.exp(-iteration / 5000.0) + random.nextDouble() * 0.05;
         s.gradNorm = 0.5 + random.nextDouble();
         s.learningRate = 3.0e-4 * Math.min(1.0, iteration / 2000.0);

@@ -197,6 +197,7 @@ class GenerateCommandTest {
             --ranks many                   | --ranks must be a whole number, got 'many'
             --otlp-endpoint collector:4318 | --otlp-endpoint must be an http or https URL
             --colour red                   | unknown option --colour
+            --slow-rank 8                  | --slow-rank must be a rank from 0 to 7 (--ranks 8), got 8
             """)
     void wrongArgumentsAreUsageErrors(String args, String message) throws Exception {
         assertThat(run(args.split(" "))).isEqualTo(2);
@@ -205,11 +206,43 @@ class GenerateCommandTest {
     }
 
     @Test
+    void makesTheStragglersItIsAskedFor() throws Exception {
+        int exit = run(
+                "--target",
+                "otlp-http",
+                "--otlp-endpoint",
+                endpoint(),
+                "--signals",
+                "gpu",
+                "--count",
+                "2",
+                "--ranks",
+                "16",
+                "--throttled-rank",
+                "13");
+
+        assertThat(exit).as(output()).isZero();
+        assertThat(output())
+                .contains("stragglers: GPU 5 of dgx-a100-001 (rank 13) throttles")
+                .as("every GPU reports its clock throttle reasons: 8 x 21 samples and the 5 scrape gauges")
+                .containsPattern("  gpu\\s+2 messages\\s+346 records");
+        assertThat(received).hasSize(2);
+        for (Received r : received) {
+            assertThat(SentRequests.metrics(SentRequests.parse(Signal.METRICS, r.body())))
+                    .extracting(io.opentelemetry.proto.metrics.v1.Metric::getName)
+                    .contains("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
+        }
+    }
+
+    @Test
     void helpPrintsTheOptions() throws Exception {
         assertThat(run("--help")).isZero();
         assertThat(output())
                 .contains("--target amqp|otlp-http")
                 .contains("--spans-per-message N")
-                .contains("--in-flight N");
+                .contains("--in-flight N")
+                .contains("--slow-rank N")
+                .contains("--throttled-rank N")
+                .contains("--flaky-network-rank N");
     }
 }
