@@ -64,6 +64,7 @@ class ArchitectureTest {
             "io.nemolens.consumer",
             "io.nemolens.poison",
             "io.nemolens.console",
+            "io.nemolens.runwatch",
             "io.nemolens.app",
             "io.nemolens.testing",
             "io.nemolens.benchmarks",
@@ -283,6 +284,35 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.nemolens.generator..")
                 .because("the generator is a runnable and test data (the benchmarks' too), not part of the consumer")
+                .check(main);
+    }
+
+    @Test
+    void theRunWatchIsWrittenAgainstTheHandlerSpi() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.nemolens.runwatch")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.nemolens.consumer..",
+                        "io.nemolens.decode..",
+                        "io.nemolens.archive..",
+                        "io.nemolens.poison..",
+                        "org.springframework..",
+                        "io.micrometer..",
+                        "com.rabbitmq..")
+                .because("the watch is ordinary handlers over the SPI's records (its Spring glue and meters live in"
+                        + " runwatch.autoconfigure), an example users can copy")
+                .check(main);
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nemolens.runwatch..", "io.nemolens.console..", "io.nemolens.benchmarks..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.nemolens.runwatch..")
+                .because(
+                        "only the console's Runs pages (and the bench) read the watch: an application can leave it out")
                 .check(main);
     }
 

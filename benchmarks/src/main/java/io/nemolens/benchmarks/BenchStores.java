@@ -65,7 +65,7 @@ final class BenchStores implements AutoCloseable {
         return new BenchStores(s3, table, catalog, claimsUrl, claimsUser);
     }
 
-    /** The {@code lens.archive.*} properties of a target, beyond the local folder's. */
+    /** The {@code lens.archive.*} (and {@code lens.run-watch.*}) properties of a target, beyond the local folder's. */
     Map<String, Object> properties(Target target) {
         Map<String, Object> props = new LinkedHashMap<>();
         if (target.objectStore()) {
@@ -76,6 +76,9 @@ final class BenchStores implements AutoCloseable {
             props.put("lens.archive.claims.url", claimsUrl);
             props.put("lens.archive.claims.username", claimsUser);
             props.put("lens.archive.claims.table", claimsTable());
+        }
+        if (!target.runWatch()) {
+            props.put("lens.run-watch.enabled", "false");
         }
         if (target.tables()) {
             props.put("lens.archive.catalog.uri", catalogUri());

@@ -15,7 +15,9 @@ enum Target {
     /** The local folder, and every committed file appended to its Iceberg table (a JDBC catalog on PostgreSQL). */
     LOCAL_TABLES("local+tables"),
     /** The object store, and every committed file appended to its Iceberg table (the same catalog). */
-    S3_TABLES("s3+tables");
+    S3_TABLES("s3+tables"),
+    /** The local folder with the run watch off ({@code lens.run-watch.enabled=false}): what the watch costs. */
+    LOCAL_NO_WATCH("local-no-watch");
 
     private final String label;
 
@@ -23,7 +25,7 @@ enum Target {
         this.label = label;
     }
 
-    /** {@code local}, {@code s3}, {@code s3+claims}, {@code local+tables} or {@code s3+tables}, as {@code --targets} spells it. */
+    /** {@code local}, {@code s3}, {@code s3+claims}, {@code local+tables}, {@code s3+tables} or {@code local-no-watch}, as {@code --targets} spells it. */
     String label() {
         return label;
     }
@@ -41,6 +43,11 @@ enum Target {
         return this == S3_CLAIMS;
     }
 
+    /** Whether the run watch is on (it is by default). */
+    boolean runWatch() {
+        return this != LOCAL_NO_WATCH;
+    }
+
     /** {@code local,s3,s3+claims}: the targets in the order given, each once. */
     static List<Target> parse(String list) {
         List<Target> out = new ArrayList<>();
@@ -54,7 +61,7 @@ enum Target {
             }
             if (found == null) {
                 throw new IllegalArgumentException("--targets: unknown target '" + item
-                        + "' (local, s3, s3+claims, local+tables, s3+tables, separated by commas)");
+                        + "' (local, s3, s3+claims, local+tables, s3+tables, local-no-watch, separated by commas)");
             }
             if (!out.contains(found)) {
                 out.add(found);

@@ -1,5 +1,7 @@
 package io.nemolens.console;
 
+import io.nemolens.runwatch.RunWatch;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,5 +26,11 @@ public class ConsoleManagementContextConfiguration {
     ConsoleController lensConsoleController(
             ConsoleService console, FlowSampler sampler, LensConsoleProperties properties) {
         return new ConsoleController(console, sampler, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RunsController lensConsoleRunsController(ObjectProvider<RunWatch> watch, FlowSampler sampler) {
+        return new RunsController(watch, sampler);
     }
 }

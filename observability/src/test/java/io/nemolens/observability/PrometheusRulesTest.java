@@ -30,9 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The Prometheus rules operators load ({@code observability/prometheus/}): promtool accepts both rule files and
  * passes every unit test under {@code tests/}; every alert has a {@code for:}, a severity, a summary naming the
- * instance and the meter, a description and a runbook that exists in {@code docs/alerts.md}; every alert is
- * tested firing and quiet; every selector names the documented job. promtool is required: without it this test
- * fails (it never skips), saying how to install it.
+ * instance (the run, for an alert per training run) and the meter, a description and a runbook that exists in
+ * {@code docs/alerts.md}; every alert is tested firing and quiet; every selector names the documented job.
+ * promtool is required: without it this test fails (it never skips), saying how to install it.
  */
 class PrometheusRulesTest {
 
@@ -73,7 +73,17 @@ class PrometheusRulesTest {
             "LensRestarting",
             "LensHeapNearlyFull",
             "LensAckLatencyHigh",
-            "LensMessagesPoisoned");
+            "LensMessagesPoisoned",
+            "LensRunStraggler",
+            "LensRunWatchFull");
+
+    /**
+     * The alerts about a training run rather than an instance: every instance watches the ranks it consumes, so
+     * they aggregate over the instances {@code by (job, run)} and keep no {@code instance} label.
+     */
+    private static final Set<String> RUN_ALERTS = Set.of("LensRunStraggler");
+
+    private static final String RUN_AGGREGATION = "by (job, run)";
 
     private static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
 
@@ -220,8 +230,21 @@ class PrometheusRulesTest {
             }
             Map<String, Object> annotations = map(rule.get("annotations"), name + ": annotations");
             String summary = text(annotations, "summary");
-            if (!summary.contains("{{ $labels.instance }}")) {
-                problems.add(name + ": the summary should name {{ $labels.instance }}: " + summary);
+            boolean perRun = RUN_ALERTS.contains(name);
+            String subject = perRun ? "{{ $labels.run }}" : "{{ $labels.instance }}";
+            if (!summary.contains(subject)) {
+                problems.add(name + ": the summary should name " + subject + ": " + summary);
+            }
+            if (perRun) {
+                if (!text(rule, "expr").contains(RUN_AGGREGATION)) {
+                    problems.add(name + ": an alert per run aggregates over the instances " + RUN_AGGREGATION);
+                }
+                annotations.forEach((key, value) -> {
+                    if (String.valueOf(value).contains("$labels.instance")) {
+                        problems.add(name + ": annotation " + key + " reads $labels.instance, which an alert per run"
+                                + " does not keep");
+                    }
+                });
             }
             Set<String> meters = meters(text(rule, "expr"));
             Set<String> named = new LinkedHashSet<>();
