@@ -6,6 +6,7 @@ import io.nemolens.handlers.record.GpuSample;
 import io.nemolens.handlers.record.MetricInfo;
 import io.nemolens.handlers.record.MetricPoint;
 import io.nemolens.handlers.record.MetricType;
+import io.nemolens.handlers.record.NodeSample;
 import io.nemolens.handlers.record.NumberValue;
 import io.nemolens.handlers.record.ResourceInfo;
 import io.nemolens.handlers.record.Span;
@@ -20,12 +21,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Issue 47's memory bound of the run watch, in a JVM of its own: the heap the watch holds once {@code --ranks}
  * ranks (default 1,000) of one run filled a window of {@code --window} iterations (default 200) with all three
  * step spans, and their hosts (eight GPUs each) sent every DCGM field the watch keeps, against
- * {@link RunWatchSettings#maxBytes()} for those settings; and how long one judgement of that run takes.
+ * {@link RunWatchSettings#maxBytes()} for those settings (and two node-exporter scrapes of each host); and how long one judgement of that run takes.
  * {@code java -cp benchmarks/target/benchmarks.jar io.nemolens.benchmarks.RunWatchMemory [--ranks N] [--window N]}.
  */
 public final class RunWatchMemory {
@@ -153,7 +155,45 @@ public final class RunWatchMemory {
             }
         }
         watch.recordGpuSamples(samples);
+        // two node-exporter scrapes of every host: two InfiniBand ports' three error counters, TCP retransmits,
+        // eth0's receive and transmit errors
+        for (int scrape = 0; scrape < 2; scrape++) {
+            List<NodeSample> node = new ArrayList<>();
+            long t = 1_000_000_000_000L + scrape * 15_000_000_000L;
+            for (int h = 0; h < hosts; h++) {
+                String host = "host-" + h;
+                for (String port : List.of("mlx5_0", "mlx5_1")) {
+                    for (String name : List.of(
+                            "node_infiniband_port_errors_received_total",
+                            "node_infiniband_symbol_error_total",
+                            "node_infiniband_link_downed_total")) {
+                        node.add(nodeSample(name, host, port, "1", scrape, t));
+                    }
+                }
+                node.add(nodeSample("node_netstat_Tcp_RetransSegs", host, null, null, 1000 + scrape * 9, t));
+                node.add(nodeSample("node_network_receive_errs_total", host, "eth0", null, scrape, t));
+                node.add(nodeSample("node_network_transmit_errs_total", host, "eth0", null, scrape, t));
+            }
+            watch.recordNodeSamples(node);
+        }
         watch.judge();
+    }
+
+    private static NodeSample nodeSample(
+            String name, String host, @Nullable String device, @Nullable String port, double value, long t) {
+        MetricPoint point = MetricPoint.builder()
+                .metric(new MetricInfo(name, "", "", MetricType.SUM, true, 2, Attributes.empty()))
+                .value(NumberValue.ofDouble(value))
+                .build();
+        NodeSample.Builder b =
+                NodeSample.builder(point).host(host).value(value).counter(true).timeUnixNano(t);
+        if (device != null) {
+            b.device(device);
+        }
+        if (port != null) {
+            b.port(port);
+        }
+        return b.build();
     }
 
     private static long heapAfterGc() throws InterruptedException {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -50,6 +51,7 @@ class RunsBrowserIT {
     static final String RUN = "llama3-8b-pretrain-20261207-slow";
     static final int RANKS = 64;
     static final int SLOW = 17;
+    static final String ODD_RUN = "pretrain \"v2\" #3+x";
     static final Duration WAIT = Duration.ofSeconds(60);
 
     @RegisterExtension
@@ -97,26 +99,41 @@ class RunsBrowserIT {
 
             row.findElement(By.className("run-link")).click();
             await().atMost(WAIT).until(() -> browser.getCurrentUrl().contains("/console/run?id="));
-            WebElement straggler = find(By.cssSelector("tr.straggler[data-rank='" + SLOW + "']"));
-            List<WebElement> cells = straggler.findElements(By.tagName("td"));
-            long since = Long.parseLong(cells.get(3).getText());
-            long flaggedAt = Long.parseLong(cells.get(4).getText());
+            // the run's last iteration in the very answer the page first drew the straggler from
+            Number shownAt = await().atMost(WAIT)
+                    .until(
+                            () -> (Number) ((JavascriptExecutor) browser)
+                                    .executeScript("return window.lensRun && window.lensRun.stragglerList.length > 0"
+                                            + " ? window.lensRun.lastIteration : null"),
+                            java.util.Objects::nonNull);
+            find(By.cssSelector("tr.straggler[data-rank='" + SLOW + "']"));
             screenshot("run");
+            // the table is drawn again at every refresh: read what it shows in one go
+            Map<String, Object> shown = stragglerTable();
+            @SuppressWarnings("unchecked")
+            List<List<String>> rows = (List<List<String>>) shown.get("rows");
+            @SuppressWarnings("unchecked")
+            List<String> unusual = (List<String>) shown.get("unusual");
 
-            assertThat(cells.get(1).getText()).isEqualTo("dgx-a100-002");
-            assertThat(cells.get(2).getText()).isEqualTo("1");
-            assertThat(since).isEqualTo(50);
-            assertThat(flaggedAt).as("flagged within 20 iterations").isBetween(54L, 70L);
-            assertThat(cells.get(5).getText()).matches("\\+(2[0-9]|3[0-9]) %");
-            List<WebElement> unusual = straggler.findElements(By.cssSelector("ul.evidence li.unusual"));
+            assertThat(shownAt.longValue())
+                    .as("shown in the console within 20 iterations of the first slow one (50)")
+                    .isBetween(54L, 70L);
+            assertThat(rows).as("rank 17, nobody else").hasSize(1);
+            List<String> cells = rows.get(0);
+            assertThat(cells.get(0)).isEqualTo("17");
+            assertThat(cells.get(1)).isEqualTo("dgx-a100-002");
+            assertThat(cells.get(2)).isEqualTo("1");
+            assertThat(cells.get(3)).as("slow since").isEqualTo("50");
+            assertThat(cells.get(4)).as("flagged at: its fifth slow step").isEqualTo("54");
+            assertThat(cells.get(5)).matches("\\+(2[0-9]|3[0-9]) %");
             assertThat(unusual)
-                    .extracting(e -> e.getAttribute("data-field"))
-                    .contains("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_GPU_TEMP");
-            assertThat(unusual.get(0).getText()).contains("GPU 1 of dgx-a100-002");
-            assertThat(straggler.getText()).contains("SW thermal slowdown, HW thermal slowdown");
-            assertThat(findAll(By.cssSelector("tr.straggler")))
-                    .as("nobody else")
-                    .hasSize(1);
+                    .anySatisfy(
+                            u -> assertThat(u)
+                                    .startsWith(
+                                            "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS of GPU 1 of dgx-a100-002: 0x60 SW thermal slowdown, HW thermal slowdown"))
+                    .anySatisfy(u -> assertThat(u).startsWith("DCGM_FI_DEV_SM_CLOCK of GPU 1 of dgx-a100-002: "))
+                    .anySatisfy(u -> assertThat(u).startsWith("DCGM_FI_DEV_GPU_TEMP of GPU 1 of dgx-a100-002: "));
+            assertThat(cells.get(6)).as("the evidence, what stands out first").startsWith(unusual.get(0));
             assertThat(find(By.id("stragglers")).getText()).isEqualTo("1");
             assertThat(Integer.parseInt(find(By.id("heatmap")).getAttribute("height")))
                     .as("a row of the heat map per rank")
@@ -130,13 +147,25 @@ class RunsBrowserIT {
             assertThat(scrape).containsPattern("lens_run_step_time_seconds\\{quantile=\"0.99\",run=\"" + RUN + "\"} ");
             assertThat(scrape).doesNotContain("rank=\"");
 
-            // back to the list: the run's straggler count
+            // back to the list: the run's straggler count, and a run whose id needs escaping in a selector and a URL
+            publishOddRun();
             find(By.id("nav-runs")).click();
             WebElement again = find(By.cssSelector("tr.run[data-run='" + RUN + "'] td.stragglers"));
             await().atMost(WAIT).until(() -> again.getText().equals("1"));
             assertThat(find(By.cssSelector("tr.run[data-run='" + RUN + "'] td.slowest"))
                             .getText())
                     .startsWith("rank 17 (+");
+            WebElement odd = await().atMost(WAIT)
+                    .until(
+                            () -> browser.findElements(By.className("run-link")).stream()
+                                    .filter(a -> a.getText().equals(ODD_RUN))
+                                    .findFirst(),
+                            java.util.Optional::isPresent)
+                    .orElseThrow();
+            odd.click();
+            await().atMost(WAIT).until(() -> find(By.id("ranks")).getText().equals("4"));
+            assertThat(find(By.id("run-id")).getText()).isEqualTo(ODD_RUN);
+            assertThat(find(By.id("gone")).isDisplayed()).isFalse();
         } finally {
             done.set(true);
             publisher.join(10_000);
@@ -190,6 +219,30 @@ class RunsBrowserIT {
         } catch (Exception e) {
             throw new IllegalStateException("publishing iteration " + iteration.get() + " failed", e);
         }
+    }
+
+    /** Ten iterations of four ranks of a run whose id holds quotes, a space, a hash and a plus. */
+    private void publishOddRun() throws Exception {
+        TelemetryGenerator generator = new TelemetryGenerator(new TelemetryGenerator.Settings(
+                List.of(Kind.SPANS), ODD_RUN, 4, 8, 3, 32, 7, System.currentTimeMillis() * 1_000_000L));
+        for (int i = 0; i < 40; i++) {
+            TelemetryGenerator.Batch batch = generator.next();
+            lens.client()
+                    .publish(
+                            lens.topology().exchange(),
+                            batch.signal().routingKey(),
+                            batch.request().toByteArray());
+        }
+    }
+
+    /** The stragglers' table as the page shows it: each row's cells' text, and the evidence that stands out. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> stragglerTable() {
+        return (Map<String, Object>) ((JavascriptExecutor) browser)
+                .executeScript("const rows = [...document.querySelectorAll('#straggler-table tr.straggler')];"
+                        + " return {rows: rows.map(r => [...r.children].map(td => td.innerText.trim())),"
+                        + " unusual: [...document.querySelectorAll('#straggler-table li.unusual')]"
+                        + ".map(li => li.innerText.trim())};");
     }
 
     private void logIn() {

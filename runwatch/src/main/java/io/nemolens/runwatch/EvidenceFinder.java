@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What the scrapes say of a straggler's GPU and host against the run's other GPUs and hosts. A GPU is the
@@ -18,6 +18,7 @@ import java.util.Set;
 final class EvidenceFinder {
 
     private final Map<String, HostSamples> hosts;
+    private final Map<ScrapedField, Typical> typicals = new EnumMap<>(ScrapedField.class);
 
     EvidenceFinder(Map<String, HostSamples> hosts) {
         this.hosts = hosts;
@@ -44,27 +45,60 @@ final class EvidenceFinder {
         return evidence;
     }
 
-    /** The median over the run's other GPUs (or hosts), NaN when there is none with a value. */
+    /**
+     * The median over the run's other GPUs (or hosts), NaN when there is none with a value. The run's values of a
+     * field are collected and sorted once per finder (one request), each subject's own left out of the median.
+     */
     private double typical(ScrapedField field, RankSteps subject, Collection<RankSteps> run) {
-        double[] values = new double[run.size()];
-        int n = 0;
-        Set<String> seen = new HashSet<>();
+        Typical t = typicals.computeIfAbsent(field, f -> collect(f, run));
+        return t.medianWithout(key(field, subject));
+    }
+
+    private Typical collect(ScrapedField field, Collection<RankSteps> run) {
+        Map<String, Double> byKey = new HashMap<>();
         for (RankSteps r : run) {
-            String key = field.perGpu() ? r.host + '\u0000' + r.gpu : r.host;
-            if ((r.host.equals(subject.host) && (!field.perGpu() || r.gpu == subject.gpu)) || !seen.add(key)) {
-                continue; // the subject itself, or a GPU or host counted already
+            String key = key(field, r);
+            if (byKey.containsKey(key)) {
+                continue;
             }
             HostSamples h = hosts.get(r.host);
             double v = h == null ? Double.NaN : field.perGpu() ? h.gpu(r.gpu, field) : h.rate(field);
             if (!Double.isNaN(v)) {
-                values[n++] = v;
+                byKey.put(key, v);
             }
         }
-        if (n == 0) {
-            return Double.NaN;
+        double[] sorted = byKey.values().stream()
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
+        return new Typical(byKey, sorted);
+    }
+
+    private static String key(ScrapedField field, RankSteps r) {
+        return field.perGpu() ? r.host + '\u0000' + r.gpu : r.host;
+    }
+
+    /** A field's values over the run's GPUs or hosts, by GPU or host, and sorted. */
+    private record Typical(Map<String, Double> byKey, double[] sorted) {
+
+        @SuppressWarnings("ArrayRecordComponent") // private, built once per request, never compared
+        Typical {}
+
+        /** The median of the values but the one of {@code key} (all of them when it has none); NaN for none. */
+        double medianWithout(String key) {
+            Double own = byKey.get(key);
+            int skip = own == null ? -1 : Arrays.binarySearch(sorted, own);
+            int n = sorted.length - (skip < 0 ? 0 : 1);
+            if (n == 0) {
+                return Double.NaN;
+            }
+            double middle = at(n / 2, skip);
+            return (n & 1) == 1 ? middle : (at(n / 2 - 1, skip) + middle) / 2;
         }
-        Arrays.sort(values, 0, n);
-        return (n & 1) == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+
+        private double at(int index, int skip) {
+            return sorted[skip >= 0 && index >= skip ? index + 1 : index];
+        }
     }
 
     /** Whether a value stands out against the run's median (with none to compare, only what is bad alone). */

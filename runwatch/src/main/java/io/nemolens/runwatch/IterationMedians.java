@@ -1,7 +1,6 @@
 package io.nemolens.runwatch;
 
 import java.util.Arrays;
-import java.util.Collection;
 
 /**
  * A run's window judged per iteration: the median of the judged phase across the ranks that reported the
@@ -29,22 +28,44 @@ final class IterationMedians {
         stepP99 = new double[n];
     }
 
+    /**
+     * The run's window judged. It ends at the newest iteration that {@code min-ranks} ranks reached (a rank far
+     * ahead of the others, or a span with a wild iteration, does not move it); an iteration is judged once
+     * {@code min-ranks} ranks reported it and at least half as many as the iteration of the window most ranks
+     * reported (so the newest iteration, still arriving, waits; with several instances, each judges what it sees).
+     */
     static IterationMedians of(RunState run, RunWatchSettings settings) {
-        Collection<RankSteps> ranks = run.ranks.values();
-        int newest = run.newestIteration;
+        RankSteps[] ranks = run.ranks.values().toArray(RankSteps[]::new);
+        int[] newestOf = new int[ranks.length];
+        for (int r = 0; r < ranks.length; r++) {
+            newestOf[r] = ranks[r].newest();
+        }
+        Arrays.sort(newestOf);
+        int q = Math.min(ranks.length, settings.minRanks());
+        int newest = q == 0 ? -1 : newestOf[ranks.length - q];
         IterationMedians m = new IterationMedians(Math.max(0, newest - settings.window() + 1), newest);
-        int needed = Math.max(settings.minRanks(), (ranks.size() + 1) / 2);
-        float[] values = new float[ranks.size()];
+        float[] values = new float[ranks.length];
+        int most = 0;
+        for (int i = m.oldest; i <= newest; i++) {
+            m.reported[i - m.oldest] = count(ranks, i, settings.judged());
+            most = Math.max(most, m.reported[i - m.oldest]);
+        }
+        int needed = Math.max(settings.minRanks(), (most + 1) / 2);
         for (int i = m.oldest; i <= newest; i++) {
             int k = i - m.oldest;
+            if (m.reported[k] < needed) {
+                m.judged[k] = Double.NaN;
+                m.stepP50[k] = Double.NaN;
+                m.stepP99[k] = Double.NaN;
+                continue;
+            }
             int n = collect(ranks, i, settings.judged(), values);
-            m.judged[k] = n >= needed ? median(values, n) : Double.NaN;
+            m.judged[k] = median(values, n);
             if (settings.judged() != StepPhase.TRAIN_STEP) {
                 n = collect(ranks, i, StepPhase.TRAIN_STEP, values);
             }
-            m.reported[k] = n;
-            m.stepP50[k] = n >= needed ? quantile(values, n, 0.5) / 1e3 : Double.NaN;
-            m.stepP99[k] = n >= needed ? quantile(values, n, 0.99) / 1e3 : Double.NaN;
+            m.stepP50[k] = n == 0 ? Double.NaN : quantile(values, n, 0.5) / 1e3;
+            m.stepP99[k] = n == 0 ? Double.NaN : quantile(values, n, 0.99) / 1e3;
         }
         return m;
     }
@@ -61,8 +82,18 @@ final class IterationMedians {
         return Double.isNaN(median) || Float.isNaN(v) ? Double.NaN : v / median;
     }
 
+    private static int count(RankSteps[] ranks, int iteration, StepPhase phase) {
+        int n = 0;
+        for (RankSteps r : ranks) {
+            if (!Float.isNaN(r.millis(iteration, phase))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Puts the ranks' values of an iteration in {@code into}, sorted; returns how many there are. */
-    private static int collect(Collection<RankSteps> ranks, int iteration, StepPhase phase, float[] into) {
+    private static int collect(RankSteps[] ranks, int iteration, StepPhase phase, float[] into) {
         int n = 0;
         for (RankSteps r : ranks) {
             float v = r.millis(iteration, phase);

@@ -24,10 +24,10 @@ final class Judge {
         int stragglers = 0;
         int slowestRank = -1;
         double slowest = Double.NaN;
+        int[] streakIterations = new int[k];
         for (RankSteps rank : run.ranks.values()) {
             int streak = 0;
             boolean slowStreak = false;
-            int streakStart = -1;
             int judged = 0;
             for (int i = Math.min(rank.newest(), m.newest); i >= m.oldest; i--) {
                 double ratio = m.ratio(rank, i, settings.judged());
@@ -48,8 +48,9 @@ final class Judge {
                     }
                     streak = -1; // the streak ended; keep reading only to fill the recent ratios
                 } else if (streak >= 0) {
+                    // walking back, the streak's last k iterations read are its first k
+                    streakIterations[streak % k] = i;
                     streak++;
-                    streakStart = i;
                     if (!slowStreak && judged >= k) {
                         break; // where a streak of steps that are not slow began matters to nobody
                     }
@@ -58,16 +59,17 @@ final class Judge {
             rank.recentRatio = judged >= k ? median(recent, k) : Double.NaN;
             if (!rank.straggler && slowStreak && streak >= k) {
                 rank.straggler = true;
-                rank.stragglerSince = streakStart;
-                rank.flaggedAt = m.newest;
-                changes.add(change(run, rank, streakStart));
+                rank.stragglerSince = streakIterations[(streak - 1) % k];
+                // the k-th slow step, the one that made it a straggler
+                rank.flaggedAt = streakIterations[(streak - k) % k];
+                changes.add(change(run, rank, rank.stragglerSince));
             } else if (rank.straggler && !slowStreak && streak >= k) {
-                rank.straggler = false;
-                rank.stragglerSince = -1;
-                rank.flaggedAt = -1;
-                changes.add(change(run, rank, m.newest));
+                clear(run, rank, m.newest, changes);
+            } else if (rank.straggler && m.newest - rank.newest() >= k) {
+                clear(run, rank, rank.newest(), changes); // it stopped reporting: nothing says it is slow
             } else if (rank.straggler && slowStreak && streak > 0) {
-                rank.stragglerSince = streakStart;
+                // still slow: the streak may reach back to the window's start, its beginning no more
+                rank.stragglerSince = Math.min(rank.stragglerSince, streakIterations[(streak - 1) % k]);
             }
             if (rank.straggler) {
                 stragglers++;
@@ -113,6 +115,13 @@ final class Judge {
         }
         Arrays.sort(values, 0, n);
         return IterationMedians.quantile(values, n, q) / 1e3;
+    }
+
+    private static void clear(RunState run, RankSteps rank, int iteration, List<StragglerChange> changes) {
+        rank.straggler = false;
+        rank.stragglerSince = -1;
+        rank.flaggedAt = -1;
+        changes.add(change(run, rank, iteration));
     }
 
     private static StragglerChange change(RunState run, RankSteps rank, int iteration) {

@@ -25,7 +25,7 @@ final class RankSteps {
     boolean straggler;
     /** The first slow iteration of the straggler's current run of slow steps. */
     int stragglerSince = EMPTY;
-    /** The run's newest iteration when the rank was flagged. */
+    /** The iteration of the step that made the rank a straggler. */
     int flaggedAt = EMPTY;
     /** The median of the rank's last {@code consecutive} judged steps over their iterations' medians. */
     double recentRatio = Double.NaN;
@@ -39,13 +39,21 @@ final class RankSteps {
         this.millis = new float[window * PHASES];
     }
 
-    /** Records one span's duration; a span of an iteration older than the window holds is dropped. */
+    /**
+     * Records one span's duration. A span of an iteration older than the window holds is dropped, unless it is a
+     * whole window older than the rank's newest: the job went back to an earlier checkpoint, and the rank's steps
+     * start again from there.
+     */
     void record(StepPhase phase, int iteration, float durationMillis) {
         int slot = iteration % iterations.length;
         int held = iterations[slot];
         if (held != iteration) {
             if (held > iteration) {
-                return;
+                if (newest - iteration < iterations.length) {
+                    return;
+                }
+                Arrays.fill(iterations, EMPTY); // restarted from a checkpoint: what it held is of the old timeline
+                newest = EMPTY;
             }
             iterations[slot] = iteration;
             Arrays.fill(millis, slot * PHASES, slot * PHASES + PHASES, Float.NaN);

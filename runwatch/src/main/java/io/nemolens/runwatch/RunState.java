@@ -9,10 +9,12 @@ final class RunState {
 
     final String runId;
     final Map<Integer, RankSteps> ranks = new HashMap<>();
-    int newestIteration = -1;
     long lastSeenMillis;
     /** Set when the run went quiet and was forgotten: nothing is added to it any more. */
     boolean ended;
+
+    /** When a failed judgement of this run was last logged. */
+    long failureLoggedMillis;
 
     /** The last judgement, read without the lock. */
     volatile @Nullable RunSummary summary;

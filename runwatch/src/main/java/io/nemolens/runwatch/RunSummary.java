@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param runId the run's {@code nemo.run.id}
  * @param ranks ranks watched
- * @param lastIteration the newest iteration any rank reported
+ * @param lastIteration the newest iteration {@code min-ranks} ranks reached (-1 before)
  * @param stepP50Seconds the median step ({@code megatron.train_step}) time over the ranks' last judged
  *     iterations (up to {@link #RECENT_ITERATIONS}), NaN before one was judged
  * @param stepP99Seconds the same steps' 99th percentile

@@ -8,17 +8,18 @@ import io.nemolens.handlers.record.Span;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The run watch's state: per run and rank the recent iterations' step times, per host the latest scraped
@@ -38,11 +39,18 @@ public final class RunWatch {
     /** The span attribute of a step's iteration ({@code dl.iteration} is read when it is missing). */
     public static final String ITERATION = "megatron.iteration";
 
+    /** Iterations above this (a billion) are taken for wild values and passed over. */
+    public static final int MAX_ITERATION = 1 << 30;
+
+    private static final Logger log = LoggerFactory.getLogger(RunWatch.class);
+
     private final RunWatchSettings settings;
     private final Clock clock;
     private final ConcurrentHashMap<String, RunState> runs = new ConcurrentHashMap<>();
     private final AtomicInteger ranksWatched = new AtomicInteger();
     private final LongAdder spansIgnored = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final AtomicLong failureLoggedNanos = new AtomicLong();
     private final Object hostsLock = new Object();
     private final Map<String, HostSamples> hosts;
 
@@ -102,9 +110,6 @@ public final class RunWatch {
                     continue;
                 }
                 rank.record(phase, iteration, nanos / 1e6f);
-                if (iteration > run.newestIteration) {
-                    run.newestIteration = iteration;
-                }
                 run.lastSeenMillis = now;
             }
         }
@@ -127,17 +132,14 @@ public final class RunWatch {
     /** Keeps each host counter's ({@link ScrapedField}) increase per second between its last two scrapes. */
     public void recordNodeSamples(List<NodeSample> samples) {
         synchronized (hostsLock) {
-            Set<HostSamples> touched = new HashSet<>();
             for (NodeSample sample : samples) {
                 ScrapedField field = ScrapedField.ofMetricName(sample.metricName());
                 String host = sample.host();
                 if (field != null && !field.perGpu() && host != null && settings.maxHosts() > 0) {
-                    HostSamples h = hosts.computeIfAbsent(host, x -> new HostSamples());
-                    h.counter(field, sample.value(), sample.timeUnixNano());
-                    touched.add(h);
+                    hosts.computeIfAbsent(host, x -> new HostSamples())
+                            .counter(field, sample.device(), sample.port(), sample.value(), sample.timeUnixNano());
                 }
             }
-            touched.forEach(HostSamples::settle);
         }
     }
 
@@ -158,7 +160,16 @@ public final class RunWatch {
                     ranksWatched.addAndGet(-run.ranks.size());
                     continue;
                 }
-                run.summary = Judge.judge(run, settings, IterationMedians.of(run, settings), changes);
+                try {
+                    run.summary = Judge.judge(run, settings, IterationMedians.of(run, settings), changes);
+                } catch (RuntimeException e) {
+                    // one run's failure (a bug) leaves the others judged; logged once a minute per run
+                    failures.increment();
+                    if (now - run.failureLoggedMillis > 60_000) {
+                        run.failureLoggedMillis = now;
+                        log.warn("The run watch could not judge run {} (it tries again every judgement)", run.runId, e);
+                    }
+                }
             }
         }
         return changes;
@@ -281,6 +292,23 @@ public final class RunWatch {
         if (iteration == null) {
             iteration = attributes.getLong("dl.iteration");
         }
-        return iteration == null || iteration < 0 || iteration > Integer.MAX_VALUE ? -1 : iteration.intValue();
+        return iteration == null || iteration < 0 || iteration > MAX_ITERATION ? -1 : iteration.intValue();
+    }
+
+    /**
+     * Counts a failure of one of the watch's handlers (a bug: the watch never fails a batch for it) and says
+     * whether to log it: at most once a minute.
+     */
+    public boolean failed(RuntimeException e) {
+        failures.increment();
+        // System.nanoTime, not the clock: this path must not depend on what may have failed
+        long now = System.nanoTime();
+        long last = failureLoggedNanos.get();
+        return (last == 0 || now - last > 60_000_000_000L) && failureLoggedNanos.compareAndSet(last, now);
+    }
+
+    /** Failures of the watch's handlers and judgements since the start (bugs, each logged at most once a minute). */
+    public long failures() {
+        return failures.sum();
     }
 }

@@ -243,4 +243,156 @@ class RunWatchTest {
                 .extracting(StragglerChange::rank)
                 .isEqualTo(4);
     }
+
+    @Test
+    void aStragglerSlowForLongerThanTheWindowKeepsTheIterationItBecameSlowAt() {
+        RunWatchSettings settings = RunWatchSettings.builder().window(20).build();
+        RunWatch watch = watch(settings);
+        for (int from = 1; from <= 100; from += 10) {
+            watch.recordSpans(steps(8, from, from + 9, 2, 1.5, 10));
+            watch.judge();
+        }
+
+        Straggler straggler = watch.run(RUN).orElseThrow().stragglers().get(0);
+        assertThat(straggler.since()).isEqualTo(10);
+        assertThat(straggler.flaggedAt()).as("the fifth slow step").isEqualTo(14);
+    }
+
+    @Test
+    void aStragglerThatStopsReportingIsNoLongerOne() {
+        RunWatch watch = watch(RunWatchSettings.DEFAULTS);
+        watch.recordSpans(steps(8, 1, 20, 2, 1.5, 10));
+        assertThat(watch.judge())
+                .singleElement()
+                .extracting(StragglerChange::straggler)
+                .isEqualTo(true);
+        List<Span> without = steps(8, 21, 25, 2, 1.5, 10).stream()
+                .filter(s -> s.resource().attributes().getLong("dl.rank") != 2)
+                .toList();
+        watch.recordSpans(without);
+
+        assertThat(watch.judge()).singleElement().satisfies(c -> {
+            assertThat(c.rank()).isEqualTo(2);
+            assertThat(c.straggler()).isFalse();
+            assertThat(c.iteration()).as("its last report").isEqualTo(20);
+        });
+    }
+
+    @Test
+    void aWildIterationNeitherMovesTheWindowNorStopsTheJudgingOfAnyRun() {
+        RunWatch watch = watch(RunWatchSettings.DEFAULTS);
+        watch.recordSpans(steps(8, 1, 10, 3, 1.5, 1));
+        watch.recordSpans(telemetry.step(RUN, 0, RunWatch.MAX_ITERATION, 1500));
+        watch.recordSpans(telemetry.step(RUN, 1, Integer.MAX_VALUE, 1500));
+        watch.recordSpans(telemetry.step("run-b", 0, 1, 1500));
+
+        assertThat(watch.judge())
+                .singleElement()
+                .extracting(StragglerChange::rank)
+                .isEqualTo(3);
+        assertThat(watch.runs()).extracting(RunSummary::runId).contains(RUN, "run-b");
+        assertThat(watch.runs().stream()
+                        .filter(r -> r.runId().equals(RUN))
+                        .findFirst()
+                        .orElseThrow()
+                        .lastIteration())
+                .isEqualTo(10);
+        assertThat(watch.failures()).isZero();
+    }
+
+    @Test
+    void aRunThatWentBackToACheckpointIsJudgedOnItsNewSteps() {
+        RunWatch watch = watch(RunWatchSettings.builder().window(50).build());
+        watch.recordSpans(steps(8, 1, 300, -1, 1, 0));
+        watch.judge();
+        // back to the checkpoint of iteration 100: rank 6 is slow from 150 on
+        watch.recordSpans(steps(8, 101, 160, 6, 1.4, 150));
+
+        assertThat(watch.judge()).singleElement().satisfies(c -> {
+            assertThat(c.rank()).isEqualTo(6);
+            assertThat(c.iteration()).isEqualTo(150);
+        });
+        assertThat(watch.runs().get(0).lastIteration()).isEqualTo(160);
+    }
+
+    @Test
+    void ranksRecordedFromSeveralThreadsWhileJudgedAndReadAreAllCounted() throws Exception {
+        RunWatchSettings settings = RunWatchSettings.builder().maxRanks(100).build();
+        RunWatch watch = watch(settings);
+        int threads = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads + 1);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            work.add(pool.submit(() -> {
+                Telemetry mine = new Telemetry();
+                for (int i = 1; i <= 60; i++) {
+                    for (int r = 0; r < 80; r++) {
+                        // runs a and b: 80 ranks each, every thread writing all of them; run c from thread 0 only
+                        watch.recordSpans(mine.step(r % 2 == 0 ? "run-a" : "run-b", r, i, 1500 + thread));
+                        if (thread == 0 && r < 60) {
+                            watch.recordSpans(mine.step("run-c", r, i, 1500));
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        java.util.concurrent.Future<?> reader = pool.submit(() -> {
+            while (!done.get()) {
+                watch.judge();
+                watch.runs().forEach(run -> watch.run(run.runId()));
+            }
+            return null;
+        });
+        for (java.util.concurrent.Future<?> f : work) {
+            f.get();
+        }
+        done.set(true);
+        reader.get();
+        pool.shutdown();
+        watch.judge();
+
+        int sum = watch.runs().stream().mapToInt(RunSummary::ranks).sum();
+        assertThat(sum).as("140 ranks offered").isEqualTo(watch.ranksWatched()).isEqualTo(100);
+        assertThat(watch.failures()).isZero();
+        assertThat(watch.spansIgnored()).isPositive();
+    }
+
+    @Test
+    void aFailingRecordIsTheWatchsFailureNeverTheBatchs() throws Exception {
+        java.time.Clock broken = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                throw new IllegalStateException("a bug of the watch's");
+            }
+        };
+        RunWatch watch = new RunWatch(RunWatchSettings.DEFAULTS, broken);
+        RunWatchSpanHandler handler = new RunWatchSpanHandler(watch);
+
+        io.nemolens.handlers.MessageInfo message = new io.nemolens.handlers.MessageInfo(
+                "m-1",
+                io.nemolens.handlers.Signal.SPANS,
+                io.nemolens.handlers.Encoding.PROTOBUF,
+                "x",
+                "otlp_spans",
+                0,
+                false,
+                io.nemolens.handlers.record.RawOtlp.of(
+                        io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.getDefaultInstance()));
+        handler.handle(new io.nemolens.handlers.SignalBatch<>(telemetry.step(RUN, 0, 1, 1500), message));
+
+        assertThat(watch.failures()).isEqualTo(1);
+    }
 }

@@ -53,7 +53,8 @@ public final class LensRunWatchAutoConfiguration {
     @ConditionalOnMissingBean
     RunWatchJudge lensRunWatchJudge(
             RunWatch watch, ObjectProvider<MeterRegistry> registry, LensRunWatchProperties properties) {
-        MeterRegistry meters = registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
-        return new RunWatchJudge(watch, new RunWatchMetrics(meters, watch), properties.judgeInterval());
+        MeterRegistry meters = registry.getIfAvailable();
+        return new RunWatchJudge(
+                watch, meters == null ? null : new RunWatchMetrics(meters, watch), properties.judgeInterval());
     }
 }

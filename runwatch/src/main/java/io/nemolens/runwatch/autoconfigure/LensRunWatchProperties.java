@@ -24,7 +24,7 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRuns runs watched at once
  * @param maxRanks ranks watched at once over all runs: with the window, what bounds the memory (16 bytes per
  *     rank and iteration kept, and 320 per rank: 14.4 MB with the defaults)
- * @param maxHosts hosts whose latest GPU and node samples are kept as evidence (about 1.6 KB each, eight GPUs)
+ * @param maxHosts hosts whose latest GPU and node samples are kept as evidence (about 3 KB each with eight GPUs; the least recently used goes first)
  * @param quietPeriod a run ends, and is forgotten, when none of its step spans arrived for this long
  * @param judgeInterval how often every run is judged (and its meters set)
  * @param judged the span whose duration decides who is slow: {@code train-step} (the whole step),
@@ -47,6 +47,15 @@ public record LensRunWatchProperties(
         @DefaultValue("10m") @NotNull Duration quietPeriod,
         @DefaultValue("1s") @NotNull Duration judgeInterval,
         @DefaultValue("train-step") @NotNull StepPhase judged) {
+
+    public LensRunWatchProperties {
+        if (judgeInterval.isNegative() || judgeInterval.isZero()) {
+            throw new IllegalArgumentException("lens.run-watch.judge-interval must be positive, got " + judgeInterval);
+        }
+        if (quietPeriod.isNegative() || quietPeriod.isZero()) {
+            throw new IllegalArgumentException("lens.run-watch.quiet-period must be positive, got " + quietPeriod);
+        }
+    }
 
     /** The watch's settings. */
     public RunWatchSettings settings() {

@@ -2,51 +2,34 @@ package io.nemolens.runwatch.autoconfigure;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.nemolens.runwatch.RunSummary;
 import io.nemolens.runwatch.RunWatch;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The run watch's meters: per run (tag {@code run}, never per rank, so a series per run and meter) the
  * stragglers, the last iteration, the ranks, the step time's median and 99th percentile (tag
- * {@code quantile}), the slowest rank and its lag behind the median; a run's series go when the run ends.
- * Over all runs: the ranks watched and the step spans passed over for want of room.
+ * {@code quantile}), the slowest rank and its lag behind the median. A run's gauges are registered once, read
+ * its latest judgement, and are removed when the run ends. Over all runs: the ranks watched, the bound, the step
+ * spans passed over for want of room, and the watch's own failures. Updated by the judge's thread only.
  */
 final class RunWatchMetrics {
 
-    private final MultiGauge stragglers;
-    private final MultiGauge iteration;
-    private final MultiGauge ranks;
-    private final MultiGauge stepTime;
-    private final MultiGauge slowestRank;
-    private final MultiGauge slowestLag;
+    private final MeterRegistry registry;
+    private final Map<String, RunMeters> runs = new HashMap<>();
 
     RunWatchMetrics(MeterRegistry registry, RunWatch watch) {
-        stragglers = MultiGauge.builder("lens.run.stragglers")
-                .description("Ranks of the run flagged as stragglers now")
-                .register(registry);
-        iteration = MultiGauge.builder("lens.run.iteration")
-                .description("The newest iteration any rank of the run reported")
-                .register(registry);
-        ranks = MultiGauge.builder("lens.run.ranks")
-                .description("Ranks of the run watched")
-                .register(registry);
-        stepTime = MultiGauge.builder("lens.run.step.time")
-                .description("Step time (megatron.train_step) quantiles over the ranks' latest judged iterations")
-                .baseUnit("seconds")
-                .register(registry);
-        slowestRank = MultiGauge.builder("lens.run.slowest.rank")
-                .description("The rank whose recent steps are slowest against their iterations' medians (-1: none)")
-                .register(registry);
-        slowestLag = MultiGauge.builder("lens.run.slowest.rank.lag")
-                .description("How much slower than the median the slowest rank's recent steps are (0.3: 30 %)")
-                .baseUnit("ratio")
-                .register(registry);
+        this.registry = registry;
         Gauge.builder("lens.runwatch.ranks", watch, RunWatch::ranksWatched)
                 .description("Ranks watched over all runs")
                 .register(registry);
@@ -57,28 +40,95 @@ final class RunWatchMetrics {
                 .description(
                         "Step spans passed over: their rank was not watched for want of room (max-ranks, max-runs)")
                 .register(registry);
+        FunctionCounter.builder("lens.runwatch.failures", watch, RunWatch::failures)
+                .description("Failures of the run watch's handlers or judgements (bugs; never a batch's failure)")
+                .register(registry);
     }
 
-    /** Sets every run's series to its last judgement; the series of runs that ended go. */
-    void update(List<RunSummary> runs) {
-        set(stragglers, runs, RunSummary::stragglers);
-        set(iteration, runs, RunSummary::lastIteration);
-        set(ranks, runs, RunSummary::ranks);
-        set(slowestRank, runs, RunSummary::slowestRank);
-        set(slowestLag, runs, RunSummary::slowestLag);
-        List<MultiGauge.Row<?>> rows = new ArrayList<>();
-        for (RunSummary run : runs) {
-            rows.add(MultiGauge.Row.of(Tags.of("run", run.runId(), "quantile", "0.5"), run.stepP50Seconds()));
-            rows.add(MultiGauge.Row.of(Tags.of("run", run.runId(), "quantile", "0.99"), run.stepP99Seconds()));
+    /** Points every run's gauges at its last judgement; registers a new run's, removes an ended run's. */
+    void update(List<RunSummary> summaries) {
+        Set<String> current = new HashSet<>();
+        for (RunSummary summary : summaries) {
+            current.add(summary.runId());
+            runs.computeIfAbsent(summary.runId(), id -> new RunMeters(registry, id)).summary = summary;
         }
-        stepTime.register(rows, true);
+        for (Iterator<Map.Entry<String, RunMeters>> it = runs.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, RunMeters> e = it.next();
+            if (!current.contains(e.getKey())) {
+                e.getValue().meters.forEach(registry::remove);
+                it.remove();
+            }
+        }
     }
 
-    private static void set(MultiGauge gauge, List<RunSummary> runs, ToDoubleFunction<RunSummary> value) {
-        List<MultiGauge.Row<?>> rows = new ArrayList<>(runs.size());
-        for (RunSummary run : runs) {
-            rows.add(MultiGauge.Row.of(Tags.of("run", run.runId()), value.applyAsDouble(run)));
+    /** One run's gauges, reading its latest judgement. */
+    private static final class RunMeters {
+
+        volatile RunSummary summary;
+        final List<Meter> meters = new ArrayList<>();
+
+        @SuppressWarnings("NullAway.Init") // set at once by update, before any scrape can read it
+        RunMeters(MeterRegistry registry, String runId) {
+            Tags run = Tags.of("run", runId);
+            gauge(
+                    registry,
+                    "lens.run.stragglers",
+                    "Ranks of the run flagged as stragglers now",
+                    run,
+                    null,
+                    RunSummary::stragglers);
+            gauge(
+                    registry,
+                    "lens.run.iteration",
+                    "The newest iteration the run's ranks reached",
+                    run,
+                    null,
+                    RunSummary::lastIteration);
+            gauge(registry, "lens.run.ranks", "Ranks of the run watched", run, null, RunSummary::ranks);
+            gauge(
+                    registry,
+                    "lens.run.slowest.rank",
+                    "The rank whose recent steps are slowest against their iterations' medians (-1: none)",
+                    run,
+                    null,
+                    RunSummary::slowestRank);
+            gauge(
+                    registry,
+                    "lens.run.slowest.rank.lag",
+                    "How much slower than the median the slowest rank's recent steps are (0.3: 30 %)",
+                    run,
+                    "ratio",
+                    RunSummary::slowestLag);
+            String quantiles = "Step time (megatron.train_step) quantiles over the ranks' latest judged iterations";
+            gauge(
+                    registry,
+                    "lens.run.step.time",
+                    quantiles,
+                    run.and("quantile", "0.5"),
+                    "seconds",
+                    RunSummary::stepP50Seconds);
+            gauge(
+                    registry,
+                    "lens.run.step.time",
+                    quantiles,
+                    run.and("quantile", "0.99"),
+                    "seconds",
+                    RunSummary::stepP99Seconds);
         }
-        gauge.register(rows, true);
+
+        private void gauge(
+                MeterRegistry registry,
+                String name,
+                String description,
+                Tags tags,
+                @org.jspecify.annotations.Nullable String unit,
+                ToDoubleFunction<RunSummary> value) {
+            meters.add(Gauge.builder(name, this, m -> value.applyAsDouble(m.summary))
+                    .description(description)
+                    .tags(tags)
+                    .baseUnit(unit)
+                    .strongReference(true)
+                    .register(registry));
+        }
     }
 }

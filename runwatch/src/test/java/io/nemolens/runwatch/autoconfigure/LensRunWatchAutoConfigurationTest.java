@@ -106,7 +106,7 @@ class LensRunWatchAutoConfigurationTest implements WiringChecks {
                     assertThat(settings.maxRanks()).isEqualTo(100);
                     assertThat(settings.quietPeriod()).isEqualTo(Duration.ofMinutes(2));
                     assertThat(settings.judged()).isEqualTo(StepPhase.FORWARD_BACKWARD);
-                    assertThat(settings.maxBytes()).isEqualTo(100 * (16 * 50 + 320) + 1024 * 1600);
+                    assertThat(settings.maxBytes()).isEqualTo(100 * (16 * 50 + 320) + 1024 * 3000);
                 });
     }
 
