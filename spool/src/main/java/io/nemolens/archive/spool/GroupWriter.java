@@ -70,6 +70,11 @@ final class GroupWriter implements Runnable {
             housekeeping();
         }
         seal();
+        try {
+            remover.removeAtClose(clock.millis());
+        } catch (RuntimeException e) {
+            log.error("Spool: removing released segments at the close failed (the next start removes them)", e);
+        }
     }
 
     /** Seals a quiet active segment and removes released ones; a failure here is logged, the writer goes on. */

@@ -34,7 +34,18 @@ final class SegmentRemover {
 
     /** Removes what may go now. */
     void removeReleased(long nowMillis) {
-        List<Segment> due = state.removable(nowMillis);
+        remove(state.removable(nowMillis), nowMillis);
+    }
+
+    /**
+     * At the close, on the writer thread after its last seal: removes every segment whose entries are all released,
+     * once (one that cannot go now stays for the next start, which removes it).
+     */
+    void removeAtClose(long nowMillis) {
+        remove(state.removableAtClose(), nowMillis);
+    }
+
+    private void remove(List<Segment> due, long nowMillis) {
         boolean deleted = false;
         for (Segment segment : due) {
             if (tellListener(segment) && delete(segment, nowMillis)) {

@@ -222,7 +222,10 @@ public final class Spool implements AutoCloseable {
         return writer.forces();
     }
 
-    /** Finishes the queued appends (durable), closes the files and releases the lock; nothing is deleted. */
+    /**
+     * Finishes the queued appends (durable), seals the active segment, deletes the segments whose entries are all
+     * released (what was already in committed files), closes the files and releases the lock.
+     */
     @Override
     public void close() {
         if (Thread.currentThread() == writerThread) {

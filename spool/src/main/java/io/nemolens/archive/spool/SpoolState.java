@@ -249,6 +249,21 @@ final class SpoolState {
         }
     }
 
+    /**
+     * For the writer once closed, after its last seal: every sealed segment whose entries are all released (a stop
+     * leaves behind only what is not yet in a committed file).
+     */
+    List<Segment> removableAtClose() {
+        lock.lock();
+        try {
+            return segments.values().stream()
+                    .filter(s -> s.removable(Long.MAX_VALUE))
+                    .toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void removalFailed(Segment segment, long retryAtMillis) {
         locked(() -> segment.retryRemovalAt(retryAtMillis));
     }

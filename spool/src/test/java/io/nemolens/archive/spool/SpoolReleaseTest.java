@@ -180,4 +180,24 @@ class SpoolReleaseTest {
         next.durable().join();
         assertThat(next.seq()).isEqualTo(5);
     }
+
+    @Test
+    void aCloseDeletesTheSegmentsWhoseEntriesAreAllReleasedTheActiveOneIncluded() throws IOException {
+        open(1 << 20);
+        recordRemovals();
+        appendDurably(0, 7); // segments 0 (0, 1), 2 (2, 3), 4 (4, 5), 6 (6, active)
+        release(0, 3);
+        release(6, 6);
+        // at once, before the writer's next housekeeping: what a stop does right after its last commit
+        spool.close();
+
+        assertThat(files(dir, ".log"))
+                .as("only the segment with entries not yet released stays")
+                .containsExactly(segmentName(4));
+        assertThat(removals).contains("6-6 present");
+
+        spool = Spool.open(dir, new SpoolOptions(1 << 20, SEGMENT_BYTES), clock);
+        assertThat(readAll(spool)).extracting(Read::seq).containsExactly(4L, 5L);
+        assertThat(spool.append(payload(7)).seq()).as("seqs never come back").isEqualTo(7L);
+    }
 }
