@@ -73,6 +73,7 @@ class ManagementEndpointsIT {
                 "/actuator/beans",
                 "/actuator/loggers",
                 "/actuator/poison",
+                "/actuator/listener",
                 "/actuator/heapdump",
                 "/actuator/shutdown")) {
             assertThat(get(path, null).statusCode()).as("anonymous " + path).isEqualTo(401);
@@ -81,6 +82,68 @@ class ManagementEndpointsIT {
                     .isEqualTo(404);
         }
         assertThat(post("/actuator/poison", "{}", ADMIN_PASSWORD).statusCode()).isEqualTo(404);
+        assertThat(post("/actuator/listener", "{\"running\":false}", ADMIN_PASSWORD)
+                        .statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void anOperatorPausesTheListenerAndTheTelemetryWaitsInTheQueueUntilResumed() throws Exception {
+        Map<String, Object> props = credentials();
+        props.put("management.endpoints.web.exposure.include", "health,info,prometheus,listener");
+        props.put("management.endpoint.listener.access", "unrestricted");
+        RunningConsumer consumer = lens.start(props);
+        BreakableHandlers.State state = consumer.bean(BreakableHandlers.State.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> lens.consumers() > 0);
+        JsonNode before = json(get("/actuator/listener", ADMIN_PASSWORD));
+        assertThat(before.path("running").asBoolean()).isTrue();
+        assertThat(before.path("pausedAt").isNull()).as(before.toString()).isTrue();
+        assertThat(before.path("queue").asString()).isEqualTo(lens.topology().queue());
+
+        assertThat(get("/actuator/listener", null).statusCode()).isEqualTo(401);
+        assertThat(post("/actuator/listener", "{\"running\":false}", null).statusCode())
+                .isEqualTo(401);
+        assertThat(post("/actuator/listener", "{}", ADMIN_PASSWORD).statusCode())
+                .isEqualTo(400);
+        assertThat(lens.consumers()).as("a refused request changes nothing").isPositive();
+
+        HttpResponse<String> pause = post("/actuator/listener", "{\"running\":false}", ADMIN_PASSWORD);
+        assertThat(pause.statusCode()).as(pause.body()).isEqualTo(200);
+        assertThat(json(pause).path("running").asBoolean()).isFalse();
+        assertThat(json(pause).path("pausedAt").asString()).isNotBlank();
+        assertThat(lens.consumers()).as("no consumer on the queue while paused").isZero();
+        lens.publish("otlp_spans", SmallRequests.spans("run-p", "while-paused-1"));
+        lens.publish("otlp_spans", SmallRequests.spans("run-p", "while-paused-2"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> lens.queued() == 2);
+        Thread.sleep(1_000);
+        assertThat(lens.queued()).as("the telemetry waits in the queue").isEqualTo(2);
+        assertThat(state.handled).isEmpty();
+        // paused on purpose: out of service (not ready), still live, and the meter says why
+        HttpResponse<String> readiness = get("/actuator/health/readiness", null);
+        assertThat(readiness.statusCode()).isEqualTo(503);
+        assertThat(json(readiness).path("status").asString()).isEqualTo("OUT_OF_SERVICE");
+        assertThat(get("/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+        JsonNode listenerHealth =
+                json(get("/actuator/health", ADMIN_PASSWORD)).path("components").path("lensListener");
+        assertThat(listenerHealth.path("status").asString()).isEqualTo("OUT_OF_SERVICE");
+        assertThat(listenerHealth.path("details").path("pausedAt").asString()).isNotBlank();
+        assertThat(get("/actuator/prometheus", null).body())
+                .contains("lens_listener_paused 1.0")
+                .contains("lens_listener_consumers 0.0");
+
+        HttpResponse<String> resume = post("/actuator/listener", "{\"running\":true}", ADMIN_PASSWORD);
+        assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
+        assertThat(json(resume).path("pausedAt").isNull()).isTrue();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> json(get("/actuator/listener", ADMIN_PASSWORD))
+                                .path("acknowledged")
+                                .asLong()
+                        == 2);
+        assertThat(state.handled).containsExactlyInAnyOrder("while-paused-1", "while-paused-2");
+        assertThat(lens.queued()).isZero();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> get("/actuator/health/readiness", null).statusCode() == 200);
+        assertThat(get("/actuator/prometheus", null).body()).contains("lens_listener_paused 0.0");
     }
 
     @Test
@@ -226,11 +289,16 @@ class ManagementEndpointsIT {
     }
 
     @Test
-    void aWritablePoisonEndpointWithoutAPasswordDoesNotStart() {
-        Map<String, Object> props = new HashMap<>();
-        props.put("management.endpoints.web.exposure.include", "health,poison");
-        props.put("management.endpoint.poison.access", "unrestricted");
-        assertThatThrownBy(() -> lens.start(props)).hasStackTraceContaining("spring.security.user.password");
+    void aWritablePoisonOrListenerEndpointWithoutAPasswordDoesNotStart() {
+        for (String endpoint : List.of("poison", "listener")) {
+            Map<String, Object> props = new HashMap<>();
+            props.put("management.endpoints.web.exposure.include", "health," + endpoint);
+            props.put("management.endpoint." + endpoint + ".access", "unrestricted");
+            assertThatThrownBy(() -> lens.start(props))
+                    .as(endpoint)
+                    .hasStackTraceContaining("management.endpoint." + endpoint + ".access=unrestricted")
+                    .hasStackTraceContaining("spring.security.user.password");
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.nemolens.consumer.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.nemolens.consumer.actuate.ListenerEndpoint;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.dispatch.RetryPolicy;
@@ -9,6 +10,7 @@ import io.nemolens.consumer.health.ListenerHealthIndicator;
 import io.nemolens.consumer.listener.AckSender;
 import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
 import io.nemolens.consumer.listener.LensMessageListener;
+import io.nemolens.consumer.listener.ListenerSwitch;
 import io.nemolens.consumer.metrics.LensMetrics;
 import io.nemolens.consumer.metrics.ListenerMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
@@ -28,6 +30,7 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.amqp.autoconfigure.ConnectionFactoryCustomizer;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
 import org.springframework.boot.amqp.autoconfigure.SimpleRabbitListenerContainerFactoryConfigurer;
@@ -236,17 +239,40 @@ public final class LensConsumerAutoConfiguration {
     @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
     ListenerHealthIndicator lensListenerHealthIndicator(
             SimpleMessageListenerContainer lensListenerContainer,
+            ListenerSwitch lensListenerSwitch,
             LensMessageListener listener,
             LensTopology topology,
             Clock clock) {
-        return new ListenerHealthIndicator(lensListenerContainer, listener, topology.queueName(), clock);
+        return new ListenerHealthIndicator(
+                lensListenerContainer, lensListenerSwitch, listener, topology.queueName(), clock);
     }
 
-    /** {@code lens.listener.consumers} of the same container the listener health reads. */
+    /** Pauses and resumes the same container on an operator's request. */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(value = SimpleMessageListenerContainer.class, name = "lensListenerContainer")
-    ListenerMetrics lensListenerMetrics(SimpleMessageListenerContainer lensListenerContainer) {
-        return new ListenerMetrics(lensListenerContainer);
+    ListenerSwitch lensListenerSwitch(SimpleMessageListenerContainer lensListenerContainer, Clock clock) {
+        return new ListenerSwitch(lensListenerContainer, clock);
+    }
+
+    /** {@code lens.listener.consumers} and {@code lens.listener.paused} of the same container the health reads. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ListenerSwitch.class)
+    ListenerMetrics lensListenerMetrics(ListenerSwitch lensListenerSwitch) {
+        return new ListenerMetrics(lensListenerSwitch);
+    }
+
+    /** The actuator endpoint {@code listener} (read-only unless {@code management.endpoint.listener.access} says). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ListenerSwitch.class)
+    @ConditionalOnAvailableEndpoint
+    ListenerEndpoint lensListenerEndpoint(
+            ListenerSwitch lensListenerSwitch,
+            LensMessageListener listener,
+            MeterRegistry meters,
+            LensTopology topology) {
+        return new ListenerEndpoint(lensListenerSwitch, listener, meters, topology.queueName());
     }
 }

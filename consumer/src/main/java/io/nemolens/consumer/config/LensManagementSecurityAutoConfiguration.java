@@ -1,5 +1,7 @@
 package io.nemolens.consumer.config;
 
+import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,8 +32,9 @@ import org.springframework.security.web.SecurityFilterChain;
  * (and the list of exposed endpoints, {@code /actuator}) answer anonymously; every other endpoint (the {@code poison} list and replay, and anything an
  * operator exposes) needs HTTP Basic with the user {@code spring.security.user.name} /
  * {@code spring.security.user.password}. Without a configured password there is no user at all (no
- * generated password is logged), so those endpoints refuse everyone; enabling the replay write
- * operation ({@code management.endpoint.poison.access=unrestricted}) without one fails the start-up.
+ * generated password is logged), so those endpoints refuse everyone; enabling a write operation (poison replay,
+ * {@code management.endpoint.poison.access=unrestricted}; the listener's pause and resume,
+ * {@code management.endpoint.listener.access=unrestricted}) without one fails the start-up.
  * An application that defines its own {@code SecurityFilterChain} or {@code UserDetailsService} keeps it.
  */
 @AutoConfiguration(
@@ -49,23 +52,28 @@ public final class LensManagementSecurityAutoConfiguration {
     /** The endpoints that stay anonymous. */
     static final String[] PUBLIC_ENDPOINTS = {"health", "info", "prometheus"};
 
+    /** The endpoints whose write operations need a user: what each one's writing does. */
+    private static final Map<String, String> WRITABLE_ENDPOINTS =
+            Map.of("poison", "poison replay", "listener", "pausing and resuming the listener");
+
     @Bean
     @ConditionalOnMissingBean({UserDetailsService.class, AuthenticationManager.class, AuthenticationProvider.class})
     InMemoryUserDetailsManager lensManagementUsers(SecurityProperties security, Environment environment) {
         SecurityProperties.User user = security.getUser();
-        boolean replayWritable =
-                "unrestricted".equalsIgnoreCase(environment.getProperty("management.endpoint.poison.access", ""));
-        if (user.isPasswordGenerated()) {
-            if (replayWritable) {
-                throw new IllegalStateException(
-                        "management.endpoint.poison.access=unrestricted enables poison replay over "
-                                + "HTTP, which needs authentication: set spring.security.user.name and spring.security.user.password "
-                                + "(e.g. SPRING_SECURITY_USER_PASSWORD)");
+        for (Map.Entry<String, String> endpoint : new TreeMap<>(WRITABLE_ENDPOINTS).entrySet()) {
+            String property = "management.endpoint." + endpoint.getKey() + ".access";
+            if (!"unrestricted".equalsIgnoreCase(environment.getProperty(property, ""))) {
+                continue;
             }
-            return new InMemoryUserDetailsManager();
+            if (user.isPasswordGenerated()) {
+                throw new IllegalStateException(property + "=unrestricted enables " + endpoint.getValue()
+                        + " over HTTP, which needs authentication: set spring.security.user.name and"
+                        + " spring.security.user.password (e.g. SPRING_SECURITY_USER_PASSWORD)");
+            }
+            log.info("{} over HTTP is enabled for user '{}'", endpoint.getValue(), user.getName());
         }
-        if (replayWritable) {
-            log.info("poison replay over HTTP is enabled for user '{}'", user.getName());
+        if (user.isPasswordGenerated()) {
+            return new InMemoryUserDetailsManager();
         }
         String password = user.getPassword().startsWith("{") ? user.getPassword() : "{noop}" + user.getPassword();
         return new InMemoryUserDetailsManager(User.withUsername(user.getName())

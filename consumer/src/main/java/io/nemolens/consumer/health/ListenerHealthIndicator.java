@@ -1,6 +1,7 @@
 package io.nemolens.consumer.health;
 
 import io.nemolens.consumer.listener.LensMessageListener;
+import io.nemolens.consumer.listener.ListenerSwitch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +11,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * UP while the listener container runs with at least one active consumer on the processing queue; DOWN when it was
- * stopped, has had no consumer yet, or lost its consumers more than {@link #RECONNECT_GRACE} ago (queue deleted, no
+ * UP while the listener container runs with at least one active consumer on the processing queue; OUT_OF_SERVICE while
+ * an operator paused it ({@link ListenerSwitch}, detail {@code pausedAt}); DOWN when it was stopped otherwise, has had
+ * no consumer yet, or lost its consumers more than {@link #RECONNECT_GRACE} ago (queue deleted, no
  * node of the broker answers). A listener that lost its consumers a moment ago stays UP (detail
  * {@code consumersLostAt}): when one node of a cluster goes away, the container starts its consumers again on another
  * at once, and the probe should not flap for that second; when no node answers, the {@code rabbit} indicator is DOWN
@@ -26,6 +28,7 @@ public final class ListenerHealthIndicator extends AbstractHealthIndicator {
     static final Duration RECONNECT_GRACE = Duration.ofSeconds(10);
 
     private final SimpleMessageListenerContainer container;
+    private final ListenerSwitch listenerSwitch;
     private final LensMessageListener listener;
     private final String queue;
     private final Clock clock;
@@ -33,9 +36,14 @@ public final class ListenerHealthIndicator extends AbstractHealthIndicator {
     private @Nullable Instant lostAt;
 
     public ListenerHealthIndicator(
-            SimpleMessageListenerContainer container, LensMessageListener listener, String queue, Clock clock) {
+            SimpleMessageListenerContainer container,
+            ListenerSwitch listenerSwitch,
+            LensMessageListener listener,
+            String queue,
+            Clock clock) {
         super("listener health check failed");
         this.container = container;
+        this.listenerSwitch = listenerSwitch;
         this.listener = listener;
         this.queue = queue;
         this.clock = clock;
@@ -56,7 +64,10 @@ public final class ListenerHealthIndicator extends AbstractHealthIndicator {
             lostAt = now;
         }
         Instant lost = lostAt;
-        if (running && consumers > 0) {
+        Instant paused = listenerSwitch.pausedAt();
+        if (paused != null && !running) {
+            builder.outOfService().withDetail("pausedAt", paused.toString());
+        } else if (running && consumers > 0) {
             builder.up();
         } else if (running && lost != null && Duration.between(lost, now).compareTo(RECONNECT_GRACE) < 0) {
             builder.up().withDetail("consumersLostAt", lost.toString());

@@ -43,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LensMetrics {
 
+    /** {@code lens.messages}: messages by signal, encoding and outcome. */
+    public static final String MESSAGES = "lens.messages";
+
     /** What became of a message. */
     public enum Outcome {
         ACKED("acked"),
@@ -102,7 +105,7 @@ public final class LensMetrics {
 
     /** Counts a message by what became of it; a {@code null} signal or encoding is tagged {@code unknown}. */
     public void message(@Nullable Signal signal, @Nullable Encoding encoding, Outcome outcome) {
-        Counter.builder("lens.messages")
+        Counter.builder(MESSAGES)
                 .description("AMQP messages consumed, by what became of them")
                 .tag("signal", signalTag(signal))
                 .tag("encoding", encoding == null ? "unknown" : encoding.tag())
