@@ -1,4 +1,4 @@
-/** The consumer's actuator endpoint: {@code listener}, its state and an operator's pause and resume. */
+/** The listener as operators see it: the actuator endpoint {@code listener} (its state, a pause and resume) and its meters. */
 @NullMarked
 package io.nemolens.consumer.actuate;
 

@@ -2,6 +2,7 @@ package io.nemolens.consumer.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.nemolens.consumer.actuate.ListenerEndpoint;
+import io.nemolens.consumer.actuate.ListenerMetrics;
 import io.nemolens.consumer.dispatch.BatchDispatcher;
 import io.nemolens.consumer.dispatch.HandlerRegistry;
 import io.nemolens.consumer.dispatch.RetryPolicy;
@@ -12,7 +13,6 @@ import io.nemolens.consumer.listener.DeliveredPropertiesConverter;
 import io.nemolens.consumer.listener.LensMessageListener;
 import io.nemolens.consumer.listener.ListenerSwitch;
 import io.nemolens.consumer.metrics.LensMetrics;
-import io.nemolens.consumer.metrics.ListenerMetrics;
 import io.nemolens.consumer.poison.PoisonPublisher;
 import io.nemolens.consumer.poison.PoisonRecorder;
 import io.nemolens.decode.OtlpDecoder;

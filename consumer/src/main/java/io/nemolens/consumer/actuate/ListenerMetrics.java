@@ -1,4 +1,4 @@
-package io.nemolens.consumer.metrics;
+package io.nemolens.consumer.actuate;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
