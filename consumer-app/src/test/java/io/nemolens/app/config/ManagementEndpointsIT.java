@@ -31,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.security.core.userdetails.UserDetailsService;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -140,6 +141,12 @@ class ManagementEndpointsIT {
                                 .asLong()
                         == 2);
         assertThat(state.handled).containsExactlyInAnyOrder("while-paused-1", "while-paused-2");
+        // after all those logins the password is still compared as given, not "upgraded" to a BCrypt hash that
+        // every later HTTP Basic request would pay for (a script polling this endpoint)
+        assertThat(consumer.bean(UserDetailsService.class)
+                        .loadUserByUsername(ADMIN)
+                        .getPassword())
+                .startsWith("{noop}");
         assertThat(lens.queued()).isZero();
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> get("/actuator/health/readiness", null).statusCode() == 200);

@@ -23,6 +23,7 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
@@ -58,7 +59,7 @@ public final class LensManagementSecurityAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean({UserDetailsService.class, AuthenticationManager.class, AuthenticationProvider.class})
-    InMemoryUserDetailsManager lensManagementUsers(SecurityProperties security, Environment environment) {
+    ConfiguredUsers lensManagementUsers(SecurityProperties security, Environment environment) {
         SecurityProperties.User user = security.getUser();
         for (Map.Entry<String, String> endpoint : new TreeMap<>(WRITABLE_ENDPOINTS).entrySet()) {
             String property = "management.endpoint." + endpoint.getKey() + ".access";
@@ -73,13 +74,42 @@ public final class LensManagementSecurityAutoConfiguration {
             log.info("{} over HTTP is enabled for user '{}'", endpoint.getValue(), user.getName());
         }
         if (user.isPasswordGenerated()) {
-            return new InMemoryUserDetailsManager();
+            return new ConfiguredUsers(new InMemoryUserDetailsManager());
         }
         String password = user.getPassword().startsWith("{") ? user.getPassword() : "{noop}" + user.getPassword();
-        return new InMemoryUserDetailsManager(User.withUsername(user.getName())
+        return new ConfiguredUsers(new InMemoryUserDetailsManager(User.withUsername(user.getName())
                 .password(password)
                 .roles(user.getRoles().toArray(new String[0]))
-                .build());
+                .build()));
+    }
+
+    /**
+     * The configured user, and nothing else: a {@link UserDetailsService} that is not a
+     * {@code UserDetailsPasswordService}, so Spring Security never "upgrades" its password to BCrypt. With an
+     * {@link InMemoryUserDetailsManager} as the bean, the first successful login re-encoded the password with BCrypt,
+     * and from then on every HTTP Basic request (a script polling {@code /actuator/listener} or
+     * {@code /actuator/poison}, a scraper with credentials) cost a BCrypt check: 38.5 % of README's jar's CPU samples
+     * while the bench polled its listener endpoint 40 times a second (issue 46). The password is in the configuration
+     * as plain text anyway; it is compared as given ({@code {noop}}, unless configured with an encoder's prefix).
+     */
+    public static final class ConfiguredUsers implements UserDetailsService {
+
+        private final InMemoryUserDetailsManager users;
+
+        ConfiguredUsers(InMemoryUserDetailsManager users) {
+            this.users = users;
+        }
+
+        /** A copy of the user's details each time (credentials are erased from what a login returns). */
+        @Override
+        public UserDetails loadUserByUsername(String username) {
+            return users.loadUserByUsername(username);
+        }
+
+        /** Whether there is a user of that name. */
+        public boolean userExists(String username) {
+            return users.userExists(username);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -16,8 +16,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.userdetails.UserDetailsPasswordService;
 import org.springframework.security.core.userdetails.UserDetailsService;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
@@ -41,7 +41,8 @@ class LensManagementSecurityAutoConfigurationTest {
     @Test
     void withoutAPasswordThereIsNoUserAndNoGeneratedPassword() {
         runner.run(context -> {
-            InMemoryUserDetailsManager users = context.getBean(InMemoryUserDetailsManager.class);
+            LensManagementSecurityAutoConfiguration.ConfiguredUsers users =
+                    context.getBean(LensManagementSecurityAutoConfiguration.ConfiguredUsers.class);
             assertThat(users.userExists("user")).isFalse();
         });
     }
@@ -53,6 +54,10 @@ class LensManagementSecurityAutoConfigurationTest {
                     UserDetailsService users = context.getBean(UserDetailsService.class);
                     assertThat(users.loadUserByUsername("operator").getPassword())
                             .isEqualTo("{noop}s3cret");
+                    // no password "upgrade" to BCrypt after a login: every HTTP Basic request would pay for it
+                    assertThat(users).isNotInstanceOf(UserDetailsPasswordService.class);
+                    assertThat(context.getBeansOfType(UserDetailsPasswordService.class))
+                            .isEmpty();
                 });
     }
 
