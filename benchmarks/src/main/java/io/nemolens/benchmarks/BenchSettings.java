@@ -57,6 +57,25 @@ record BenchSettings(
         return settings;
     }
 
+    /** The same settings with messages from {@code runs} interleaved runs. */
+    BenchSettings withRuns(int runs) {
+        return new BenchSettings(
+                messages,
+                runs,
+                warmup,
+                warmupRounds,
+                spans,
+                prefetch,
+                concurrency,
+                passes,
+                amqpUri,
+                targets,
+                claimsUrl,
+                claimsUser,
+                prototype,
+                encodings);
+    }
+
     /** The run id of message {@code i}: {@code bench-run-07} for run 7. */
     static String runId(int runs, int i) {
         return String.format(Locale.ROOT, "bench-run-%02d", i % runs);

@@ -57,6 +57,17 @@ final class ProcessCpu {
         return new ProcessCpu(out);
     }
 
+    /** The CPU (user and system) one process used so far, in nanoseconds; -1 once it is gone. */
+    static long ofPid(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * (1_000_000_000L / TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** The CPU time (user and system) this JVM's process used so far, in nanoseconds. */
     static long ownNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
