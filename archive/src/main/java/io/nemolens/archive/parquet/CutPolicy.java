@@ -47,6 +47,12 @@ final class CutPolicy {
     /** The least time over which a partition's rate is judged (see {@link #hot}). */
     private static final long HOT_MIN_AGE_MILLIS = 5_000;
 
+    /**
+     * How long a partition that is not hot is judged over before its rate window starts again ({@link RateWindow}):
+     * twice the least age, so that each judgement sees at least 5 s of rows.
+     */
+    static final long RATE_WINDOW_MILLIS = 2 * HOT_MIN_AGE_MILLIS;
+
     private final FileSettings settings;
     private final Clock clock;
 
@@ -112,6 +118,24 @@ final class CutPolicy {
         // a clock stepped back counts as the least age: at worst a second lane, never a wrong row
         long ageMillis = Math.max(HOT_MIN_AGE_MILLIS, clock.millis() - openedAtMillis);
         return rowBytes >= hotBytesPerMilli * ageMillis;
+    }
+
+    /**
+     * Whether a partition is hot by what its file's rows buffered ({@code rowBytes}) since its rate {@code window}
+     * began ({@link #hot(long, long)} over the window instead of the file's life); a window that found it not hot
+     * for {@link #RATE_WINDOW_MILLIS} starts again, so that a partition that speeds up is hot within 5-10 s of its
+     * new rate whatever its file's age. Measured (issue 46, README's jar): one run alone after a case of 16 runs kept
+     * the 16-run case's file, not hot by its average since it opened, and was written on one lane at 1.5 cores.
+     */
+    boolean hot(RateWindow window, long rowBytes) {
+        if (hot(rowBytes - window.fromRowBytes(), window.fromMillis())) {
+            return true;
+        }
+        long now = clock.millis();
+        if (now - window.fromMillis() >= RATE_WINDOW_MILLIS) {
+            window.restart(now, rowBytes);
+        }
+        return false;
     }
 
     /** The slot whose file to cut for the spool: the one holding the oldest spool entry; {@code null} if none. */

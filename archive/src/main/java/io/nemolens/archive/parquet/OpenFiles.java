@@ -244,7 +244,7 @@ public final class OpenFiles {
                                 file.flushRowGroup();
                             }
                             countBuffered(slot, file);
-                            if (!slot.hot && policy.hot(file.rowBytes(), file.openedAtMillis())) {
+                            if (!slot.hot && policy.hot(file.rateWindow(), file.rowBytes())) {
                                 slot.hot = true;
                             }
                             full = policy.full(file.estimatedSize(), file.rows());

@@ -69,6 +69,8 @@ public final class ParquetFile<T extends TelemetryRecord> {
     private volatile long writerSeq = -1;
 
     private final long openedAtMillis;
+    /** Where its partition's rate is judged from ({@link CutPolicy#hot(RateWindow, long)}). */
+    private final RateWindow rateWindow;
     /** What the row groups already written buffered before they were flushed (see {@link #rowBytes}). */
     private long flushedRowBytes;
 
@@ -97,6 +99,7 @@ public final class ParquetFile<T extends TelemetryRecord> {
         this.committed = directory.resolve(fileName);
         this.oldestRowMillis = openedAtMillis;
         this.openedAtMillis = openedAtMillis;
+        this.rateWindow = new RateWindow(openedAtMillis);
         this.writerClosed = writerClosed;
         this.rowWriter = table.rowWriter();
         OutputFile file = outputs.create(temporary);
@@ -333,6 +336,11 @@ public final class ParquetFile<T extends TelemetryRecord> {
     /** When the file was opened, by the archive's clock. */
     long openedAtMillis() {
         return openedAtMillis;
+    }
+
+    /** Where its partition's rate is judged from. */
+    RateWindow rateWindow() {
+        return rateWindow;
     }
 
     /**

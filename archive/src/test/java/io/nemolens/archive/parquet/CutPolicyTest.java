@@ -72,6 +72,45 @@ class CutPolicyTest {
     }
 
     @Test
+    void aPartitionThatSpeedsUpIsHotWithinTwoWindowsWhateverItsFilesAge() {
+        // 8 files of 8 MB in 60 s: about 1,118 bytes a millisecond
+        RateWindow window = new RateWindow(clock.millis());
+        long rowBytes = 0;
+        // two minutes at a tenth of that: not hot, and its average since the file opened stays low
+        for (int second = 0; second < 120; second++) {
+            clock.advance(Duration.ofSeconds(1));
+            rowBytes += 110_000;
+            assertThat(policy.hot(window, rowBytes))
+                    .as("slow, second %d", second)
+                    .isFalse();
+        }
+        // then at twice the rate: hot within two windows, where the file's average would take minutes
+        int secondsToHot = -1;
+        for (int second = 1; second <= 60 && secondsToHot < 0; second++) {
+            clock.advance(Duration.ofSeconds(1));
+            rowBytes += 2_300_000;
+            if (policy.hot(window, rowBytes)) {
+                secondsToHot = second;
+            }
+        }
+        assertThat(secondsToHot).isBetween(1, (int) (2 * CutPolicy.RATE_WINDOW_MILLIS / 1000));
+        assertThat(policy.hot(rowBytes, clock.millis() - 130_000))
+                .as("judged since the file opened, it would not be hot yet")
+                .isFalse();
+    }
+
+    @Test
+    void aBurstInAWindowIsJudgedOverTheLeastAge() {
+        RateWindow window = new RateWindow(clock.millis());
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(policy.hot(window, MB)).isFalse(); // the window starts again here
+        clock.advance(Duration.ofMillis(100));
+        // 4 MB in 100 ms after the window started again: counted as 4 MB in 5 s, not hot
+        assertThat(policy.hot(window, 5 * MB)).isFalse();
+        assertThat(policy.hot(window, 8 * MB)).isTrue();
+    }
+
+    @Test
     void aBurstIsJudgedOverTheLeastAge() {
         long opened = clock.millis();
         clock.advance(Duration.ofMillis(100));
